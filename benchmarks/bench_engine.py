@@ -1,0 +1,43 @@
+"""Engine speed: decisions (steps) per second and games per second with bots on shipped scenarios.
+
+Run: ``python benchmarks/bench_engine.py [scenario.yaml ...] [--games N]``. Prints numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from killhouse.core.rng import derive_seed
+from killhouse.scenario.loader import load_scenario
+from killhouse.sim.play import play
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("scenarios", nargs="*", type=Path)
+    parser.add_argument("--games", type=int, default=20)
+    args = parser.parse_args()
+    paths = args.scenarios or sorted((ROOT / "scenarios").glob("*/*.yaml"))
+    print(f"{'scenario':<40} {'games':>5} {'steps':>8} {'events':>8} {'steps/s':>9} {'games/s':>8}")
+    for path in paths:
+        scenario = load_scenario(path)
+        steps = events = 0
+        start = time.perf_counter()
+        for i in range(args.games):
+            game = play(scenario, derive_seed(1, i))
+            steps += len(game.actions)
+            events += len(game.log)
+        elapsed = time.perf_counter() - start
+        name = f"{path.parent.name}/{path.name}"
+        print(
+            f"{name:<40} {args.games:>5} {steps:>8} {events:>8} "
+            f"{steps / elapsed:>9.0f} {args.games / elapsed:>8.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

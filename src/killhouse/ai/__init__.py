@@ -1,0 +1,1 @@
+"""Bots: they choose among legal actions seeing only their side's view."""

@@ -1,0 +1,249 @@
+"""The ``killhouse`` command: validate scenarios, list rulesets, play, simulate, replay, odds.
+
+The CLI only translates: it parses words, calls the library, and prints.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from killhouse.errors import KillhouseError, ScenarioError
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="killhouse: an umpire for hostage-rescue and close-quarters-battle skirmish wargames.",
+)
+
+DEFAULT_DEMO = Path("scenarios/execute/embassy.yaml")
+
+
+def _print_json(data: Any) -> None:
+    typer.echo(json.dumps(data, indent=2, sort_keys=False))
+
+
+@app.command()
+def validate(
+    files: Annotated[list[Path], typer.Argument(help="scenario YAML files")],
+) -> None:
+    """Check scenario files: print ``ok`` or one line per problem (file:line: field: ...)."""
+    from killhouse.scenario.loader import check_file
+
+    bad = False
+    for path in files:
+        problems = check_file(path)
+        if problems:
+            bad = True
+            for problem in problems:
+                typer.echo(str(problem), err=False)
+        else:
+            typer.echo(f"{path}: ok" if len(files) > 1 else "ok")
+    if bad:
+        raise typer.Exit(2)
+
+
+@app.command()
+def rulesets(
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """List the registered rulesets with their sources."""
+    from killhouse.rulesets import get_ruleset, ruleset_ids
+
+    rows = [get_ruleset(r).describe() for r in ruleset_ids()]
+    if as_json:
+        _print_json(rows)
+        return
+    for row in rows:
+        typer.echo(f"{row['id']:<10} {row['title']}  [{row['source']}]")
+
+
+@app.command()
+def sim(
+    scenario: Annotated[Path, typer.Argument(help="scenario YAML file")],
+    games: Annotated[int, typer.Option(min=1, help="number of games")] = 100,
+    seed: Annotated[
+        int, typer.Option(help="base seed; game i uses a seed derived from (seed, i)")
+    ] = 1,
+    workers: Annotated[int, typer.Option(min=1, help="worker processes")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
+    log: Annotated[Path | None, typer.Option(help="write the game's log (needs --games 1)")] = None,
+) -> None:
+    """Play games between bots and print a summary (wins, draws, end reasons, turns, casualties)."""
+    from killhouse.sim.batch import run_batch
+
+    if log is not None:
+        if games != 1:
+            raise KillhouseError("--log writes one game's log: use it with --games 1")
+        _sim_logged(scenario, seed, log, as_json)
+        return
+    show = sys.stderr.isatty() and not os.environ.get("CI")
+    if show:
+        from rich.progress import Progress
+
+        with Progress(transient=True) as bar:
+            task = bar.add_task(f"{scenario.name}", total=games)
+            summary = run_batch(
+                scenario, games, seed, workers, progress=lambda n: bar.update(task, completed=n)
+            )
+    else:
+        summary = run_batch(scenario, games, seed, workers)
+    if as_json:
+        _print_json(summary)
+    else:
+        _print_summary(summary)
+
+
+def _sim_logged(path: Path, seed: int, log: Path, as_json: bool) -> None:
+    from killhouse.core.rng import derive_seed
+    from killhouse.engine.record import write_log
+    from killhouse.scenario.loader import load_scenario
+    from killhouse.sim.batch import GameSummary, summarize
+    from killhouse.sim.play import play
+
+    scenario = load_scenario(path)
+    game_seed = derive_seed(seed, 0)
+    game = play(scenario, game_seed)
+    write_log(game, log)
+    result = game.result
+    assert result is not None
+    snap = game.ruleset.snapshot(game.state)
+    summary = summarize(
+        scenario,
+        seed,
+        [
+            GameSummary(
+                0,
+                game_seed,
+                result.winner,
+                result.reason,
+                int(snap.get("turn", 0)),
+                game.ruleset.casualties(game.state),
+            )
+        ],
+    )
+    summary["log"] = str(log)
+    if as_json:
+        _print_json(summary)
+    else:
+        _print_summary(summary)
+
+
+def _print_summary(summary: dict[str, Any]) -> None:
+    typer.echo(
+        f"{summary['scenario']} ({summary['ruleset']}), "
+        f"{summary['games']} games, seed {summary['seed']}"
+    )
+    for side, n in summary["wins"].items():
+        typer.echo(f"  {side:<12} wins {n:>6}  ({100.0 * n / summary['games']:.1f}%)")
+    typer.echo(f"  {'draws':<12}      {summary['draws']:>6}")
+    typer.echo(
+        f"  turns: mean {summary['turns']['mean']}, "
+        f"min {summary['turns']['min']}, max {summary['turns']['max']}"
+    )
+    for reason, n in summary["end_reasons"].items():
+        typer.echo(f"  end: {reason}: {n}")
+
+
+@app.command()
+def replay(
+    log: Annotated[Path, typer.Argument(help="a game log written by sim --log")],
+    scenario: Annotated[
+        Path | None, typer.Option(help="the scenario file, if it has moved")
+    ] = None,
+) -> None:
+    """Re-run a logged game: print ``identical`` and the state hash, or where it diverged."""
+    from killhouse.engine.record import read_log
+    from killhouse.engine.record import replay as run_replay
+    from killhouse.scenario.loader import load_scenario
+
+    records = read_log(log)
+    path = scenario or Path(str(records[0].get("scenario", "")))
+    report = run_replay(records, load_scenario(path))
+    if report.identical:
+        typer.echo(f"identical {report.state_hash}")
+        return
+    typer.echo(f"diverged: {report.message}")
+    raise typer.Exit(1)
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def odds(
+    ctx: typer.Context,
+    ruleset: Annotated[str, typer.Argument(help="ruleset id")],
+    roll: Annotated[str | None, typer.Argument(help="the roll's name (see --list)")] = None,
+    list_rolls: Annotated[bool, typer.Option("--list", help="list the ruleset's rolls")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    empirical: Annotated[int, typer.Option(help="also run the roll N times with --seed")] = 0,
+    seed: Annotated[int, typer.Option(help="seed for --empirical")] = 1,
+) -> None:
+    """Exact odds of one named roll (``--name value`` parameters), by enumerating the real code."""
+    from killhouse.sim import odds as odds_mod
+
+    if list_rolls or roll is None:
+        rows = odds_mod.list_rolls(ruleset)
+        if as_json:
+            _print_json(rows)
+            return
+        for row in rows:
+            params = " ".join(
+                f"--{p['name']}" + ("" if p["type"] == "bool" else f" <{p['type']}>")
+                for p in row["params"]
+            )
+            typer.echo(f"{row['roll']:<14} {params}")
+            typer.echo(f"{'':<14} {row['help']}")
+        return
+    report = odds_mod.odds_report(ruleset, roll, list(ctx.args), empirical, seed)
+    if as_json:
+        _print_json(report)
+        return
+    typer.echo(f"{ruleset} {roll} {report['params']}")
+    for name, p in report["exact"].items():
+        line = f"  {name:<16} {report['exact_fractions'][name]:>8}  {p:.4f}"
+        if "empirical" in report:
+            line += f"   empirical {report['empirical'].get(name, 0.0):.4f}"
+        typer.echo(line)
+
+
+@app.command()
+def play(
+    scenario: Annotated[Path, typer.Argument(help="scenario YAML file")] = DEFAULT_DEMO,
+    seed: Annotated[int, typer.Option(help="the game's seed")] = 1,
+) -> None:
+    """Play a scenario between the AI sides and print the game turn by turn (umpire's view)."""
+    from killhouse.scenario.loader import load_scenario
+    from killhouse.sim.play import play as play_game
+    from killhouse.sim.transcript import footer, header, narrate_new
+
+    scn = load_scenario(scenario)
+    for line in header(scn, seed):
+        typer.echo(line)
+    cursor = 0
+
+    def show(game: Any) -> None:
+        nonlocal cursor
+        cursor = narrate_new(game, cursor, typer.echo)
+
+    typer.echo(footer(play_game(scn, seed, on_step=show)))
+
+
+def main() -> None:
+    """Entry point: every user error becomes one clear message and exit code 2."""
+    try:
+        app()
+    except ScenarioError as exc:
+        for problem in exc.problems:
+            typer.echo(str(problem), err=True)
+        sys.exit(2)
+    except KillhouseError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""The ruleset-free core: map, geometry, chance (dice and decks) and events."""

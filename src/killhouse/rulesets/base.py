@@ -1,0 +1,205 @@
+"""The one small protocol through which the engine drives every ruleset.
+
+The loop is a series of decision points (the OpenSpiel idea): ``pending`` names the
+side or sides that must decide now (several at once for simultaneous secret orders),
+``legal_actions`` lists what a side may choose, ``apply`` validates and resolves one
+action. A ruleset never draws randomness itself: it asks the ``Chance`` it is given.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from killhouse.core.chance import Chance
+from killhouse.core.events import Event, EventLog
+from killhouse.scenario.model import Issue, Scenario
+
+JSON = Any
+
+
+def _freeze(value: JSON) -> JSON:
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    return value
+
+
+def _thaw(value: JSON) -> JSON:
+    if isinstance(value, tuple):
+        return [_thaw(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True)
+class Action:
+    """A choice a side makes: a kind and JSON arguments (``hint`` advises bots only)."""
+
+    side: str
+    kind: str
+    args: tuple[tuple[str, JSON], ...] = ()
+    hint: Mapping[str, JSON] = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    @classmethod
+    def make(
+        cls, side: str, kind: str, hint: Mapping[str, JSON] | None = None, **args: JSON
+    ) -> Action:
+        frozen = tuple(sorted((k, _freeze(v)) for k, v in args.items() if v is not None))
+        return cls(side, kind, frozen, dict(hint or {}))
+
+    def get(self, key: str, default: JSON = None) -> JSON:
+        for k, v in self.args:
+            if k == key:
+                return v
+        return default
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"side": self.side, "kind": self.kind, **{k: _thaw(v) for k, v in self.args}}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> Action:
+        args = {k: v for k, v in data.items() if k not in ("side", "kind")}
+        return cls.make(str(data["side"]), str(data["kind"]), **args)
+
+    def __str__(self) -> str:
+        args = " ".join(f"{k}={_thaw(v)}" for k, v in self.args)
+        return f"{self.side}: {self.kind} {args}".rstrip()
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One side that must decide now, and what about (``kind``: orders, activation, fire …)."""
+
+    side: str
+    kind: str
+    prompt: str = ""
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended: the winning side (``None`` for a draw) and why."""
+
+    winner: str | None
+    reason: str
+    details: Mapping[str, JSON] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"winner": self.winner, "reason": self.reason, **dict(self.details)}
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a named roll, as the CLI's ``--name value`` takes it."""
+
+    name: str
+    type: type
+    default: JSON = None
+    help: str = ""
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RollSpec:
+    """A named roll of a ruleset (a shot, a lock pick …) run through the real resolution code.
+
+    ``resolve`` takes a chance source and the parameters and returns the outcome name.
+    """
+
+    name: str
+    help: str
+    params: tuple[Param, ...]
+    resolve: Callable[[Chance, Mapping[str, JSON]], str]
+
+
+S = TypeVar("S")
+
+
+class Ruleset(ABC, Generic[S]):
+    """The rules of one game. State is the ruleset's own mutable object of type ``S``."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    source: ClassVar[str]
+    #: extra scenario keys this ruleset accepts, per section: "figure", "object", "side"
+    scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = {}
+    #: the default turn limit when a scenario gives none
+    default_turn_limit: ClassVar[int] = 30
+
+    # -- scenarios -------------------------------------------------------------------
+    @abstractmethod
+    def check_scenario(self, scenario: Scenario) -> list[Issue]:
+        """Ruleset-specific problems of a parsed scenario (cards, points, objectives, options)."""
+
+    @abstractmethod
+    def new_state(self, scenario: Scenario, chance: Chance, log: EventLog) -> S:
+        """The state at the first decision point (setup rolls, if any, go through ``chance``)."""
+
+    # -- the loop ---------------------------------------------------------------------
+    @abstractmethod
+    def pending(self, state: S) -> tuple[Decision, ...]:
+        """Who must decide now; empty once the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, side: str) -> list[Action]:
+        """Every action ``side`` may take now (empty if it is not pending)."""
+
+    @abstractmethod
+    def apply(self, state: S, action: Action, chance: Chance, log: EventLog) -> None:
+        """Validate, then resolve. Raise ``IllegalActionError`` before changing anything."""
+
+    @abstractmethod
+    def result(self, state: S) -> Result | None:
+        """The result once the game is over, else ``None``."""
+
+    # -- information ------------------------------------------------------------------
+    @abstractmethod
+    def view(self, state: S, side: str) -> dict[str, JSON]:
+        """What ``side`` knows now, JSON-serializable. Must name nothing the side cannot know.
+
+        Keys every ruleset provides: ``side``, ``turn``, ``figures`` (own, full state),
+        ``seen`` (others in sight now), ``remembered`` (last seen where and when),
+        ``sounds`` (directions), ``goals`` (cells the mission draws the side to), ``public``.
+        """
+
+    @abstractmethod
+    def known_ids(self, state: S, side: str) -> frozenset[str]:
+        """Ids of figures and objects ``side`` may name now: its own, and those it has sighted."""
+
+    def secret_ids(self, state: S, side: str) -> frozenset[str]:
+        """Ids of figures and objects ``side`` must never learn of unless ``known_ids`` says so."""
+        return frozenset()
+
+    @abstractmethod
+    def snapshot(self, state: S) -> dict[str, JSON]:
+        """The full true state as JSON (umpire view, state hashes)."""
+
+    def invariants(self, state: S) -> list[str]:
+        """Broken invariants of ``state`` (empty if all hold); tests check after every step."""
+        return []
+
+    def sides(self, state: S) -> tuple[str, ...]:
+        """The side ids of this game, in scenario order."""
+        return tuple(self.snapshot(state).get("sides", ()))
+
+    def casualties(self, state: S) -> dict[str, int]:
+        """Figures out of the fight per side, for batch summaries."""
+        return {}
+
+    def narrate(self, event: Event) -> str | None:
+        """One line of plain text for an event in a printed game, or ``None`` to leave it out."""
+        fields = " ".join(f"{k}={v}" for k, v in event.data.items())
+        return f"{event.kind} {fields}".rstrip()
+
+    def rolls(self) -> Mapping[str, RollSpec]:
+        """The named rolls umpires may ask odds for (``killhouse odds RULESET ROLL``)."""
+        return {}
+
+    def describe(self) -> dict[str, JSON]:
+        return {"id": self.id, "title": self.title, "source": self.source}
+
+
+def ids_in(iterable: Iterable[Mapping[str, JSON]]) -> set[str]:
+    return {str(item["id"]) for item in iterable if "id" in item}

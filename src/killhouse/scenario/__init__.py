@@ -1,0 +1,1 @@
+"""Scenario files: the YAML people write, parsed into a checked ``Scenario``."""

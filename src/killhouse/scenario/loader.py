@@ -1,0 +1,186 @@
+"""Scenario files to checked ``Scenario`` objects, with every problem reported at once.
+
+The core checks (YAML syntax, keys, types, map, positions, ids) run first and
+collect everything they find; only a scenario that passes them is handed to
+its ruleset's ``check_scenario``, whose issues are placed on file lines too.
+No input, however broken, ends in a traceback: it ends in ``ScenarioError``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from killhouse.errors import Problem, ScenarioError
+from killhouse.rulesets import get_ruleset, ruleset_ids
+from killhouse.rulesets.base import Ruleset
+from killhouse.scenario.fields import Fields, Report, suggest
+from killhouse.scenario.mapsection import parse_map
+from killhouse.scenario.model import Scenario
+from killhouse.scenario.pieces import Extras, Ids, parse_figures, parse_objects, parse_sides
+from killhouse.scenario.yamlsource import (
+    LineIndex,
+    Source,
+    decode,
+    describe,
+    parse_yaml,
+    read_source,
+)
+
+REQUIRED_KEYS = ("name", "ruleset", "map", "sides", "figures")
+TOP_KEYS = (
+    *REQUIRED_KEYS,
+    "description",
+    "turn_limit",
+    "seed",
+    "objects",
+    "objectives",
+    "options",
+)
+MAX_SEED = 2**64 - 1
+_FAULT = "this is a fault in killhouse, not in the scenario: please report it"
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """The scenario in the file at ``path``; ``ScenarioError`` listing every problem otherwise."""
+    source = read_source(path)
+    if isinstance(source, Problem):
+        raise ScenarioError([source])
+    return _scenario_or_raise(source)
+
+
+def loads_scenario(text: str | bytes, file: str = "<scenario>") -> Scenario:
+    """The scenario in ``text`` (shown as ``file`` in messages), e.g. an upload or a test."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    source = decode(data, file)
+    if isinstance(source, Problem):
+        raise ScenarioError([source])
+    return _scenario_or_raise(source)
+
+
+def check_file(path: str | Path) -> list[Problem]:
+    """Every problem of the scenario file at ``path``, in file order; empty if it is sound."""
+    source = read_source(path)
+    if isinstance(source, Problem):
+        return [source]
+    result = _load(source)
+    return result if isinstance(result, list) else []
+
+
+def _scenario_or_raise(source: Source) -> Scenario:
+    result = _load(source)
+    if isinstance(result, list):
+        raise ScenarioError(result)
+    return result
+
+
+def _load(source: Source) -> Scenario | list[Problem]:
+    root = parse_yaml(source)
+    if isinstance(root, Problem):
+        return [root]
+    if root is None:
+        return [
+            Problem(
+                source.file,
+                1,
+                "",
+                "the file is empty",
+                "a scenario is a mapping with name, ruleset, map, sides and figures",
+            )
+        ]
+    if not isinstance(root, Mapping):
+        return [
+            Problem(
+                source.file,
+                1,
+                "",
+                f"expected a mapping at the top level, found {describe(root)}",
+                "a scenario is a mapping with name, ruleset, map, sides and figures",
+            )
+        ]
+    index = LineIndex.build(root)
+    report = Report(source.file, index)
+    top = Fields(root, "", report)
+    top.check_keys(TOP_KEYS, "a scenario")
+    top.require(*REQUIRED_KEYS)
+    ruleset_id, ruleset = _ruleset(top)
+    extras = Extras(dict(ruleset.scenario_keys) if ruleset else {}, known=ruleset is not None)
+    name = top.text("name")
+    description = top.text("description", nonempty=False)
+    turn_limit = top.integer("turn_limit", "a number of turns (1 or more)", low=1)
+    seed = top.integer("seed", f"a seed from 0 to {MAX_SEED}", low=0, high=MAX_SEED)
+    objectives = _free_mapping(top, "objectives")
+    options = _free_mapping(top, "options")
+    parts = parse_map(top)
+    sides = parse_sides(top, extras)
+    ids = Ids(report)
+    figures = parse_figures(top, extras, parts, sides, ids)
+    objects = parse_objects(top, extras, parts, ids)
+    if report.problems or ruleset is None or parts.board is None or name is None:
+        return report.sorted() or [Problem(source.file, 1, "", "the scenario is incomplete")]
+    scenario = Scenario(
+        name=name,
+        ruleset=ruleset_id,
+        board=parts.board,
+        sides=sides,
+        figures=figures,
+        objects=objects,
+        objectives=objectives,
+        options=options,
+        description=(description or "").strip(),
+        turn_limit=turn_limit,
+        seed=seed,
+        file=source.file,
+        content_hash=hashlib.sha256(source.data).hexdigest(),
+        line_of=index.line_of,
+    )
+    _ruleset_checks(scenario, ruleset, report)
+    return report.sorted() if report.problems else scenario
+
+
+def _ruleset(top: Fields) -> tuple[str, Ruleset[Any] | None]:
+    """The ruleset the file names, loaded; a problem on the ``ruleset`` line otherwise."""
+    value = top.raw("ruleset")
+    if value is None and not top.has("ruleset"):
+        return "", None
+    if not isinstance(value, str):
+        top.expected("ruleset", "a ruleset id", "expected one of: " + ", ".join(ruleset_ids()))
+        return "", None
+    if value not in ruleset_ids():
+        top.report.add("ruleset", f"unknown ruleset {value!r}", suggest(value, ruleset_ids()))
+        return value, None
+    try:
+        return value, get_ruleset(value)
+    except Exception as exc:  # a broken ruleset module must still end in a message
+        top.report.add(
+            "ruleset",
+            f"ruleset {value!r} could not be loaded ({type(exc).__name__}: {exc})",
+            _FAULT,
+        )
+        return value, None
+
+
+def _free_mapping(top: Fields, key: str) -> dict[str, Any]:
+    """``objectives`` and ``options``: any mapping; the ruleset checks what is inside."""
+    if top.mapping(key) is None:
+        return {}
+    value = top.plain(key)
+    return dict(value) if isinstance(value, dict) else {}
+
+
+def _ruleset_checks(scenario: Scenario, ruleset: Ruleset[Any], report: Report) -> None:
+    """The ruleset's own checks, each issue placed on the line of its field path."""
+    try:
+        issues = ruleset.check_scenario(scenario)
+    except Exception as exc:  # a ruleset fault must still end in a message
+        report.add(
+            "",
+            f"ruleset {scenario.ruleset!r} failed while checking the scenario "
+            f"({type(exc).__name__}: {exc})",
+            _FAULT,
+        )
+        return
+    for issue in issues:
+        report.add(issue.path, issue.message, issue.hint)

@@ -1,0 +1,550 @@
+"""ASCII map levels to a ``Board``: the legend, the rows, stair links and legend zones.
+
+Scenarios draw each level as rows of one-character cells (``#`` wall, ``.``
+floor …). This module turns the rows into the numpy arrays of ``core.board``
+and reports every problem it finds by field path and file line, so the loader
+can show them all at once. It works on plain data, not on YAML nodes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from killhouse.core.board import Board, Level
+from killhouse.core.cells import Cell
+from killhouse.core.terrain import (
+    COVER_NAMES,
+    DEFAULT_LEGEND,
+    DOOR_STATES,
+    TERRAIN_NAMES,
+    Terrain,
+)
+from killhouse.errors import Problem, ScenarioError
+from killhouse.scenario.fields import suggest
+from killhouse.scenario.yamlsource import describe, is_int, join
+
+#: keys a legend entry may have
+LEGEND_KEYS = ("terrain", "state", "lock", "clutter", "cover", "zone")
+MAX_CLUTTER = 5
+
+#: terrain as messages name it
+TERRAIN_WORDS: dict[Terrain, str] = {
+    Terrain.OUTSIDE: "outside the map",
+    Terrain.FLOOR: "floor",
+    Terrain.WALL: "a wall",
+    Terrain.DOOR_CLOSED: "a closed door",
+    Terrain.DOOR_OPEN: "an open door",
+    Terrain.DOOR_LOCKED: "a locked door",
+    Terrain.WINDOW: "a window",
+    Terrain.STAIRS_UP: "stairs up",
+    Terrain.STAIRS_DOWN: "stairs down",
+    Terrain.WATER: "water",
+}
+_DOORS = frozenset(DOOR_STATES.values())
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    """What one map symbol makes of a cell."""
+
+    terrain: Terrain
+    clutter: int = 0
+    cover: int = 0
+    lock: int = 0
+    zone: str | None = None
+
+
+@dataclass(frozen=True)
+class MapIssue:
+    """A map problem: field path, message, hint, and the line when the path alone cannot give it."""
+
+    path: str
+    message: str
+    hint: str = ""
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class LevelRows:
+    """One level as drawn: its rows, its field path, and the file line of its first row."""
+
+    name: str
+    rows: tuple[str, ...]
+    path: str
+    first_line: int = 0
+
+    def line(self, y: int) -> int:
+        """The file line of row ``y`` (0 when the level did not come from a file)."""
+        return self.first_line + y if self.first_line else 0
+
+
+@dataclass(frozen=True)
+class StairEntry:
+    """An explicit stair link from ``map.stairs``, already resolved to cells."""
+
+    path: str
+    start: Cell
+    end: Cell
+
+
+def split_rows(text: str) -> tuple[str, ...]:
+    """Rows top to bottom: one trailing newline stripped, every other character kept."""
+    body = text[:-1] if text.endswith("\n") else text
+    return tuple(body.split("\n"))
+
+
+def _entry_from_spec(spec: Mapping[str, object]) -> LegendEntry:
+    """A legend entry from already-checked values."""
+    terrain = TERRAIN_NAMES[str(spec["terrain"])]
+    if terrain == Terrain.DOOR_CLOSED:
+        terrain = DOOR_STATES[str(spec.get("state", "closed"))]
+    clutter = spec.get("clutter", 0)
+    lock = spec.get("lock", 0)
+    zone = spec.get("zone")
+    return LegendEntry(
+        terrain=terrain,
+        clutter=int(clutter) if isinstance(clutter, int) else 0,
+        cover=int(COVER_NAMES[str(spec.get("cover", "none"))]),
+        lock=int(lock) if isinstance(lock, int) else 0,
+        zone=str(zone) if zone is not None else None,
+    )
+
+
+#: the default legend as entries; scenarios may refine these (lock, zone), never change them
+DEFAULT_ENTRIES: dict[str, LegendEntry] = {
+    symbol: _entry_from_spec(spec) for symbol, spec in DEFAULT_LEGEND.items()
+}
+
+
+def _default_symbols() -> str:
+    shown = [s for s in DEFAULT_ENTRIES if not s.isdigit() and s != " "]
+    return " ".join(shown) + " 0-5 and space"
+
+
+def _check_entry(symbol: str, spec: Mapping[str, object], path: str) -> list[MapIssue]:
+    """Problems of one legend entry's own values (not of how it relates to the default)."""
+    issues: list[MapIssue] = []
+    for key in spec:
+        if key not in LEGEND_KEYS:
+            issues.append(
+                MapIssue(
+                    join(path, key),
+                    f"unknown key {key!r} in a legend entry",
+                    suggest(key, LEGEND_KEYS),
+                )
+            )
+    terrain = spec.get("terrain")
+    if terrain is None and symbol not in DEFAULT_ENTRIES:
+        issues.append(
+            MapIssue(
+                path, "missing required key 'terrain'", "for example {terrain: floor, cover: light}"
+            )
+        )
+    elif terrain is not None and (not isinstance(terrain, str) or terrain not in TERRAIN_NAMES):
+        found = describe(terrain)
+        hint = (
+            suggest(terrain, TERRAIN_NAMES)
+            if isinstance(terrain, str)
+            else suggest("", TERRAIN_NAMES)
+        )
+        issues.append(MapIssue(join(path, "terrain"), f"expected a terrain, found {found}", hint))
+    is_door = terrain == "door" or (
+        terrain is None and symbol in DEFAULT_ENTRIES and DEFAULT_ENTRIES[symbol].terrain in _DOORS
+    )
+    if "state" in spec:
+        state = spec["state"]
+        if not is_door:
+            issues.append(
+                MapIssue(
+                    join(path, "state"),
+                    "only doors have a state",
+                    "remove it, or use terrain: door",
+                )
+            )
+        elif not isinstance(state, str) or state not in DOOR_STATES:
+            hint = suggest(state if isinstance(state, str) else "", DOOR_STATES)
+            issues.append(
+                MapIssue(
+                    join(path, "state"),
+                    f"expected open, closed or locked, found {describe(state)}",
+                    hint,
+                )
+            )
+    if "lock" in spec:
+        lock = spec["lock"]
+        if not is_door:
+            issues.append(
+                MapIssue(
+                    join(path, "lock"),
+                    "only doors have a lock level",
+                    "remove it, or use terrain: door",
+                )
+            )
+        elif not is_int(lock) or int(lock) < 0:
+            issues.append(
+                MapIssue(
+                    join(path, "lock"),
+                    f"expected a lock level (a whole number 0 or more), found {describe(lock)}",
+                )
+            )
+    if "clutter" in spec:
+        clutter = spec["clutter"]
+        if not is_int(clutter) or not 0 <= int(clutter) <= MAX_CLUTTER:
+            issues.append(
+                MapIssue(
+                    join(path, "clutter"),
+                    f"expected clutter 0 to {MAX_CLUTTER}, found {describe(clutter)}",
+                )
+            )
+    if "cover" in spec:
+        cover = spec["cover"]
+        if not isinstance(cover, str) or cover not in COVER_NAMES:
+            hint = suggest(cover if isinstance(cover, str) else "", COVER_NAMES)
+            issues.append(
+                MapIssue(
+                    join(path, "cover"),
+                    f"expected none, light, medium or heavy cover, found {describe(cover)}",
+                    hint,
+                )
+            )
+    if "zone" in spec:
+        zone = spec["zone"]
+        if not isinstance(zone, str) or not zone.strip():
+            issues.append(
+                MapIssue(join(path, "zone"), f"expected a zone name, found {describe(zone)}")
+            )
+    return issues
+
+
+def parse_legend(
+    spec: Mapping[str, object], path: str
+) -> tuple[dict[str, LegendEntry], list[MapIssue]]:
+    """The default legend merged with a scenario's ``map.legend`` (plain data at ``path``)."""
+    legend = dict(DEFAULT_ENTRIES)
+    issues: list[MapIssue] = []
+    for symbol, entry_spec in spec.items():
+        entry_path = join(path, symbol)
+        if len(symbol) != 1 or symbol == "\n":
+            issues.append(
+                MapIssue(
+                    entry_path,
+                    f"a legend symbol is one character, found {symbol!r}",
+                    "each map cell is drawn with one character",
+                )
+            )
+            continue
+        if not isinstance(entry_spec, Mapping):
+            issues.append(
+                MapIssue(
+                    entry_path,
+                    f"expected a legend entry such as {{terrain: door, state: locked, "
+                    f"lock: 7}}, found {describe(entry_spec)}",
+                )
+            )
+            legend.setdefault(symbol, LegendEntry(Terrain.FLOOR))
+            continue
+        own = _check_entry(symbol, entry_spec, entry_path)
+        issues.extend(own)
+        if own:
+            # a broken entry stands in as floor, so one mistake is reported once, not per cell
+            legend.setdefault(symbol, LegendEntry(Terrain.FLOOR))
+            continue
+        if symbol in DEFAULT_ENTRIES:
+            default = DEFAULT_ENTRIES[symbol]
+            merged = {**DEFAULT_LEGEND[symbol], **entry_spec}
+            entry = _entry_from_spec(merged)
+            if (entry.terrain, entry.clutter, entry.cover) != (
+                default.terrain,
+                default.clutter,
+                default.cover,
+            ):
+                issues.append(
+                    MapIssue(
+                        entry_path,
+                        f"{symbol!r} is a default symbol ({TERRAIN_WORDS[default.terrain]}) "
+                        "and may not be redefined",
+                        "pick another character for a new kind of cell; an entry for a default "
+                        "symbol may only add lock or zone",
+                    )
+                )
+                continue
+            legend[symbol] = entry
+        else:
+            legend[symbol] = _entry_from_spec(entry_spec)
+    return legend, issues
+
+
+def _ragged(rows: LevelRows) -> list[MapIssue]:
+    widths = [len(r) for r in rows.rows]
+    if len(set(widths)) <= 1:
+        return []
+    expected = Counter(widths).most_common(1)[0][0]
+    issues: list[MapIssue] = []
+    for y, width in enumerate(widths):
+        if width == expected:
+            continue
+        above = y > 0 and all(w == expected for w in widths[:y])
+        others = "the rows above have" if above else "most rows have"
+        hint = (
+            "every row of a level has the same number of cells; if this row ends in outside "
+            "cells, an editor may have trimmed its trailing spaces: end the row with a visible "
+            "symbol"
+            if width < expected
+            else "every row of a level has the same number of cells"
+        )
+        issues.append(
+            MapIssue(
+                rows.path, f"row {y} has {width} cells; {others} {expected}", hint, rows.line(y)
+            )
+        )
+    return issues
+
+
+def build_level(
+    index: int, rows: LevelRows, legend: Mapping[str, LegendEntry]
+) -> tuple[Level | None, dict[str, set[Cell]], list[MapIssue]]:
+    """One level's arrays and the cells its legend symbols put in zones; ``None`` if broken."""
+    if not any(rows.rows):
+        return (
+            None,
+            {},
+            [
+                MapIssue(
+                    rows.path,
+                    f"level {rows.name!r} has no cells",
+                    "draw the level as rows of symbols under a '|' line",
+                )
+            ],
+        )
+    issues = _ragged(rows)
+    if issues:
+        return None, {}, issues
+    chars = np.array([list(r) for r in rows.rows], dtype="<U1")
+    symbols, inverse = np.unique(chars, return_inverse=True)
+    inverse = inverse.reshape(chars.shape)
+    for i, symbol in enumerate(symbols.tolist()):
+        if symbol in legend:
+            continue
+        where = np.argwhere(inverse == i)
+        y, x = (int(v) for v in where[0])
+        extra = len(where) - 1
+        more = f" and {extra} more cell{'s' if extra > 1 else ''}" if extra else ""
+        issues.append(
+            MapIssue(
+                rows.path,
+                f"unknown map symbol {symbol!r} at {rows.name}:{x},{y}{more}",
+                f"add it to map.legend, or use a default symbol: {_default_symbols()}",
+                rows.line(y),
+            )
+        )
+    if issues:
+        return None, {}, issues
+    entries = [legend[s] for s in symbols.tolist()]
+    # one lookup table per array, indexed by symbol: no Python loop over cells
+    level = Level(
+        name=rows.name,
+        terrain=np.array([e.terrain for e in entries], dtype=np.uint8)[inverse],
+        clutter=np.array([e.clutter for e in entries], dtype=np.uint8)[inverse],
+        cover=np.array([e.cover for e in entries], dtype=np.uint8)[inverse],
+        lock=np.array([e.lock for e in entries], dtype=np.int16)[inverse],
+        smoke=np.zeros(chars.shape, dtype=bool),
+    )
+    zones: dict[str, set[Cell]] = {}
+    for i, entry in enumerate(entries):
+        if entry.zone is not None:
+            cells = zones.setdefault(entry.zone, set())
+            cells.update(Cell(index, int(x), int(y)) for y, x in np.argwhere(inverse == i))
+    return level, zones, []
+
+
+def _name(levels: Sequence[Level], cell: Cell) -> str:
+    return f"{levels[cell.level].name}:{cell.x},{cell.y}"
+
+
+def _stairs_of(level: Level, index: int, terrain: Terrain) -> list[Cell]:
+    return [Cell(index, int(x), int(y)) for y, x in np.argwhere(level.terrain == terrain)]
+
+
+def _explicit_links(
+    levels: Sequence[Level], entries: Sequence[StairEntry], links: dict[Cell, Cell]
+) -> list[MapIssue]:
+    issues: list[MapIssue] = []
+    for entry in entries:
+        bad = False
+        for key, cell in (("from", entry.start), ("to", entry.end)):
+            terrain = Terrain(int(levels[cell.level].terrain[cell.y, cell.x]))
+            if terrain not in (Terrain.STAIRS_UP, Terrain.STAIRS_DOWN):
+                issues.append(
+                    MapIssue(
+                        join(entry.path, key),
+                        f"{_name(levels, cell)!r} is {TERRAIN_WORDS[terrain]}, not stairs",
+                    )
+                )
+                bad = True
+            elif cell in links:
+                issues.append(
+                    MapIssue(
+                        join(entry.path, key),
+                        f"{_name(levels, cell)!r} is already joined to "
+                        f"{_name(levels, links[cell])!r}",
+                    )
+                )
+                bad = True
+        if bad:
+            continue
+        lower, upper = sorted((entry.start, entry.end))
+        if upper.level - lower.level != 1:
+            issues.append(
+                MapIssue(
+                    entry.path,
+                    f"stairs join neighbouring levels; {levels[lower.level].name!r} and "
+                    f"{levels[upper.level].name!r} are not",
+                    "levels are listed bottom first",
+                )
+            )
+        elif (
+            levels[lower.level].terrain[lower.y, lower.x] != Terrain.STAIRS_UP
+            or levels[upper.level].terrain[upper.y, upper.x] != Terrain.STAIRS_DOWN
+        ):
+            issues.append(
+                MapIssue(
+                    entry.path,
+                    f"stairs must lead up ('>') from {_name(levels, lower)!r} on the lower level "
+                    f"and arrive down ('<') at {_name(levels, upper)!r} on the upper level",
+                )
+            )
+        else:
+            links[lower] = upper
+            links[upper] = lower
+    return issues
+
+
+def _auto_pair(ups: list[Cell], downs: list[Cell]) -> list[tuple[Cell, Cell]]:
+    """Same x,y first; then a lone stairs up with a lone stairs down."""
+    pairs: list[tuple[Cell, Cell]] = []
+    by_place = {(c.x, c.y): c for c in downs}
+    for up in list(ups):
+        down = by_place.get((up.x, up.y))
+        if down is not None:
+            pairs.append((up, down))
+            ups.remove(up)
+            downs.remove(down)
+    if len(ups) == 1 and len(downs) == 1:
+        pairs.append((ups.pop(), downs.pop()))
+    return pairs
+
+
+def pair_stairs(
+    levels: Sequence[Level], rows: Sequence[LevelRows], entries: Sequence[StairEntry] = ()
+) -> tuple[dict[Cell, Cell], list[MapIssue]]:
+    """Stair links both ways: ``map.stairs`` entries, then '>' on a level with '<' on the next."""
+    links: dict[Cell, Cell] = {}
+    issues = _explicit_links(levels, entries, links)
+    unpaired_up = [
+        [c for c in _stairs_of(lv, i, Terrain.STAIRS_UP) if c not in links]
+        for i, lv in enumerate(levels)
+    ]
+    unpaired_down = [
+        [c for c in _stairs_of(lv, i, Terrain.STAIRS_DOWN) if c not in links]
+        for i, lv in enumerate(levels)
+    ]
+    for i in range(len(levels) - 1):
+        for up, down in _auto_pair(unpaired_up[i], unpaired_down[i + 1]):
+            links[up] = down
+            links[down] = up
+    for i in range(len(levels)):
+        issues.extend(_unpaired(levels, rows, i, unpaired_up, unpaired_down))
+    return links, issues
+
+
+def _unpaired(
+    levels: Sequence[Level],
+    rows: Sequence[LevelRows],
+    i: int,
+    ups: list[list[Cell]],
+    downs: list[list[Cell]],
+) -> list[MapIssue]:
+    """Problems of stairs left unpaired on level ``i`` (its '>' going up, its '<' coming down)."""
+    issues: list[MapIssue] = []
+    name = levels[i].name
+
+    def at(cell: Cell, message: str, hint: str) -> None:
+        row = rows[cell.level]
+        issues.append(MapIssue(row.path, message, hint, row.line(cell.y)))
+
+    top = i == len(levels) - 1
+    above = [] if top else downs[i + 1]
+    if ups[i] and above:
+        # both ends are left over: the symbols alone cannot say which goes with which
+        listed_up = ", ".join(_name(levels, c) for c in ups[i])
+        listed_down = ", ".join(_name(levels, c) for c in above)
+        at(
+            ups[i][0],
+            f"the stairs between levels {name!r} and {levels[i + 1].name!r} cannot be paired "
+            f"by their symbols alone: '>' at {listed_up}; '<' at {listed_down}",
+            f'add a map.stairs entry for each pair, such as {{from: "{_name(levels, ups[i][0])}", '
+            f'to: "{_name(levels, above[0])}"}}',
+        )
+    for cell in ups[i] if not above else []:
+        if top:
+            at(
+                cell,
+                f"the stairs up at {_name(levels, cell)} lead nowhere: there is no level "
+                f"above {name!r}",
+                "levels are listed bottom first; '>' leads to the next one",
+            )
+        else:
+            upper = levels[i + 1].name
+            at(
+                cell,
+                f"the stairs up at {_name(levels, cell)} have no stairs down ('<') on level "
+                f"{upper!r} to arrive at",
+                f"draw '<' on level {upper!r} where these stairs arrive",
+            )
+    below = [] if i == 0 else ups[i - 1]
+    for cell in downs[i] if not below else []:
+        if i == 0:
+            at(
+                cell,
+                f"the stairs down at {_name(levels, cell)} lead nowhere: there is no level "
+                f"below {name!r}",
+                "levels are listed bottom first; '<' leads to the one before",
+            )
+        else:
+            lower = levels[i - 1].name
+            at(
+                cell,
+                f"the stairs down at {_name(levels, cell)} have no stairs up ('>') on level "
+                f"{lower!r} to come from",
+                f"draw '>' on level {lower!r} where these stairs start",
+            )
+    return issues
+
+
+def parse_rows(rows_by_level: dict[str, list[str]]) -> Board:
+    """A board from ASCII rows (bottom level first) with the default legend.
+
+    Raises ``ScenarioError`` listing every problem (ragged rows, unknown symbols, stairs).
+    """
+    drawn = [
+        LevelRows(name, tuple(rows), f"map.levels.{name}") for name, rows in rows_by_level.items()
+    ]
+    levels: list[Level] = []
+    issues: list[MapIssue] = []
+    for index, rows in enumerate(drawn):
+        level, _, level_issues = build_level(index, rows, DEFAULT_ENTRIES)
+        issues.extend(level_issues)
+        if level is not None:
+            levels.append(level)
+    if not drawn:
+        issues.append(MapIssue("map.levels", "a map needs at least one level"))
+    stairs: dict[Cell, Cell] = {}
+    if not issues:
+        stairs, issues = pair_stairs(levels, drawn)
+    if issues:
+        raise ScenarioError([Problem("<rows>", i.line, i.path, i.message, i.hint) for i in issues])
+    return Board(levels, stairs)

@@ -1,0 +1,118 @@
+"""The ``killhouse`` command as a user types it (run in-process through typer's runner)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from killhouse.cli import app
+from tests.conformance import ROOT, registered, shipped_scenarios
+
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, list(args))
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.output
+
+
+def test_rulesets_json_lists_every_registered_ruleset() -> None:
+    code, out = run("rulesets", "--json")
+    assert code == 0
+    rows = json.loads(out)
+    assert [r["id"] for r in rows] == registered()
+    assert all(r["source"] for r in rows)
+
+
+@pytest.mark.parametrize("path", shipped_scenarios(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_shipped_scenario_validates(path: Path) -> None:
+    code, out = run("validate", str(path))
+    assert (code, out.strip()) == (0, "ok")
+
+
+def test_validate_reports_problems_and_exits_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: x\nruleset: exeucte\n")
+    code, out = run("validate", str(bad))
+    assert code == 2
+    assert "bad.yaml:2: ruleset" in out and "execute" in out
+
+
+def test_sim_json_is_identical_for_one_and_two_workers() -> None:
+    path = shipped_scenarios(registered()[0])[0]
+    outs = []
+    for workers in ("1", "2"):
+        code, out = run(
+            "sim", str(path), "--games", "6", "--seed", "3", "--workers", workers, "--json"
+        )
+        assert code == 0
+        outs.append(json.loads(out))
+    assert outs[0] == outs[1]
+    summary = outs[0]
+    assert summary["games"] == 6
+    assert sum(summary["wins"].values()) + summary["draws"] == 6
+    assert sum(summary["end_reasons"].values()) == 6
+    assert set(summary["casualties"]) == set(summary["wins"])
+
+
+def test_sim_log_then_replay_is_identical(tmp_path: Path) -> None:
+    path = shipped_scenarios(registered()[0])[0]
+    log = tmp_path / "game.jsonl"
+    code, _ = run("sim", str(path), "--games", "1", "--seed", "5", "--log", str(log), "--json")
+    assert code == 0 and log.exists()
+    code, out = run("replay", str(log))
+    assert code == 0 and out.startswith("identical ")
+
+
+def test_replay_of_a_tampered_log_exits_nonzero(tmp_path: Path) -> None:
+    path = shipped_scenarios(registered()[0])[0]
+    log = tmp_path / "game.jsonl"
+    run("sim", str(path), "--games", "1", "--seed", "5", "--log", str(log))
+    lines = log.read_text().splitlines()
+    end = json.loads(lines[-1])
+    end["state_hash"] = "0" * 64
+    lines[-1] = json.dumps(end)
+    log.write_text("\n".join(lines) + "\n")
+    code, out = run("replay", str(log))
+    assert code == 1 and "diverged" in out
+
+
+@pytest.mark.parametrize("ruleset", registered())
+def test_odds_list_and_every_roll_sums_to_one(ruleset: str) -> None:
+    code, out = run("odds", ruleset, "--list", "--json")
+    assert code == 0
+    rolls = json.loads(out)
+    assert rolls
+    for roll in rolls:
+        args = []
+        for p in roll["params"]:
+            if p["default"] is None:
+                value = p["choices"][0] if p.get("choices") else "3"
+                args += [f"--{p['name']}", value]
+        code, out = run(
+            "odds", ruleset, roll["roll"], *args, "--json", "--empirical", "2000", "--seed", "4"
+        )
+        assert code == 0, out
+        report = json.loads(out)
+        assert set(report) >= {"ruleset", "roll", "params", "exact", "empirical", "trials"}
+        assert abs(sum(report["exact"].values()) - 1.0) < 1e-9
+        assert set(report["empirical"]) <= set(report["exact"])
+
+
+def test_odds_unknown_roll_is_a_clear_error() -> None:
+    from killhouse.errors import UnknownRollError
+    from killhouse.sim.odds import roll_spec
+
+    with pytest.raises(UnknownRollError, match="no roll"):
+        roll_spec(registered()[0], "no-such-roll")
+
+
+def test_readme_names_the_two_commands() -> None:
+    text = (ROOT / "README.md").read_text()
+    assert "make demo" in text and "make test" in text
+    assert "make test" in (ROOT / ".ci" / "run").read_text()

@@ -1,0 +1,149 @@
+"""The conformance suite, run over every registered ruleset (as OpenSpiel's api_test does)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from killhouse.core.rng import Rng
+from killhouse.engine.game import Game, canonical_json
+from killhouse.engine.record import log_lines, replay
+from killhouse.errors import IllegalActionError
+from killhouse.rulesets import get_ruleset
+from killhouse.rulesets.base import Action
+from tests.conformance import first_scenario, play_out, random_playout, registered
+
+RULESETS = registered()
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_play_ends_with_invariants_and_no_leaks(ruleset: str, seed: int) -> None:
+    scenario = first_scenario(ruleset)
+    game = play_out(scenario, seed)
+    assert game.result is not None
+    assert game.result.reason
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_same_seed_same_game(ruleset: str) -> None:
+    scenario = first_scenario(ruleset)
+    runs = []
+    for _ in range(2):
+        game = play_out(scenario, 17, check_leaks=False)
+        runs.append((canonical_json([e.to_json() for e in game.log.events]), game.state_hash()))
+    assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_replay_of_a_logged_game_is_identical(ruleset: str) -> None:
+    scenario = first_scenario(ruleset)
+    game = play_out(scenario, 23, check_leaks=False)
+    report = replay(list(log_lines(game)), scenario)
+    assert report.identical, report.message
+    assert report.state_hash == game.state_hash()
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_tampered_log_reports_the_first_divergence(ruleset: str) -> None:
+    scenario = first_scenario(ruleset)
+    game = play_out(scenario, 29, check_leaks=False)
+    records = list(log_lines(game))
+    for record in records:
+        if record["type"] == "action" and record["events"]:
+            record["events"][0] = {**record["events"][0], "tampered": True}
+            break
+    report = replay(records, scenario)
+    assert not report.identical and "tampered" in report.message
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_illegal_actions_leave_the_state_unchanged(ruleset: str) -> None:
+    scenario = first_scenario(ruleset)
+    for step, game in enumerate(random_playout(scenario, 31, check_leaks=False)):
+        if step % 7:
+            continue
+        pending = game.pending()
+        if not pending:
+            break
+        side = pending[0].side
+        before = canonical_json(game.ruleset.snapshot(game.state)), game.rng.state, len(game.log)
+        bogus = [
+            Action.make(side, "no-such-action"),
+            Action.make(side, "move", figure="no-such-figure", to=[0, 0, 0]),
+        ]
+        bogus += [
+            Action.make(s.id, "done")
+            for s in scenario.sides
+            if s.id not in {d.side for d in pending}
+        ]
+        for action in bogus:
+            with pytest.raises(IllegalActionError) as info:
+                game.apply(action)
+            assert str(info.value)
+            after = canonical_json(game.ruleset.snapshot(game.state)), game.rng.state, len(game.log)
+            assert after == before, f"{action} changed the state"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_pending_side_has_legal_actions_and_views_serialize(ruleset: str) -> None:
+    scenario = first_scenario(ruleset)
+    for step, game in enumerate(random_playout(scenario, 37, check_leaks=False)):
+        if step > 400:
+            break
+        for decision in game.pending():
+            assert game.legal_actions(decision.side)
+        for side in scenario.side_ids():
+            canonical_json(game.view(side, events_since=max(0, len(game.log) - 20)))
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_copied_state_plays_on_identically(ruleset: str) -> None:
+    """A deep copy of a game (state and generator) continues exactly like the original."""
+    scenario = first_scenario(ruleset)
+    for step, game in enumerate(random_playout(scenario, 41, check_leaks=False)):
+        if step < 25:
+            continue
+        twin = copy.deepcopy(game)
+        assert twin.state_hash() == game.state_hash()
+        chooser = Rng.from_seed(99)
+        for _ in range(60):
+            pending = game.pending()
+            if not pending:
+                break
+            actions = game.legal_actions(pending[0].side)
+            assert actions == twin.legal_actions(pending[0].side)
+            action = actions[chooser.below(len(actions))]
+            assert canonical_json([e.to_json() for e in game.apply(action)]) == canonical_json(
+                [e.to_json() for e in twin.apply(action)]
+            )
+        assert twin.state_hash() == game.state_hash()
+        break
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_describe_names_source(ruleset: str) -> None:
+    info = get_ruleset(ruleset).describe()
+    assert info["id"] == ruleset and info["source"] and info["title"]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ruleset=st.sampled_from(RULESETS), seed=st.integers(min_value=0, max_value=2**32))
+def test_property_no_view_leaks_in_random_games(ruleset: str, seed: int) -> None:
+    scenario = first_scenario(ruleset)
+    for step, _game in enumerate(random_playout(scenario, seed)):
+        if step > 600:
+            break
+
+
+def test_wrong_side_is_refused() -> None:
+    ruleset = RULESETS[0]
+    game = Game(first_scenario(ruleset), 5)
+    waiting = {d.side for d in game.pending()}
+    others = [s for s in game.scenario.side_ids() if s not in waiting]
+    if others:
+        with pytest.raises(IllegalActionError, match="not to decide now"):
+            game.apply(Action.make(others[0], "done"))
