@@ -102,24 +102,24 @@ _SOLID[[Terrain.WALL, Terrain.DOOR_CLOSED, Terrain.DOOR_LOCKED, Terrain.OUTSIDE]
 
 def opaque_mask(terrain: NDArray[np.uint8]) -> NDArray[np.bool_]:
     """Cells that stop sight: walls and closed or locked doors (windows and open doors do not)."""
-    return _OPAQUE[terrain]
+    return _OPAQUE.take(terrain)
 
 
 def passable_mask(terrain: NDArray[np.uint8]) -> NDArray[np.bool_]:
     """Cells a figure may enter: floor, water, stairs and unlocked doors (entering opens them)."""
-    return _PASSABLE[terrain]
+    return _PASSABLE.take(terrain)
 
 
 def door_mask(terrain: NDArray[np.uint8]) -> NDArray[np.bool_]:
     """Door cells in any state."""
-    return _DOOR[terrain]
+    return _DOOR.take(terrain)
 
 
 def stairs_mask(terrain: NDArray[np.uint8]) -> NDArray[np.bool_]:
     """Stair cells."""
-    return _STAIRS[terrain]
+    return _STAIRS.take(terrain)
 
 
 def solid_mask(terrain: NDArray[np.uint8]) -> NDArray[np.bool_]:
     """Cells that stop blasts, flood fills and corner-cutting: walls, closed doors, off-map."""
-    return _SOLID[terrain]
+    return _SOLID.take(terrain)

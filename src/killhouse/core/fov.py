@@ -1,0 +1,160 @@
+"""Field of view: which cells of its level a figure sees, by python-tcod shadowcasting.
+
+Two questions are kept apart on purpose. *Which cells does a figure see* (what a side's
+view shows, what it remembers, what bots reason about) is answered here with libtcod's
+symmetric shadowcasting over the level's transparency, cut to the figure's facing arc.
+*Does figure A see figure B* is a rules question and is answered with the exact pairwise
+segment test of ``core.geometry`` (rulings E-6, G-8). Shadowcasting sees every cell the
+exact rule sees and, near doorways and pillars, a few more; so rulesets never decide sight
+from a field of view, and a view that must match the rules asks for ``exact=True``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import tcod.constants
+import tcod.map
+from numpy.typing import NDArray
+
+from killhouse.core.board import Board
+from killhouse.core.cells import COMPASS, Cell
+from killhouse.core.geometry import arc_test, los_from
+
+BoolArray = NDArray[np.bool_]
+
+#: Symmetric: if a floor cell B is in A's field of view, A is in B's.
+ALGORITHM: int = tcod.constants.FOV_SYMMETRIC_SHADOWCAST
+
+#: One observer for ``fields_of_view``: its cell, facing (None = all round), half-angle.
+Observer = tuple[Cell, str | None, float]
+
+
+def transparency(board: Board, level: int, veil: bool = True) -> BoolArray:
+    """Cells sight passes through: not walls or closed doors, and (with ``veil``) not smoke."""
+    return _clear(board.opaque(level), _smoke(board, level, veil))
+
+
+def _clear(opaque: BoolArray, smoke: BoolArray | None) -> BoolArray:
+    clear: BoolArray = ~opaque
+    if smoke is not None:
+        clear &= ~smoke  # ruling G-8: smoke blocks sight
+    return clear
+
+
+def _smoke(board: Board, level: int, veil: bool) -> BoolArray | None:
+    """The level's smoke when it veils sight and there is any (None saves the array passes)."""
+    smoke = board.smoke(level)
+    return smoke if veil and smoke.any() else None
+
+
+def field_of_view(
+    board: Board,
+    origin: Cell,
+    facing: str | None = None,
+    half_angle: float = 180.0,
+    radius: int = 0,
+    veil: bool = True,
+    exact: bool = False,
+) -> BoolArray:
+    """The cells of ``origin``'s level that a figure there sees, as a level-shaped mask.
+
+    ``facing`` is a compass name (``"n"`` … ``"nw"``) or None for all round; ``half_angle``
+    is measured either side of it (180 = all round, 90 = the front half, 22.5 = one compass
+    sector; any other angle works too). ``radius`` > 0 limits sight to ``dx²+dy² ≤ radius²``.
+    Walls and closed doors bordering the seen area count as seen (their faces are). With
+    ``veil``, smoke stops sight and smoky cells are never seen into; a figure in smoke sees
+    only its own cell (ruling G-8).
+
+    Shadowcasting is a little more generous than the exact segment rule near doorways and
+    pillars (it tests walls only along each row's centre line), and never less: every cell
+    the exact rule sees is in the field (a property test checks this). ``exact=True`` keeps
+    only the cells the exact rule (``geometry.los_from``) also sees, so that a view never
+    shows a cell as seen where the rules would not see a figure.
+    """
+    opaque = board.opaque(origin.level)
+    smoke = _smoke(board, origin.level, veil)
+    view = _View(_clear(opaque, smoke), opaque if exact else None, smoke)
+    return view.field(origin, facing, half_angle, radius)
+
+
+def fields_of_view(
+    board: Board,
+    observers: Sequence[Observer],
+    *,
+    radius: int = 0,
+    veil: bool = True,
+    exact: bool = False,
+) -> list[BoolArray]:
+    """``field_of_view`` for many observers, building each level's transparency only once."""
+    views: dict[int, _View] = {}
+    out: list[BoolArray] = []
+    for origin, facing, half_angle in observers:
+        level = origin.level
+        if level not in views:
+            opaque = board.opaque(level)
+            smoke = _smoke(board, level, veil)
+            views[level] = _View(_clear(opaque, smoke), opaque if exact else None, smoke)
+        out.append(views[level].field(origin, facing, half_angle, radius))
+    return out
+
+
+class _View:
+    """One level's sight arrays, reused for every observer on it."""
+
+    def __init__(self, clear: BoolArray, opaque: BoolArray | None, smoke: BoolArray | None):
+        self.clear = clear
+        self.opaque = opaque  # set when the exact rule must confirm every cell
+        self.smoke = smoke
+
+    def field(self, origin: Cell, facing: str | None, half_angle: float, radius: int) -> BoolArray:
+        height, width = self.clear.shape
+        x, y = origin.x, origin.y
+        if not (0 <= x < width and 0 <= y < height):
+            raise ValueError(f"{origin} is off its level ({width}x{height})")
+        if facing is not None and facing not in COMPASS:
+            raise ValueError(f"unknown facing {facing!r}; expected one of {', '.join(COMPASS)}")
+        out = np.zeros((height, width), dtype=bool)
+        if self.smoke is not None and self.smoke[y, x]:
+            out[y, x] = True  # ruling G-8: a figure in smoke can see nobody
+            return out
+        # Sight within a radius depends only on cells inside the radius's bounding box, so the
+        # shadowcast runs on that window alone (tcod's own radius uses a different shape).
+        if radius > 0:
+            x0, x1 = max(0, x - radius), min(width, x + radius + 1)
+            y0, y1 = max(0, y - radius), min(height, y + radius + 1)
+        else:
+            x0, x1, y0, y1 = 0, width, 0, height
+        window = self.clear[y0:y1, x0:x1]
+        seen: BoolArray = np.ascontiguousarray(
+            tcod.map.compute_fov(
+                window, (y - y0, x - x0), radius=0, light_walls=True, algorithm=ALGORITHM
+            )
+        )
+        # Fields of view are mostly small next to the level: cut them on their bounding box,
+        # which holds the origin and so every segment from it to a seen cell.
+        rows = np.flatnonzero(seen.any(axis=1))
+        cols = np.flatnonzero(seen.any(axis=0))
+        if rows.size:
+            r0, r1 = int(rows[0]), int(rows[-1]) + 1
+            c0, c1 = int(cols[0]), int(cols[-1]) + 1
+            box = seen[r0:r1, c0:c1]
+            dy = np.arange(y0 + r0 - y, y0 + r1 - y, dtype=np.int64)[:, None]
+            dx = np.arange(x0 + c0 - x, x0 + c1 - x, dtype=np.int64)[None, :]
+            if radius > 0:
+                box &= dx * dx + dy * dy <= radius * radius
+            if facing is not None and half_angle < 180.0:
+                box &= arc_test(COMPASS[facing], dx, dy, half_angle)
+            inner = (slice(y0 + r0, y0 + r1), slice(x0 + c0, x0 + c1))
+            if self.smoke is not None:
+                box &= ~self.smoke[inner]
+            if self.opaque is not None:
+                # rulings E-6, G-8: the exact segment rule confirms each shadowcast cell
+                smoke = None if self.smoke is None else self.smoke[inner]
+                here = (x - x0 - c0, y - y0 - r0)
+                box &= los_from(self.opaque[inner], here, box, smoke)
+        if seen.shape == out.shape:
+            return seen
+        out[y0:y1, x0:x1] = seen
+        return out
