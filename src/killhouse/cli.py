@@ -1,4 +1,4 @@
-"""The ``killhouse`` command: validate scenarios, list rulesets, play, simulate, replay, odds.
+"""The killhouse command: validate scenarios, list rulesets, play, simulate, replay, odds.
 
 The CLI only translates: it parses words, calls the library, and prints.
 """
@@ -32,7 +32,7 @@ def _print_json(data: Any) -> None:
 def validate(
     files: Annotated[list[Path], typer.Argument(help="scenario YAML files")],
 ) -> None:
-    """Check scenario files: print ``ok`` or one line per problem (file:line: field: ...)."""
+    """Check scenario files: print ok or one line per problem (file:line: field: ...)."""
     from killhouse.scenario.loader import check_file
 
     bad = False
@@ -157,7 +157,7 @@ def replay(
         Path | None, typer.Option(help="the scenario file, if it has moved")
     ] = None,
 ) -> None:
-    """Re-run a logged game: print ``identical`` and the state hash, or where it diverged."""
+    """Re-run a logged game: print identical and the state hash, or where it diverged."""
     from killhouse.engine.record import read_log
     from killhouse.engine.record import replay as run_replay
     from killhouse.scenario.loader import load_scenario
@@ -182,7 +182,7 @@ def odds(
     empirical: Annotated[int, typer.Option(help="also run the roll N times with --seed")] = 0,
     seed: Annotated[int, typer.Option(help="seed for --empirical")] = 1,
 ) -> None:
-    """Exact odds of one named roll (``--name value`` parameters), by enumerating the real code."""
+    """Exact odds of one named roll (--name value parameters), by enumerating the real code."""
     from killhouse.sim import odds as odds_mod
 
     if list_rolls or roll is None:
