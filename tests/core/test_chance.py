@@ -127,3 +127,17 @@ def test_empirical_matches_exact_within_four_standard_errors() -> None:
 def test_runaway_enumeration_is_an_error() -> None:
     with pytest.raises(ValueError, match="outcomes"):
         enumerate_outcomes(lambda c: tuple(c.dice(8, 10, "t")), limit=1000)
+
+
+def test_repeat_until_conditions_on_a_resolved_attempt() -> None:
+    """Re-rolled ties: the enumeration conditions on the round resolving, play loops."""
+
+    def duel_round(c: Chance) -> str | None:
+        a, b = c.roll(6, "a"), c.roll(4, "b")
+        return None if a == b else ("a" if a > b else "b")
+
+    odds = enumerate_outcomes(lambda c: c.repeat_until(duel_round))
+    # one round: P(a) = 14/24, P(b) = 6/24, P(tie) = 4/24
+    assert odds == {"a": Fraction(14, 20), "b": Fraction(6, 20)}
+    counts = sample_outcomes(lambda c: c.repeat_until(duel_round), 20_000, seed=8)
+    assert abs(counts["a"] / 20_000 - 0.7) < 4 * (0.7 * 0.3 / 20_000) ** 0.5

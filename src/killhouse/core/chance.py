@@ -77,6 +77,17 @@ class Chance:
         self._record("sample", purpose, audience, k=len(chosen), of=len(options))
         return chosen
 
+    def repeat_until(self, attempt: Callable[[Chance], T | None]) -> T:
+        """Run ``attempt`` again until it gives a result (``None`` means "roll again").
+
+        Play simply loops. Enumeration conditions on the attempt resolving, which is exact
+        because every attempt is the same independent trial (ties re-rolled, ruling E-8).
+        """
+        while True:
+            result = attempt(self)
+            if result is not None:
+                return result
+
     # -- cards ---------------------------------------------------------------------
     def draw(self, deck: Deck, purpose: str, audience: Audience = None) -> Card:
         """Draw one card from ``deck``; an empty pile is reshuffled from its discards first."""
@@ -118,16 +129,28 @@ class _ScriptedChance(Chance):
 
     def __init__(self, prefix: Sequence[int]) -> None:
         self.prefix = prefix
-        self.points: list[tuple[int, ...]] = []
+        self.points: list[tuple[Fraction, ...]] = []
         self.taken: list[int] = []
 
     def _choose(self, weights: Sequence[int], what: str, purpose: str, audience: Audience) -> int:
+        return self._branch(tuple(Fraction(w) for w in weights))
+
+    def repeat_until(self, attempt: Callable[[Chance], T | None]) -> T:
+        # one choice point over the attempt's resolved outcomes, weighted by their odds
+        odds = enumerate_outcomes(attempt)
+        resolved = [(outcome, p) for outcome, p in odds.items() if outcome is not None]
+        if not resolved:
+            raise ValueError("an attempt that never resolves cannot be repeated until it does")
+        index = self._branch(tuple(p for _, p in resolved))
+        return resolved[index][0]
+
+    def _branch(self, weights: tuple[Fraction, ...]) -> int:
         k = len(self.taken)
         if k < len(self.prefix):
             index = self.prefix[k]
         else:
             index = next(i for i, w in enumerate(weights) if w > 0)
-        self.points.append(tuple(weights))
+        self.points.append(weights)
         self.taken.append(index)
         return index
 
@@ -150,7 +173,7 @@ def enumerate_outcomes(fn: Callable[[Chance], Out], limit: int = 2_000_000) -> d
             raise ValueError(f"more than {limit} outcomes; narrow the question")
         p = Fraction(1)
         for weights, index in zip(scripted.points, scripted.taken, strict=True):
-            p *= Fraction(weights[index], sum(weights))
+            p *= weights[index] / sum(weights)
         for j in range(len(prefix), len(scripted.points)):
             weights = scripted.points[j]
             for other in range(scripted.taken[j] + 1, len(weights)):

@@ -1,0 +1,1 @@
+"""Execute, execute, execute! (ruleset id ``execute``): FBI hostage rescue in phased turns."""

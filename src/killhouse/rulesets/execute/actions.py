@@ -1,0 +1,326 @@
+"""What a side may do at each decision point, with hints for bots (TN and odds shown first, E-13).
+
+Every action of a combat slot names one figure and what it does in this phase (ruling E-10:
+one action per figure per phase); ``done`` ends the side's slot. Hints follow the engine's
+convention: ``role``, ``to`` for moves, ``p``/``value``/``target``/``tn`` for attacks and tasks.
+Odds in hints use only what the acting side knows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from killhouse.core.cells import Cell
+from killhouse.core.geometry import chebyshev, los_pairs
+from killhouse.rulesets.base import Action
+from killhouse.rulesets.execute.movement import claimable, destinations
+from killhouse.rulesets.execute.rolls import (
+    device_tn,
+    grenade_tn,
+    shot_tn,
+    success_chance,
+)
+from killhouse.rulesets.execute.state import (
+    ACTIVE,
+    AGENT,
+    FIRING,
+    GRENADES,
+    HOSTAGE,
+    INCAPACITATED,
+    MOVEMENT,
+    NEGOTIATION,
+    PLANNING,
+    REMOVED,
+    SETUP,
+    TASKS,
+    TERRORIST,
+    TURN_START,
+    ExecuteState,
+    Figure,
+    cell_json,
+)
+from killhouse.rulesets.execute.tables import tables
+from killhouse.rulesets.execute.tasks import adjacent
+from killhouse.rulesets.execute.vision import visible_ids
+
+MAX_TEXT = 500
+MAX_NOTES = 10
+
+
+def _act(side: str, kind: str, hint: dict[str, Any], **args: Any) -> Action:
+    return Action.make(side, kind, hint, **args)
+
+
+def legal(state: ExecuteState, side: str) -> list[Action]:
+    """Every action ``side`` may take now (cached until the state changes)."""
+    if state.result is not None:
+        return []
+    key = ("legal", side)
+    cached = state.cache.get(key)
+    if cached is not None:
+        out: list[Action] = cached
+        return list(out)
+    out = _legal(state, side)
+    state.cache[key] = out
+    return list(out)
+
+
+def _legal(state: ExecuteState, side: str) -> list[Action]:
+    phase = state.phase
+    if phase == SETUP:
+        return setup_actions(state, side) if side == state.terrorists else []
+    if phase == NEGOTIATION:
+        return negotiation_actions(state, side) if side not in state.negotiation_ended else []
+    if phase == PLANNING:
+        return planning_actions(state) if side == state.fbi else []
+    if phase == TURN_START:
+        if side != state.fbi:
+            return []
+        return [_act(side, "continue", {"role": "pass"}),
+                _act(side, "concede", {"role": "other"})]
+    if phase in (GRENADES, TASKS, MOVEMENT, FIRING):
+        if side != state.acting_side():
+            return []
+        acts = {GRENADES: grenade_actions, TASKS: task_actions, MOVEMENT: move_actions,
+                FIRING: fire_actions}[phase](state, side)
+        return [*acts, _act(side, "done", {"role": "pass"})]
+    return []
+
+
+# -- pre-game -------------------------------------------------------------------------------
+
+
+def setup_actions(state: ExecuteState, side: str) -> list[Action]:
+    """Pre-game step 2 (ruling E-43): the terrorists set each bomb's mode (E-23), then ready."""
+    out: list[Action] = []
+    holders = sorted(f.id for f in state.terrorist_figures() if f.active)
+    for bomb in sorted(state.bombs.values(), key=lambda b: b.id):
+        for turn in range(state.options.min_timer, state.options.turn_limit + 1):
+            out.append(_act(side, "bomb_timer", {"role": "setup"}, bomb=bomb.id, turn=turn))
+        for holder in holders:
+            out.append(_act(side, "bomb_remote", {"role": "setup"}, bomb=bomb.id, holder=holder))
+    out.append(_act(side, "ready", {"role": "pass"}))
+    return out
+
+
+def negotiation_actions(state: ExecuteState, side: str) -> list[Action]:
+    """Pre-game step 3a (ruling E-35): talk, release hostages, meet the demands, or end."""
+    out: list[Action] = []
+    if state.messages.get(side, 0) < state.options.max_messages:
+        out.append(_act(side, "talk", {"role": "other"}, text=""))
+    if side == state.terrorists:
+        for h in sorted(state.hostages(), key=lambda f: f.id):
+            if h.alive and h.status not in REMOVED:
+                out.append(_act(side, "release", {"role": "other", "target": h.id}, hostage=h.id))
+    else:
+        out.append(_act(side, "meet_demands", {"role": "other"}))
+    out.append(_act(side, "end_negotiation", {"role": "pass"}))
+    return out
+
+
+def planning_actions(state: ExecuteState) -> list[Action]:
+    """Pre-game step 3b (ruling E-36): the FBI's roster and loadouts, hidden from the terrorists."""
+    side = state.fbi
+    out: list[Action] = []
+    roster = state.agents()
+    if len(roster) < state.options.fbi_count:
+        for card in state.pool:
+            out.append(_act(side, "recruit", {"role": "setup"}, card=card))
+    for agent in sorted(roster, key=lambda f: f.id):
+        out.append(_act(side, "dismiss", {"role": "setup"}, figure=agent.id))
+        for weapon in sorted(tables().weapons):
+            for armour in range(state.options.armour_cap(side) + 1):
+                if (weapon, armour) != (agent.weapon, agent.armour):
+                    out.append(_act(side, "loadout", {"role": "setup"}, figure=agent.id,
+                                    weapon=weapon, armour=armour))
+    if len(state.notes) < MAX_NOTES:
+        out.append(_act(side, "note", {"role": "other"}, text=""))
+    if roster:
+        out.append(_act(side, "ready", {"role": "pass"}))
+    return out
+
+
+# -- combat ---------------------------------------------------------------------------------
+
+
+def ready(state: ExecuteState, side: str, on_map: bool = True) -> list[Figure]:
+    """The side's active figures that have not yet acted in this phase (E-10), by id."""
+    return sorted(
+        (f for f in state.figures.values()
+         if f.side == side and f.active and f.id not in state.acted
+         and (f.pos is not None or not on_map)),
+        key=lambda f: f.id,
+    )
+
+
+def blast_value(state: ExecuteState, side: str, center: Cell) -> float:
+    """What a blast on ``center`` is worth to ``side``, judged on what the side sees (E-27)."""
+    g = tables().grenade
+    seen = visible_ids(state, side)
+    near = [
+        f for f in state.figures.values()
+        if f.pos is not None and f.status not in REMOVED and f.pos.level == center.level
+        and chebyshev(f.pos, center) <= g["blast_radius"]
+        and (f.side == side or f.id in seen)
+    ]
+    if not near:
+        return 0.0
+    ok = los_pairs(state.board.opaque(center.level), [(center.x, center.y)] * len(near),
+                   [(f.pos.x, f.pos.y) for f in near if f.pos is not None])
+    value = 0.0
+    for f, hit in zip(near, ok, strict=True):
+        if not hit or f.status not in (ACTIVE, INCAPACITATED):
+            continue
+        if f.side == side:
+            value -= 1.5
+        elif f.kind == HOSTAGE:
+            value -= 2.0 if side == state.fbi else 0.0
+        else:
+            value += 1.0 if f.status == ACTIVE else 0.3
+    return value
+
+
+def throw_targets(state: ExecuteState, thrower: Figure) -> list[Cell]:
+    """Squares listed for a throw (ruling E-52): seen enemies in range and in sight (E-25).
+
+    ``apply`` accepts any other square E-25 allows; listing every square would swamp bots.
+    """
+    assert thrower.side is not None
+    pos = thrower.pos
+    if pos is None:
+        return []
+    seen = visible_ids(state, thrower.side)
+    cells = sorted({
+        f.pos for f in state.figures.values()
+        if f.id in seen and f.side == state.other(thrower.side) and f.pos is not None
+        and f.status in (ACTIVE, INCAPACITATED)
+    })
+    g = tables().grenade
+    cells = [c for c in cells if c.level == pos.level
+             and g["min_distance"] <= chebyshev(pos, c) <= g["max_distance"]]
+    if not cells:
+        return []
+    ok = los_pairs(state.board.opaque(pos.level), [(pos.x, pos.y)] * len(cells),
+                   [(c.x, c.y) for c in cells])
+    return [c for c, fine in zip(cells, ok, strict=True) if fine]
+
+
+def throw_hint(state: ExecuteState, thrower: Figure, target: Cell) -> dict[str, Any]:
+    assert thrower.pos is not None
+    d = chebyshev(thrower.pos, target)
+    tn = grenade_tn(d, thrower.card.grenades, thrower.damage)
+    aimed = next((f.id for f in sorted(state.figures.values(), key=lambda f: (f.status, f.id))
+                  if f.pos == target and f.status in (ACTIVE, INCAPACITATED)), None)
+    return {"role": "attack", "tn": tn, "distance": d, "target": aimed,
+            "p": float(success_chance(tables().grenade["die"], tn)),
+            "value": blast_value(state, thrower.side or "", target)}
+
+
+def grenade_actions(state: ExecuteState, side: str) -> list[Action]:
+    """Combat step 2: remote detonations first (terrorists, E-23), then one throw per figure."""
+    out: list[Action] = []
+    if side == state.terrorists and not state.threw_this_slot:
+        for bomb in sorted(state.bombs.values(), key=lambda b: b.id):
+            holder = state.figures.get(bomb.holder or "")
+            if (bomb.mode == "remote" and bomb.terrorists_think_armed and holder is not None
+                    and holder.active and holder.pos is not None):
+                out.append(_act(side, "detonate", {"role": "attack", "p": 1.0, "value": 0.0,
+                                                   "target": bomb.id}, bomb=bomb.id))
+    for f in ready(state, side):
+        if f.grenades <= 0:
+            continue
+        for cell in throw_targets(state, f):
+            out.append(_act(side, "throw", throw_hint(state, f, cell), figure=f.id,
+                            at=cell_json(cell)))
+    return out
+
+
+TASK_VALUE = {"lock": 0.6, "camera": 0.4, "alarm": 0.4, "power": 0.5}
+
+
+def task_actions(state: ExecuteState, side: str) -> list[Action]:
+    """Combat step 3 (E-18): one device or disarm attempt per adjacent agent."""
+    if side != state.fbi:
+        return []
+    out: list[Action] = []
+    die = tables().device["die"]
+    for agent in ready(state, side):
+        for device in sorted(state.devices.values(), key=lambda d: d.id):
+            if not device.working or not adjacent(agent, device.at):
+                continue
+            if device.type == "power" and not any(
+                d.working for d in state.devices.values() if d.id in device.links
+            ):
+                continue
+            tn = device_tn(device.level, agent.card.electronics, agent.damage)
+            out.append(_act(side, "task", {"role": "task", "tn": tn, "target": device.id,
+                                           "p": float(success_chance(die, tn)),
+                                           "value": TASK_VALUE[device.type]},
+                            figure=agent.id, device=device.id))
+        for bomb in sorted(state.bombs.values(), key=lambda b: b.id):
+            if bomb.state != "armed" or not bomb.seen_by_fbi or not adjacent(agent, bomb.at):
+                continue
+            tn = device_tn(bomb.level, agent.card.electronics, agent.damage)
+            p = float(success_chance(tables().bomb["die"], tn))
+            # the value is negative unless a disarm is at least twice as likely as a blast
+            out.append(_act(side, "disarm", {"role": "task", "tn": tn, "target": bomb.id, "p": p,
+                                             "value": 2.0 if 3 * p >= 2 else -2.0},
+                            figure=agent.id, bomb=bomb.id))
+    return out
+
+
+def move_actions(state: ExecuteState, side: str) -> list[Action]:
+    """Combat step 4: a destination per figure (E-34 insertion for off-map agents), and claims."""
+    out: list[Action] = []
+    for f in ready(state, side, on_map=False):
+        if f.pos is None and f.kind != AGENT:
+            continue
+        for cell, cost in sorted(destinations(state, f).items()):
+            out.append(_act(side, "move", {"role": "move", "to": cell_json(cell), "cost": cost,
+                                           "figure": f.id}, figure=f.id, to=cell_json(cell)))
+        if f.kind == AGENT and f.pos is not None:
+            for h in sorted(state.hostages(), key=lambda x: x.id):
+                if h.leader != f.id and claimable(state, f, h):
+                    out.append(_act(side, "claim", {"role": "other", "target": h.id},
+                                    figure=f.id, hostage=h.id))
+    return out
+
+
+def shot_value(state: ExecuteState, side: str, target: Figure) -> float:
+    if target.kind == HOSTAGE:
+        return -2.0 if side == state.fbi else -0.5
+    return 1.0 if target.status == ACTIVE else 0.3
+
+
+def fire_targets(state: ExecuteState, firer: Figure) -> list[Figure]:
+    """Figures ``firer`` may shoot (E-12): in its LOS, not its own side, alive."""
+    pos = firer.pos
+    if pos is None:
+        return []
+    cands = sorted(
+        (f for f in state.figures.values()
+         if f.side != firer.side and f.pos is not None and f.pos.level == pos.level
+         and f.status in (ACTIVE, INCAPACITATED)),
+        key=lambda f: f.id,
+    )
+    if not cands:
+        return []
+    ok = los_pairs(state.board.opaque(pos.level), [(pos.x, pos.y)] * len(cands),
+                   [(f.pos.x, f.pos.y) for f in cands if f.pos is not None])
+    return [f for f, fine in zip(cands, ok, strict=True) if fine]
+
+
+def fire_actions(state: ExecuteState, side: str) -> list[Action]:
+    """Combat step 5 (E-12): each armed figure fires once at a figure in its sight."""
+    out: list[Action] = []
+    for f in ready(state, side):
+        if f.weapon is None or f.kind not in (AGENT, TERRORIST):
+            continue
+        die = tables().weapons[f.weapon].die
+        for target in fire_targets(state, f):
+            tn = shot_tn(target.card.evasion, f.card.firearms, f.damage)
+            out.append(_act(side, "fire", {"role": "attack", "tn": tn, "target": target.id,
+                                           "p": float(success_chance(die, tn)),
+                                           "value": shot_value(state, side, target)},
+                            figure=f.id, target=target.id))
+    return out

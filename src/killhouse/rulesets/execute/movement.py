@@ -1,0 +1,294 @@
+"""Movement (5.2, rulings E-2 … E-5, E-34) and hostages following the team (5.3, ruling E-30).
+
+A move names one destination reachable this turn; it is walked along a cheapest path. Each
+step costs the enter cost of its square: 2 MP for a stair square (including a stair link),
+1 MP otherwise (E-3). Diagonals may not squeeze past walls, closed doors or off-map squares
+(E-2). A figure passes through friends and hostages but never an active enemy, and ends on a
+square no other active figure holds (E-4). Entering a closed door opens it (E-5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from killhouse.core.cells import Cell
+from killhouse.core.events import EventLog
+from killhouse.core.geometry import chebyshev, line_of_sight
+from killhouse.core.paths import DistanceField, StepRules, distance_field, path_cost
+from killhouse.core.terrain import Terrain, passable_mask, stairs_mask
+from killhouse.rulesets.execute.state import (
+    AGENT,
+    EXTRACTED,
+    HOSTAGE,
+    ExecuteState,
+    Figure,
+    cell_json,
+)
+from killhouse.rulesets.execute.vision import witnesses
+
+STAIR_COST = 2  # ruling E-3
+STEP_RULES = StepRules(cardinal=1, diagonal=1, divisor=1, squeeze="solid")  # ruling E-2
+
+
+def blocking_side(state: ExecuteState, figure: Figure) -> str:
+    """The side whose active figures bar ``figure``'s way (hostages use the FBI's rules, E-30)."""
+    if figure.kind == HOSTAGE:
+        return state.terrorists
+    assert figure.side is not None
+    return state.other(figure.side)
+
+
+def enter_costs(state: ExecuteState, blocked_by: str) -> list[NDArray[np.int32]]:
+    """Per level, the MP to enter each square, for a figure barred by ``blocked_by``'s figures."""
+    key = ("enter", blocked_by)
+    cached = state.cache.get(key)
+    if cached is not None:
+        out: list[NDArray[np.int32]] = cached
+        return out
+    out = []
+    for lv in state.board.levels:
+        cost = passable_mask(lv.terrain).astype(np.int32)
+        cost[stairs_mask(lv.terrain) & (cost > 0)] = STAIR_COST
+        out.append(cost)
+    for f in state.figures.values():
+        if f.side == blocked_by and f.active and f.pos is not None:
+            out[f.pos.level][f.pos.y, f.pos.x] = 0  # ruling E-4: never through an active enemy
+    state.cache[key] = out
+    return out
+
+
+def squeeze(state: ExecuteState) -> list[NDArray[np.bool_]]:
+    """Squares a diagonal step may not pass between (E-2): walls, closed doors, off-map."""
+    return [state.board.solid(i) for i in range(len(state.board.levels))]
+
+
+def step_cost(state: ExecuteState, cell: Cell) -> int:
+    """The MP to enter ``cell`` by any step: 2 for stairs, else 1 (E-3, E-34)."""
+    terrain = Terrain(int(state.board.levels[cell.level].terrain[cell.y, cell.x]))
+    return STAIR_COST if terrain in (Terrain.STAIRS_UP, Terrain.STAIRS_DOWN) else 1
+
+
+@dataclass(frozen=True)
+class Reach:
+    """Where a figure can get this turn: cost to each square, and how to walk there."""
+
+    fields: tuple[tuple[DistanceField, int, tuple[Cell, ...]], ...]  # (field, entry cost, starts)
+    costs: tuple[NDArray[np.int32], ...] = ()
+    walls: tuple[NDArray[np.bool_], ...] = ()
+
+    def cost(self, cell: Cell) -> int | None:
+        best: int | None = None
+        for fld, extra, _ in self.fields:
+            c = fld.cost(cell)
+            if c is not None and (best is None or c + extra < best):
+                best = c + extra
+        return best
+
+    def path(self, state: ExecuteState, cell: Cell) -> list[Cell]:
+        """The squares entered on a cheapest walk to ``cell``, in order (an entry square first)."""
+        best = self.cost(cell)
+        for fld, extra, starts in self.fields:
+            c = fld.cost(cell)
+            if c is None or c + extra != best:
+                continue
+            tail = fld.path_to(cell)
+            if not extra:
+                return tail
+            if not tail:
+                return [cell]
+            first = tail[0]
+            for s in starts:  # the entry square the cheapest walk came in by
+                step = path_cost(state.board, [s, first], self.costs, STEP_RULES, self.walls)
+                if step is not None and step == fld.cost(first):
+                    return [s, *tail]
+        raise ValueError(f"{cell} cannot be reached")
+
+
+def free_entries(state: ExecuteState) -> list[Cell]:
+    """Entry squares an off-map agent may step onto now: enterable and free (E-34, E-60)."""
+    costs = enter_costs(state, state.terrorists)
+    return [
+        c for c in sorted(state.entry)
+        if costs[c.level][c.y, c.x] > 0 and state.active_at(c) is None
+    ]
+
+
+def reach(state: ExecuteState, figure: Figure) -> Reach:
+    """Cheapest costs for ``figure`` from where it stands, or from off-map via entry squares."""
+    key = ("reach", figure.id)
+    cached = state.cache.get(key)
+    if cached is not None:
+        result: Reach = cached
+        return result
+    costs = enter_costs(state, blocking_side(state, figure))
+    walls = squeeze(state)
+    if figure.pos is not None:
+        fld = distance_field(state.board, [figure.pos], costs, STEP_RULES, walls)
+        result = Reach(((fld, 0, (figure.pos,)),), tuple(costs), tuple(walls))
+    else:
+        groups: dict[int, list[Cell]] = {}
+        for c in free_entries(state):
+            groups.setdefault(step_cost(state, c), []).append(c)
+        result = Reach(tuple(
+            (distance_field(state.board, cells, costs, STEP_RULES, walls), extra, tuple(cells))
+            for extra, cells in sorted(groups.items())
+        ), tuple(costs), tuple(walls))
+    state.cache[key] = result
+    return result
+
+
+def destinations(state: ExecuteState, figure: Figure) -> dict[Cell, int]:
+    """Every square ``figure`` may end a move on this turn, with its MP cost (E-4: free squares)."""
+    mp = figure.card.movement
+    r = reach(state, figure)
+    out: dict[Cell, int] = {}
+    occupied = {f.pos for f in state.figures.values() if f.active and f.pos is not None}
+    for fld, extra, _ in r.fields:
+        for cell in fld.reachable(mp - extra):
+            cost = (fld.cost(cell) or 0) + extra
+            if cell in occupied or cell == figure.pos:
+                continue
+            if cell not in out or cost < out[cell]:
+                out[cell] = cost
+    return out
+
+
+# -- resolving a move ----------------------------------------------------------------------
+
+
+def walk(state: ExecuteState, figure: Figure, path: Sequence[Cell], log: EventLog) -> None:
+    """Put ``figure`` on each square of ``path`` in turn: doors open, alarms sound (E-5, E-19)."""
+    own = frozenset({figure.side or state.fbi})
+    for cell in path:
+        terrain = Terrain(int(state.board.levels[cell.level].terrain[cell.y, cell.x]))
+        if terrain == Terrain.DOOR_CLOSED:
+            state.board.set_terrain(cell, Terrain.DOOR_OPEN)  # ruling E-5
+            log.emit("door_opened", {"figure": figure.id, "at": cell_json(cell)}, own)
+        figure.pos = cell
+        if figure.kind == AGENT:
+            for device in state.devices.values():
+                if device.type == "alarm" and device.working and cell in device.covers:
+                    alert = {"alarm": device.id, "at": cell_json(cell), "turn": state.turn}
+                    log.emit("alert", alert, frozenset({state.terrorists}))
+                    state.alerts.append({"alarm": device.id, "at": cell_json(cell),
+                                         "turn": state.turn})
+        if figure.kind == HOSTAGE and cell in state.extraction:  # ruling E-56: at once
+            extract(state, figure, log)
+            return
+
+
+def extract(state: ExecuteState, hostage: Figure, log: EventLog) -> None:
+    """A hostage on an extraction square is removed and counts as rescued (ruling E-31)."""
+    audience = frozenset(witnesses(state, hostage) | {state.fbi})
+    at = cell_json(hostage.pos)
+    hostage.status = EXTRACTED
+    hostage.leader = None
+    hostage.pos = None
+    state.touch()
+    log.emit("extracted", {"hostage": hostage.id, "at": at}, audience)
+
+
+def claimable(state: ExecuteState, agent: Figure, hostage: Figure) -> bool:
+    """Whether ``agent`` may claim ``hostage`` now (E-30): adjacent, same level, in sight."""
+    if hostage.kind != HOSTAGE or not hostage.active or hostage.pos is None:
+        return False
+    if not agent.active or agent.pos is None or agent.kind != AGENT:
+        return False
+    if hostage.pos.level != agent.pos.level or chebyshev(hostage.pos, agent.pos) > 1:
+        return False
+    opaque = state.board.opaque(agent.pos.level)
+    return line_of_sight(opaque, (agent.pos.x, agent.pos.y), (hostage.pos.x, hostage.pos.y))
+
+
+def claim(state: ExecuteState, agent: Figure, hostage: Figure, log: EventLog) -> None:
+    """The hostage's leader becomes ``agent`` (ruling E-30); the claim is free."""
+    state.claim_counter += 1
+    hostage.leader = agent.id
+    hostage.claim_seq = state.claim_counter
+    log.emit("claimed", {"agent": agent.id, "hostage": hostage.id}, frozenset({state.fbi}))
+
+
+def auto_claim(state: ExecuteState, agent: Figure, log: EventLog) -> None:
+    """Claim every leaderless hostage next to ``agent`` (ruling E-46)."""
+    for h in sorted(state.hostages(), key=lambda f: f.id):
+        if h.leader is None and claimable(state, agent, h):
+            claim(state, agent, h, log)
+
+
+def move(state: ExecuteState, figure: Figure, dest: Cell, log: EventLog) -> None:
+    """Resolve a move to ``dest`` (already checked legal), then hostages follow (E-30).
+
+    Ruling E-59: the walk takes the cheapest path with the path finder's fixed tie-break,
+    chosen on the map as it is when the move starts.
+    """
+    r = reach(state, figure)
+    path = r.path(state, dest)
+    cost = r.cost(dest)
+    start = figure.pos
+    if figure.kind == AGENT and start is not None:
+        auto_claim(state, figure, log)
+    walk(state, figure, path, log)
+    state.touch()
+    log.emit("moved", {"figure": figure.id, "from": cell_json(start), "to": cell_json(dest),
+                       "cost": cost, "path": [cell_json(c) for c in path]},
+             frozenset({figure.side or state.fbi}))
+    if figure.kind == AGENT:
+        auto_claim(state, figure, log)
+        led = sorted((h for h in state.hostages() if h.leader == figure.id and h.active),
+                     key=lambda h: h.claim_seq)
+        for h in led:
+            follow(state, h, figure, log)
+
+
+def follow(state: ExecuteState, hostage: Figure, leader: Figure, log: EventLog) -> None:
+    """Move a led hostage toward a free square next to its leader, with its own MP (E-30)."""
+    assert leader.pos is not None and hostage.pos is not None
+    if hostage.pos.level == leader.pos.level and chebyshev(hostage.pos, leader.pos) <= 1:
+        return
+    state.touch()
+    r = reach(state, hostage)
+    occupied = {f.pos for f in state.figures.values() if f.active and f.pos is not None}
+    best: tuple[int, int, int, int, int] | None = None
+    target: Cell | None = None
+    lp = leader.pos
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            cell = Cell(lp.level, lp.x + dx, lp.y + dy)
+            if (dx == 0 and dy == 0) or not state.board.in_bounds(cell) or cell in occupied:
+                continue
+            cost = r.cost(cell)
+            if cost is None:
+                continue
+            key = (cost, chebyshev(cell, lp), cell.level, cell.y, cell.x)
+            if best is None or key < best:
+                best, target = key, cell
+    if target is None:
+        return
+    path = r.path(state, target)
+    mp = hostage.card.movement
+    spent = 0
+    steps: list[Cell] = []
+    for cell in path:
+        spent += step_cost(state, cell)
+        if spent > mp:
+            break
+        steps.append(cell)
+    while steps and steps[-1] in occupied:  # E-4: it may pass friends but not end on them
+        steps.pop()
+    for i, cell in enumerate(steps):
+        if cell in state.extraction:
+            steps = steps[: i + 1]
+            break
+    if not steps:
+        return
+    start = hostage.pos
+    walk(state, hostage, steps, log)
+    state.touch()
+    log.emit("followed", {"hostage": hostage.id, "leader": leader.id, "from": cell_json(start),
+                          "to": cell_json(steps[-1]),
+                          "extracted": hostage.status == EXTRACTED},
+             frozenset({state.fbi}))

@@ -1,0 +1,257 @@
+"""The true state of one game of Execute: figures, devices, bombs, turn, what each side knows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from killhouse.core.board import Board
+from killhouse.core.cells import Cell
+from killhouse.rulesets.base import Result
+from killhouse.rulesets.execute.rolls import effective
+from killhouse.rulesets.execute.tables import Card
+
+AGENT, TERRORIST, HOSTAGE = "agent", "terrorist", "hostage"
+ACTIVE, INCAPACITATED, DEAD = "active", "incapacitated", "dead"
+EXTRACTED, RELEASED = "extracted", "released"
+#: statuses of figures taken off the map (extracted or released hostages)
+REMOVED = frozenset({EXTRACTED, RELEASED})
+
+#: the phases of the game, in order (digest section 6)
+SETUP, NEGOTIATION, PLANNING = "setup", "negotiation", "planning"
+TURN_START, GRENADES, TASKS, MOVEMENT, FIRING, OVER = (
+    "turn-start", "grenades", "tasks", "movement", "firing", "over"
+)
+COMBAT_PHASES: tuple[str, ...] = (GRENADES, TASKS, MOVEMENT, FIRING)
+
+
+def cell_json(cell: Cell | None) -> list[int] | None:
+    """A cell as views and events write it: ``[level, x, y]``."""
+    return None if cell is None else [cell.level, cell.x, cell.y]
+
+
+@dataclass
+class Figure:
+    """One person: an FBI agent, a terrorist or a hostage (digest 2.4)."""
+
+    id: str
+    kind: str
+    side: str | None
+    card: Card
+    name: str
+    weapon: str | None = None
+    armour: int = 0
+    armour_used: bool = False
+    damage: int = 0
+    grenades: int = 0
+    pos: Cell | None = None
+    status: str = ACTIVE
+    leader: str | None = None
+    claim_seq: int = 0
+    custom: bool = False
+
+    @property
+    def vitality_left(self) -> int:
+        return self.card.vitality - self.damage
+
+    @property
+    def active(self) -> bool:
+        """Alive, not incapacitated, not removed (off-map agents count, digest conventions)."""
+        return self.status == ACTIVE
+
+    @property
+    def on_map(self) -> bool:
+        return self.pos is not None and self.status not in REMOVED
+
+    @property
+    def alive(self) -> bool:
+        return self.status in (ACTIVE, INCAPACITATED)
+
+    def skill(self, name: str) -> int:
+        """Effective Firearms, Grenades or Electronics after wounds (ruling E-14)."""
+        return effective(self.card.stat(name), self.damage)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "side": self.side,
+            "name": self.name,
+            "card": self.card.to_json(),
+            "weapon": self.weapon,
+            "armour": self.armour,
+            "armour_used": self.armour_used,
+            "damage": self.damage,
+            "vitality_left": self.vitality_left,
+            "skills": {s: self.skill(s) for s in ("firearms", "grenades", "electronics")},
+            "grenades_left": self.grenades,
+            "at": cell_json(self.pos),
+            "status": self.status,
+            "leader": self.leader,
+        }
+
+
+@dataclass
+class Device:
+    """A building device (lock, camera, alarm, power) with its level; public (ruling E-20)."""
+
+    id: str
+    type: str  # "lock" | "camera" | "alarm" | "power"
+    at: Cell
+    level: int
+    working: bool = True  # a lock that works is a locked door
+    covers: frozenset[Cell] = frozenset()
+    links: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "type": self.type,
+            "at": cell_json(self.at),
+            "level": self.level,
+            "working": self.working,
+            "covers": [cell_json(c) for c in sorted(self.covers)],
+            "links": list(self.links),
+        }
+
+
+@dataclass
+class Bomb:
+    """A terrorist bomb (5.8, ruling E-23): hidden from the FBI until an agent sees its square."""
+
+    id: str
+    at: Cell
+    level: int
+    mode: str  # "timer" | "remote"
+    explode_turn: int | None
+    holder: str | None
+    state: str = "armed"  # "armed" | "disarmed" | "exploded"
+    seen_by_fbi: bool = False
+    #: what the terrorists believe (they learn of a disarm only by seeing it or a dud trigger)
+    terrorists_think_armed: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "at": cell_json(self.at),
+            "level": self.level,
+            "mode": self.mode,
+            "explode_turn": self.explode_turn,
+            "holder": self.holder,
+            "state": self.state,
+            "seen_by_fbi": self.seen_by_fbi,
+        }
+
+
+@dataclass
+class Memory:
+    """What a side last saw of a figure it does not see now, and where the news came from."""
+
+    id: str
+    at: list[int] | None
+    turn: int
+    source: str  # "seen" | "camera" | "surveillance" | "placed"
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "at": self.at, "turn": self.turn, "source": self.source, **self.info}
+
+
+@dataclass
+class Options:
+    """Scenario options with their defaults (documented in docs/rulesets/execute.md)."""
+
+    open_map: bool = False
+    fbi_count: int = 6
+    grenades_per_figure: int = 2
+    max_armour_level: dict[str, int] = field(default_factory=dict)
+    allow_printed_cards: bool = True
+    min_timer: int = 5
+    bomb_level: int = 6
+    default_lock_level: int = 5
+    negotiation: bool = True
+    max_messages: int = 5
+    turn_limit: int = 30
+
+    def armour_cap(self, side: str) -> int:
+        return self.max_armour_level.get(side, 3)
+
+
+@dataclass
+class ExecuteState:
+    """Everything about one game; ``snapshot`` turns it into JSON."""
+
+    board: Board
+    fbi: str
+    terrorists: str
+    options: Options
+    figures: dict[str, Figure]
+    devices: dict[str, Device]
+    bombs: dict[str, Bomb]
+    entry: frozenset[Cell]
+    extraction: frozenset[Cell]
+    hostage_count: int
+    #: FBI cards the planning step may still recruit (published ids, or scenario figures benched)
+    pool: list[str] = field(default_factory=list)
+    benched: dict[str, Figure] = field(default_factory=dict)
+    phase: str = SETUP
+    turn: int = 0
+    order: tuple[str, str] = ("", "")
+    slot: int = 0
+    acted: set[str] = field(default_factory=set)
+    threw_this_slot: bool = False
+    negotiation_ended: set[str] = field(default_factory=set)
+    messages: dict[str, int] = field(default_factory=dict)
+    claim_counter: int = 0
+    initiative: list[dict[str, Any]] = field(default_factory=list)
+    surveillance: dict[str, Any] = field(default_factory=dict)
+    #: per side: ids it may name (ever seen, told, or its own)
+    known: dict[str, set[str]] = field(default_factory=dict)
+    #: per side: the other figures it sees now (as of the last refresh)
+    seen: dict[str, set[str]] = field(default_factory=dict)
+    #: per side: figure id -> what it last saw where
+    memory: dict[str, dict[str, Memory]] = field(default_factory=dict)
+    #: per side: door square -> terrain code as last known
+    doors: dict[str, dict[Cell, int]] = field(default_factory=dict)
+    alerts: list[dict[str, Any]] = field(default_factory=list)
+    explosions: list[dict[str, Any]] = field(default_factory=list)
+    released: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    conceded: bool = False
+    result: Result | None = None
+    version: int = 0
+    cache: dict[Any, Any] = field(default_factory=dict)
+
+    # -- lookups ---------------------------------------------------------------------------
+    def other(self, side: str) -> str:
+        return self.terrorists if side == self.fbi else self.fbi
+
+    def side_ids(self) -> tuple[str, str]:
+        return (self.fbi, self.terrorists)
+
+    def agents(self) -> list[Figure]:
+        return [f for f in self.figures.values() if f.kind == AGENT]
+
+    def terrorist_figures(self) -> list[Figure]:
+        return [f for f in self.figures.values() if f.kind == TERRORIST]
+
+    def hostages(self) -> list[Figure]:
+        return [f for f in self.figures.values() if f.kind == HOSTAGE]
+
+    def of_side(self, side: str) -> list[Figure]:
+        return [f for f in self.figures.values() if f.side == side]
+
+    def acting_side(self) -> str:
+        return self.order[self.slot]
+
+    def active_at(self, cell: Cell) -> Figure | None:
+        """The active figure standing on ``cell`` (ruling E-4 allows at most one)."""
+        for f in self.figures.values():
+            if f.pos == cell and f.active:
+                return f
+        return None
+
+    def touch(self) -> None:
+        """Mark the state changed (drops cached legal actions and visibility)."""
+        self.version += 1
+        self.cache.clear()

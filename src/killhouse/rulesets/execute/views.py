@@ -1,0 +1,220 @@
+"""What each side is shown (6.3), the umpire's snapshot, and the state's invariants."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from killhouse.core.cells import Cell
+from killhouse.core.terrain import Terrain, passable_mask
+from killhouse.rulesets.execute.state import (
+    ACTIVE,
+    AGENT,
+    DEAD,
+    HOSTAGE,
+    INCAPACITATED,
+    REMOVED,
+    ExecuteState,
+    cell_json,
+)
+from killhouse.rulesets.execute.vision import bomb_info, seen_info, visible_ids
+
+DOOR_STATES = {
+    int(Terrain.DOOR_CLOSED): "closed",
+    int(Terrain.DOOR_OPEN): "open",
+    int(Terrain.DOOR_LOCKED): "locked",
+}
+
+
+def role(state: ExecuteState, side: str) -> str:
+    return "fbi" if side == state.fbi else "terrorists"
+
+
+def _cells(cells: frozenset[Cell]) -> list[list[int] | None]:
+    return [cell_json(c) for c in sorted(cells)]
+
+
+def _devices(state: ExecuteState, side: str) -> list[dict[str, Any]]:
+    """Every building device with its level (E-20); lock states as the side last saw them."""
+    out = []
+    doors = state.doors.get(side, {})
+    for d in sorted(state.devices.values(), key=lambda d: d.id):
+        info = d.to_json()
+        if d.type == "lock" and side != state.fbi:
+            info["working"] = doors.get(d.at) == int(Terrain.DOOR_LOCKED)
+        out.append(info)
+    return out
+
+
+def _goals(state: ExecuteState, side: str, seen: list[dict[str, Any]],
+           remembered: list[dict[str, Any]]) -> list[list[int]]:
+    """Cells the side's mission draws it to (FBI: hostages, bombs, the way out; terrorists:
+    the hostages they guard and the ways in)."""
+    goals: list[list[int]] = []
+    hostages = [x for x in [*seen, *remembered]
+                if x.get("kind") == HOSTAGE and x.get("status") in (ACTIVE, INCAPACITATED)
+                and x.get("at") is not None]
+    if side == state.fbi:
+        goals += [x["at"] for x in hostages if x.get("leader") is None]
+        goals += [[b.at.level, b.at.x, b.at.y] for b in state.bombs.values()
+                  if b.seen_by_fbi and b.state == "armed"]
+        if any(h.leader is not None and h.active for h in state.hostages()):
+            goals += [c for c in _cells(state.extraction) if c is not None]
+    else:
+        goals += [x["at"] for x in hostages]
+        goals += [c for c in _cells(state.entry) if c is not None]
+    unique: list[list[int]] = []
+    for g in goals:
+        if g not in unique:
+            unique.append(g)
+    return unique
+
+
+def view(state: ExecuteState, side: str) -> dict[str, Any]:
+    """Everything ``side`` knows now, and nothing more (6.3, ruling E-7)."""
+    now = visible_ids(state, side)
+    own = [f.to_json() for f in sorted(state.figures.values(), key=lambda f: f.id)
+           if f.side == side]
+    seen = [seen_info(state, state.figures[i], side) for i in sorted(now)]
+    memory = state.memory.get(side, {})
+    remembered = [m.to_json() for i, m in sorted(memory.items()) if i not in now]
+    sounds: list[dict[str, Any]] = [
+        {"kind": "explosion", **e} for e in state.explosions if e["turn"] >= state.turn - 1
+    ]
+    if side == state.terrorists:
+        sounds += [{"kind": "alert", **a} for a in state.alerts if a["turn"] >= state.turn - 1]
+        bombs = []
+        for bomb in sorted(state.bombs.values(), key=lambda b: b.id):
+            info = bomb.to_json()
+            info.pop("seen_by_fbi", None)
+            if bomb.state == "disarmed" and bomb.terrorists_think_armed:
+                info["state"] = "armed"  # nobody saw the disarm
+            bombs.append(info)
+    else:
+        bombs = [{"id": b.id, **bomb_info(state, b)}
+                 for b in sorted(state.bombs.values(), key=lambda b: b.id) if b.seen_by_fbi]
+    doors = [{"at": cell_json(c), "state": DOOR_STATES.get(t, "open")}
+             for c, t in sorted(state.doors.get(side, {}).items())]
+    last = state.initiative[-1] if state.initiative else None
+    out: dict[str, Any] = {
+        "side": side,
+        "role": role(state, side),
+        "turn": state.turn,
+        "phase": state.phase,
+        "acting": state.acting_side() if state.phase in ("grenades", "tasks", "movement",
+                                                         "firing") else None,
+        "acted": sorted(i for i in state.acted if state.figures.get(i) is not None
+                        and state.figures[i].side == side),
+        "figures": own,
+        "seen": seen,
+        "remembered": remembered,
+        "sounds": sounds,
+        "goals": _goals(state, side, seen, remembered),
+        "bombs": bombs,
+        "doors": doors,
+        "public": {
+            "turn_limit": state.options.turn_limit,
+            "hostages": state.hostage_count,
+            "initiative": last if last and last["turn"] == state.turn else None,
+            "devices": _devices(state, side),
+            "entry": _cells(state.entry),
+            "extraction": _cells(state.extraction),
+            "explosions": list(state.explosions),
+            "surveillance": state.surveillance or None,
+            "released": list(state.released),
+            "open_map": state.options.open_map,
+        },
+    }
+    if side == state.fbi:
+        out["pool"] = list(state.pool)
+        out["notes"] = list(state.notes)
+    if state.result is not None:
+        out["result"] = state.result.to_json()
+    return out
+
+
+def secret_ids(state: ExecuteState, side: str) -> frozenset[str]:
+    """Ids placed hidden from ``side``: the terrorists' figures, hostages and bombs for the FBI;
+    the FBI's roster (chosen in secret, E-36) for the terrorists."""
+    if side == state.fbi:
+        ids = {f.id for f in state.figures.values() if f.side == state.terrorists}
+        ids |= {f.id for f in state.hostages()}
+        ids |= set(state.bombs)
+        return frozenset(ids)
+    ids = {f.id for f in state.agents()} | set(state.benched)
+    return frozenset(ids)
+
+
+def snapshot(state: ExecuteState) -> dict[str, Any]:
+    """The full true state as JSON (umpire view, state hashes)."""
+    return {
+        "sides": [state.fbi, state.terrorists],
+        "phase": state.phase,
+        "turn": state.turn,
+        "order": list(state.order),
+        "slot": state.slot,
+        "acted": sorted(state.acted),
+        "threw_this_slot": state.threw_this_slot,
+        "figures": [f.to_json() for f in sorted(state.figures.values(), key=lambda f: f.id)],
+        "benched": sorted(state.benched),
+        "pool": list(state.pool),
+        "devices": [d.to_json() for d in sorted(state.devices.values(), key=lambda d: d.id)],
+        "bombs": [b.to_json() | {"terrorists_think_armed": b.terrorists_think_armed}
+                  for b in sorted(state.bombs.values(), key=lambda b: b.id)],
+        "board": state.board.fingerprint(),
+        "known": {s: sorted(v) for s, v in sorted(state.known.items())},
+        "seen": {s: sorted(v) for s, v in sorted(state.seen.items())},
+        "memory": {s: [m.to_json() for _, m in sorted(v.items())]
+                   for s, v in sorted(state.memory.items())},
+        "doors": {s: [[cell_json(c), t] for c, t in sorted(v.items())]
+                  for s, v in sorted(state.doors.items())},
+        "alerts": list(state.alerts),
+        "explosions": list(state.explosions),
+        "initiative": list(state.initiative),
+        "surveillance": state.surveillance,
+        "released": list(state.released),
+        "negotiation_ended": sorted(state.negotiation_ended),
+        "messages": dict(sorted(state.messages.items())),
+        "notes": list(state.notes),
+        "claim_counter": state.claim_counter,
+        "conceded": state.conceded,
+        "result": state.result.to_json() if state.result else None,
+    }
+
+
+def invariants(state: ExecuteState) -> list[str]:
+    """Broken rules of the state: occupancy (E-4), statuses (5.5), leaders (E-30), places."""
+    problems: list[str] = []
+    where: dict[Cell, str] = {}
+    for f in state.figures.values():
+        if f.damage < 0 or f.grenades < 0:
+            problems.append(f"{f.id} has negative damage or grenades")
+        if f.status in REMOVED:
+            if f.pos is not None:
+                problems.append(f"{f.id} is {f.status} but still on the map")
+            continue
+        left = f.vitality_left
+        expect = DEAD if left <= 0 else INCAPACITATED if left == 1 else ACTIVE
+        if f.status != expect:
+            problems.append(f"{f.id} is {f.status} with {left} vitality left (expected {expect})")
+        if f.pos is None:
+            if f.kind != AGENT or f.status != ACTIVE:
+                problems.append(f"{f.id} ({f.kind}, {f.status}) is off the map")
+            continue
+        if not state.board.in_bounds(f.pos):
+            problems.append(f"{f.id} is off the board at {f.pos}")
+            continue
+        if f.status == ACTIVE:
+            if not bool(passable_mask(state.board.levels[f.pos.level].terrain)[f.pos.y, f.pos.x]):
+                problems.append(f"{f.id} stands on an impassable square {f.pos}")
+            if f.pos in where:
+                problems.append(f"{f.id} and {where[f.pos]} share {f.pos} (E-4)")
+            where[f.pos] = f.id
+        if f.leader is not None:
+            leader = state.figures.get(f.leader)
+            if f.kind != HOSTAGE or not f.active or leader is None or not leader.active:
+                problems.append(f"{f.id} has a leader {f.leader} it cannot follow (E-30)")
+    for b in state.bombs.values():
+        if b.state not in ("armed", "disarmed", "exploded"):
+            problems.append(f"bomb {b.id} in unknown state {b.state}")
+    return problems
+

@@ -1,0 +1,236 @@
+"""Who sees what (digest 6.3, ruling E-7): line of sight, cameras, memories and door states.
+
+A side sees a figure when one of its active figures on the map has line of sight to the
+figure's square (ruling E-6: 360°, no range limit); the terrorists also see every square a
+working camera covers (E-19). With the ``open_map`` option everything on the map is seen.
+After every action ``refresh`` updates each side's sightings and memories and tells it, by
+events only it receives, what it newly saw or lost sight of.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from killhouse.core.cells import Cell
+from killhouse.core.events import Audience, EventLog
+from killhouse.core.geometry import los_pairs
+from killhouse.core.terrain import door_mask
+from killhouse.rulesets.execute.state import (
+    HOSTAGE,
+    REMOVED,
+    ExecuteState,
+    Figure,
+    Memory,
+    cell_json,
+)
+
+
+def observers(state: ExecuteState, side: str) -> list[Figure]:
+    """The side's figures that can see: active and on the map."""
+    return [f for f in state.figures.values() if f.side == side and f.active and f.pos is not None]
+
+
+def camera_cells(state: ExecuteState) -> frozenset[Cell]:
+    """Squares covered by the terrorists' working cameras (ruling E-19)."""
+    cells: set[Cell] = set()
+    for device in state.devices.values():
+        if device.type == "camera" and device.working:
+            cells |= device.covers
+    return frozenset(cells)
+
+
+def cells_in_sight(state: ExecuteState, side: str, cells: Sequence[Cell]) -> list[bool]:
+    """For each cell, whether ``side`` sees it now (LOS from an observer, or a camera)."""
+    out = [False] * len(cells)
+    if not cells:
+        return out
+    eyes = observers(state, side)
+    by_level: dict[int, list[tuple[int, int]]] = {}
+    for f in eyes:
+        assert f.pos is not None
+        by_level.setdefault(f.pos.level, []).append((f.pos.x, f.pos.y))
+    for level, origins in by_level.items():
+        idx = [i for i, c in enumerate(cells) if c.level == level]
+        if not idx:
+            continue
+        opaque = state.board.opaque(level)
+        n_o = len(origins)
+        src = np.repeat(np.asarray(origins, dtype=np.int64), len(idx), axis=0)
+        dst = np.tile(np.asarray([(cells[i].x, cells[i].y) for i in idx], dtype=np.int64), (n_o, 1))
+        pairs = los_pairs(opaque, src, dst).reshape(n_o, len(idx))
+        ok: NDArray[np.bool_] = np.any(pairs, axis=0)
+        for j, i in enumerate(idx):
+            if bool(ok[j]):
+                out[i] = True
+    if side == state.terrorists:
+        covered = camera_cells(state)
+        for i, c in enumerate(cells):
+            if c in covered:
+                out[i] = True
+    return out
+
+
+def _targets(state: ExecuteState, side: str) -> list[Figure]:
+    """Figures ``side`` could see: everyone on the map who is not its own."""
+    return [f for f in state.figures.values() if f.side != side and f.on_map]
+
+
+def visible_ids(state: ExecuteState, side: str) -> frozenset[str]:
+    """Ids of the other figures ``side`` sees now (cached until the state changes)."""
+    key = ("visible", side)
+    cached = state.cache.get(key)
+    if cached is not None:
+        result: frozenset[str] = cached
+        return result
+    targets = _targets(state, side)
+    if state.options.open_map:
+        result = frozenset(f.id for f in targets)
+    else:
+        cells = [f.pos for f in targets if f.pos is not None]
+        flags = cells_in_sight(state, side, cells)
+        result = frozenset(f.id for f, ok in zip(targets, flags, strict=True) if ok)
+    state.cache[key] = result
+    return result
+
+
+def sees(state: ExecuteState, side: str, figure: Figure) -> bool:
+    """Whether ``side`` knows what ``figure`` is doing now: its own, or in sight."""
+    return figure.side == side or figure.id in visible_ids(state, side)
+
+
+def witnesses(state: ExecuteState, *figures: Figure) -> set[str]:
+    """The sides that see any of ``figures`` now (a figure's own side always does)."""
+    out: set[str] = set()
+    for side in state.side_ids():
+        if any(sees(state, side, f) for f in figures):
+            out.add(side)
+    return out
+
+
+def seen_info(state: ExecuteState, figure: Figure, side: str) -> dict[str, Any]:
+    """What a side sees of another figure (6.3): place, card, status, weapon, armour."""
+    info: dict[str, Any] = {
+        "id": figure.id,
+        "kind": figure.kind,
+        "side": figure.side,
+        "name": figure.name,
+        "card": figure.card.to_json(),
+        "at": cell_json(figure.pos),
+        "status": figure.status,
+        "weapon": figure.weapon,
+        "armour": figure.armour,
+    }
+    if figure.kind == HOSTAGE and side == state.fbi:
+        info["leader"] = figure.leader
+    return info
+
+
+def _emit(log: EventLog, kind: str, data: dict[str, Any], audience: Audience) -> None:
+    log.emit(kind, data, audience)
+
+
+def refresh(state: ExecuteState, log: EventLog) -> None:
+    """Update every side's sightings, memories, door states and sighted bombs after an action."""
+    state.touch()
+    for side in state.side_ids():
+        _refresh_side(state, side, log)
+    _refresh_bombs(state, log)
+
+
+def _refresh_side(state: ExecuteState, side: str, log: EventLog) -> None:
+    audience = frozenset({side})
+    now = visible_ids(state, side)
+    before = state.seen.setdefault(side, set())
+    memory = state.memory.setdefault(side, {})
+    known = state.known.setdefault(side, set())
+    for fid in sorted(now):
+        figure = state.figures[fid]
+        info = seen_info(state, figure, side)
+        previous = memory.get(fid)
+        if fid not in before:
+            _emit(log, "sighted", {**info, "observer": side}, audience)
+        elif previous is not None and (previous.at != info["at"]
+                                       or previous.info.get("status") != figure.status):
+            _emit(log, "observed", {"observer": side, "figure": fid, "from": previous.at,
+                                    "to": info["at"], "status": figure.status}, audience)
+        memory[fid] = Memory(fid, info["at"], state.turn, "seen",
+                             {k: v for k, v in info.items() if k not in ("id", "at")})
+        known.add(fid)
+    for fid in sorted(before - now):
+        figure = state.figures[fid]
+        last = memory.get(fid)
+        _emit(log, "lost_sight", {"observer": side, "figure": fid,
+                                  "at": last.at if last else None}, audience)
+        if figure.status in REMOVED:
+            memory.pop(fid, None)
+    # a remembered square seen empty of its figure is no longer a last-known position (E-29)
+    stale = [m for fid, m in memory.items() if fid not in now and m.at is not None]
+    if stale and not state.options.open_map:
+        cells = [Cell(*m.at) for m in stale if m.at is not None]
+        for m, ok in zip(stale, cells_in_sight(state, side, cells), strict=True):
+            if ok:
+                memory.pop(m.id, None)
+    elif state.options.open_map:
+        for m in stale:
+            memory.pop(m.id, None)
+    state.seen[side] = set(now)
+    _refresh_doors(state, side)
+
+
+def door_cells(state: ExecuteState) -> list[Cell]:
+    """Every door square of the map, in a fixed order (cached per game)."""
+    cached = state.cache.get("doors-all")
+    if cached is None:
+        cells: list[Cell] = []
+        for level, lv in enumerate(state.board.levels):
+            ys, xs = np.nonzero(door_mask(lv.terrain))
+            cells.extend(Cell(level, int(x), int(y)) for y, x in zip(ys, xs, strict=True))
+        cached = sorted(cells)
+        state.cache["doors-all"] = cached
+    result: list[Cell] = cached
+    return result
+
+
+def _refresh_doors(state: ExecuteState, side: str) -> None:
+    """Ruling E-58: a side knows the doors it sees now as they are, the rest as last seen."""
+    doors = state.doors.setdefault(side, {})
+    cells = door_cells(state)
+    flags = [True] * len(cells) if state.options.open_map else cells_in_sight(state, side, cells)
+    for cell, ok in zip(cells, flags, strict=True):
+        if ok:
+            doors[cell] = int(state.board.levels[cell.level].terrain[cell.y, cell.x])
+
+
+def _refresh_bombs(state: ExecuteState, log: EventLog) -> None:
+    """A bomb becomes known to the FBI once an active agent has LOS to its square (E-23)."""
+    hidden = [b for b in state.bombs.values() if not b.seen_by_fbi and b.state == "armed"]
+    if not hidden:
+        return
+    flags = _agent_los(state, [b.at for b in hidden])
+    for bomb, ok in zip(hidden, flags, strict=True):
+        if ok:
+            bomb.seen_by_fbi = True
+            state.known.setdefault(state.fbi, set()).add(bomb.id)
+            log.emit("bomb_spotted", {"bomb": bomb.id, **bomb_info(state, bomb)},
+                     frozenset({state.fbi}))
+
+
+def _agent_los(state: ExecuteState, cells: Sequence[Cell]) -> list[bool]:
+    """LOS from active agents only: bombs ignore the open_map option (ruling E-49)."""
+    return cells_in_sight(state, state.fbi, cells)
+
+
+def bomb_info(state: ExecuteState, bomb: Any) -> dict[str, Any]:
+    """What the FBI sees of a bomb: square, level, and turns remaining on a timer (E-23)."""
+    info: dict[str, Any] = {"at": cell_json(bomb.at), "level": bomb.level, "state": bomb.state}
+    if bomb.mode == "timer" and bomb.explode_turn is not None:
+        info["mode"] = "timer"
+        info["turns_remaining"] = max(0, bomb.explode_turn - max(state.turn, 1) + 1)
+    else:
+        info["mode"] = "remote"
+    return info
+

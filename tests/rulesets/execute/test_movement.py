@@ -1,0 +1,172 @@
+"""Movement, doors, insertion and hostages following (5.2, 5.3; rulings E-2 … E-5, E-30, E-34)."""
+
+from __future__ import annotations
+
+import pytest
+
+from killhouse.core.cells import Cell
+from killhouse.core.terrain import Terrain
+from killhouse.errors import IllegalActionError
+from killhouse.rulesets.execute.movement import destinations, move
+from killhouse.rulesets.execute.state import EXTRACTED, INCAPACITATED
+from tests.rulesets.execute.helpers import RULESET, Dice, act, place, scenario, state_of, to_combat
+
+
+def combat(**kw: object):  # type: ignore[no-untyped-def]
+    st, log = state_of(scenario(**kw))  # type: ignore[arg-type]
+    to_combat(st, log)
+    return st, log
+
+
+def to_movement(st, log) -> None:  # type: ignore[no-untyped-def]
+    """Skip both grenade slots and the FBI's task slot (FBI has initiative)."""
+    for _ in range(3):
+        act(st, log, Dice(), st.acting_side(), "done")
+    assert st.phase == "movement" and st.acting_side() == st.fbi
+
+
+def test_no_corner_cutting_past_walls() -> None:
+    """E-2: a diagonal may not squeeze between a wall and anything."""
+    st, _ = combat(levels={"ground": "#####\n#.#.#\n##..#\n#...#\n.....\n"}, figures=[
+        {"id": "zach", "side": "fbi", "card": "zach_dante"},
+        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:3,3"},
+    ])
+    agent = place(st, "zach", 0, 1, 1)
+    reach = destinations(st, agent)
+    assert Cell(0, 2, 2) not in reach  # (1,1)->(2,2) squeezes past walls at (2,1) and (1,2)
+
+
+def test_diagonal_costs_one() -> None:
+    """E-2: all eight neighbours cost 1 MP."""
+    st, _ = combat()
+    agent = place(st, "zach", 0, 2, 2)
+    assert destinations(st, agent)[Cell(0, 4, 4)] == 2
+
+
+def test_pass_through_friends_not_enemies_and_end_on_bodies() -> None:
+    """E-4: friends and hostages may be passed, never an active enemy; bodies do not block."""
+    level = "#########\n#.......#\n#########\n.........\n"
+    st, _log = combat(levels={"ground": level}, figures=[
+        {"id": "zach", "side": "fbi", "card": "zach_dante"},
+        {"id": "gary", "side": "fbi", "card": "gary_ballanger"},
+        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:5,1"},
+        {"id": "h1", "kind": "hostage", "card": "hostage_male", "at": "ground:3,1"},
+    ])
+    zach = place(st, "zach", 0, 1, 1)
+    place(st, "gary", 0, 2, 1)
+    reach = destinations(st, zach)
+    assert Cell(0, 4, 1) in reach  # through Gary and the hostage
+    assert Cell(0, 2, 1) not in reach and Cell(0, 3, 1) not in reach  # may not end on them
+    assert Cell(0, 6, 1) not in reach  # the active gunman bars the corridor
+    st.figures["t1"].status, st.figures["t1"].damage = "dead", 3
+    st.touch()
+    reach = destinations(st, zach)
+    assert Cell(0, 5, 1) in reach and Cell(0, 7, 1) in reach  # a body blocks nothing
+
+
+def test_closed_doors_open_when_entered_locked_doors_bar() -> None:
+    """E-5: entering a closed door opens it for free; a locked door cannot be entered."""
+    st, log = combat()
+    agent = place(st, "zach", 0, 5, 5)
+    move(st, agent, Cell(0, 5, 7), log)
+    assert st.board.terrain(Cell(0, 5, 6)) == Terrain.DOOR_OPEN
+    st.board.set_terrain(Cell(0, 5, 6), Terrain.DOOR_LOCKED)
+    place(st, "zach", 0, 5, 7)
+    assert Cell(0, 5, 5) not in destinations(st, agent)
+
+
+def test_insertion_through_entry_squares() -> None:
+    """E-34: an off-map agent steps onto a free entry square (1 MP) and moves on."""
+    st, log = combat()
+    agent = st.figures["zach"]
+    assert agent.pos is None
+    reach = destinations(st, agent)
+    assert reach[Cell(0, 0, 7)] == 1
+    assert reach[Cell(0, 5, 6)] == 2  # the door above the street
+    assert max(reach.values()) <= agent.card.movement
+    to_movement(st, log)
+    act(st, log, Dice(), st.fbi, "move", figure="zach", to=[0, 5, 5])
+    assert agent.pos == Cell(0, 5, 5)
+
+
+def test_insertion_onto_a_stair_entry_costs_two() -> None:
+    """E-34: the entry step costs 2 MP when the entry square is a stair square."""
+    levels = {"ground": "#####\n#...#\n#.>.#\n#####\n", "upper": "#####\n#...#\n#.<.#\n#####\n"}
+    st, _log = combat(levels=levels, zones={"entry": ["ground:2,2"]}, figures=[
+        {"id": "zach", "side": "fbi", "card": "zach_dante"},
+        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "upper:1,1"},
+    ])
+    reach = destinations(st, st.figures["zach"])
+    assert reach[Cell(0, 2, 2)] == 2
+    assert reach[Cell(0, 1, 1)] == 3
+    assert reach[Cell(1, 2, 2)] == 4  # along the stair link: another 2
+
+
+def test_one_move_per_figure_per_phase() -> None:
+    """E-10: a figure that moved cannot move again this phase."""
+    st, log = combat()
+    to_movement(st, log)
+    act(st, log, Dice(), st.fbi, "move", figure="zach", to=[0, 5, 7])
+    before = RULESET.snapshot(st)
+    with pytest.raises(IllegalActionError, match="already acted"):
+        act(st, log, Dice(), st.fbi, "move", figure="zach", to=[0, 4, 7])
+    assert RULESET.snapshot(st) == before
+
+
+def test_hostage_claimed_and_follows_then_extracted() -> None:
+    """E-30, E-31: an agent next to a hostage claims it; the hostage follows with its own MP
+    to a free square next to the leader; stepping on an extraction square takes it out."""
+    st, log = combat()
+    agent = place(st, "zach", 0, 7, 2)
+    hostage = st.figures["h1"]  # at (8,2), Movement 6
+    st.figures["t1"].pos = Cell(0, 1, 1)
+    st.touch()
+    move(st, agent, Cell(0, 5, 5), log)
+    assert hostage.leader == "zach"
+    assert hostage.pos is not None and max(abs(hostage.pos.x - 5), abs(hostage.pos.y - 5)) == 1
+    move(st, agent, Cell(0, 5, 7), log)  # out through the door to the street (entry squares)
+    assert hostage.pos == Cell(0, 5, 6)  # the door: the only free square next to the leader
+    move(st, agent, Cell(0, 7, 7), log)  # one more step pulls it onto the street
+    assert hostage.status == EXTRACTED and hostage.pos is None
+
+
+def test_hostage_with_too_few_mp_goes_as_far_as_it_can() -> None:
+    """E-30: if it cannot reach the leader this turn, it walks its MP along a cheapest path."""
+    level = "##################\n#................#\n##################\n..................\n"
+    st, log = combat(levels={"ground": level}, figures=[
+        {"id": "zach", "side": "fbi", "card": "walt_tohmas"},
+        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:16,1"},
+        {"id": "h1", "kind": "hostage", "card": "hostage_pregnant", "at": "ground:2,1"},
+    ])
+    agent = place(st, "zach", 0, 1, 1)
+    move(st, agent, Cell(0, 11, 1), log)  # 10 MP; the hostage has 4
+    assert st.figures["h1"].pos == Cell(0, 6, 1)
+
+
+def test_dropped_leader_loses_its_hostages() -> None:
+    """E-30: a leader incapacitated or killed loses its hostages, which stay put."""
+    st, log = combat()
+    agent = place(st, "zach", 0, 7, 2)
+    move(st, agent, Cell(0, 7, 3), log)
+    assert st.figures["h1"].leader == "zach"
+    from killhouse.rulesets.execute.combat import apply_damage
+
+    agent.armour = 0
+    apply_damage(st, agent, 3, "shot", log)  # Zach V 4: 1 left
+    assert agent.status == INCAPACITATED and st.figures["h1"].leader is None
+
+
+def test_claim_action_steals_a_hostage_before_a_move() -> None:
+    """E-30: an agent may claim a hostage already led by another agent, before its move."""
+    st, log = combat(figures=[
+        {"id": "zach", "side": "fbi", "card": "zach_dante"},
+        {"id": "gary", "side": "fbi", "card": "gary_ballanger"},
+        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:1,1"},
+        {"id": "h1", "kind": "hostage", "card": "hostage_male", "at": "ground:8,2"},
+    ])
+    place(st, "zach", 0, 7, 2)
+    place(st, "gary", 0, 9, 2)
+    st.figures["h1"].leader = "zach"
+    to_movement(st, log)
+    act(st, log, Dice(), st.fbi, "claim", figure="gary", hostage="h1")
+    assert st.figures["h1"].leader == "gary"
