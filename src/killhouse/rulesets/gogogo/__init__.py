@@ -1,0 +1,1 @@
+"""Jim Wallman's "Go! Go! Go!": CT against T, simultaneous secret orders, strict line of sight."""

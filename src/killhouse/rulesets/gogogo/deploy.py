@@ -1,0 +1,200 @@
+"""Setup (section 5.1): secret loadouts and hidden deployment, for what the scenario leaves open.
+
+A scenario may fix every position and loadout, and then there is no setup decision.
+Otherwise each side, secretly and at the same time, places its unplaced figures in its
+zone (T also the hostages, in the location), gives each a facing, picks the grenade of
+each terrorist without one, and names the bomb carrier if none is named.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from killhouse.core.cells import COMPASS, COMPASS_ORDER, Cell
+from killhouse.core.terrain import Terrain
+from killhouse.errors import IllegalActionError
+from killhouse.rulesets.base import Action
+from killhouse.rulesets.gogogo.movement import enterable
+from killhouse.rulesets.gogogo.orders import as_cell
+from killhouse.rulesets.gogogo.state import (
+    HOSTAGE,
+    OPERATIVE,
+    Figure,
+    GoState,
+    T,
+    cell_json,
+    id_key,
+)
+from killhouse.rulesets.gogogo.tables import tables
+
+
+def setup_figures(state: GoState, side: str) -> list[Figure]:
+    """Figures ``side`` must place: its own unplaced ones, and for T the unplaced hostages."""
+    out = []
+    for f in state.ordered():
+        if f.id not in state.deploy:
+            continue
+        owner = state.side_of[T] if f.kind == HOSTAGE else f.side
+        if owner == side:
+            out.append(f)
+    return out
+
+
+def setup_needed(state: GoState, side: str) -> bool:
+    if setup_figures(state, side):
+        return True
+    return state.team(side) == T and (bool(state.needs_grenade) or state.needs_carrier)
+
+
+def _standable(state: GoState, cell: Cell) -> bool:
+    board = state.board
+    return (
+        bool(enterable(board, cell.level)[cell.y, cell.x])
+        and board.terrain(cell) != Terrain.DOOR_CLOSED
+    )
+
+
+def free_cells(state: GoState, side: str, fig: Figure) -> list[Cell]:
+    """Cells of the figure's zone still free on ``side``'s own setup sheet."""
+    draft = state.drafts[side]
+    taken = {f.pos for f in state.figures.values() if f.pos is not None}
+    taken |= set(draft.places.values())
+    cells = [c for c in state.deploy[fig.id] if c not in taken and _standable(state, c)]
+    return sorted(cells, key=lambda c: (c.level, c.y, c.x))
+
+
+def complete(state: GoState, side: str) -> bool:
+    draft = state.drafts[side]
+    if draft.pending is not None:
+        return False
+    if any(f.id not in draft.places for f in setup_figures(state, side)):
+        return False
+    if state.team(side) == T:
+        if any(i not in draft.loadouts for i in state.needs_grenade):
+            return False
+        if state.needs_carrier and draft.carrier is None:
+            return False
+    return True
+
+
+def setup_actions(state: GoState, side: str) -> list[Action]:
+    """Every action of the setup decision for ``side``."""
+    draft = state.drafts[side]
+    if draft.committed:
+        return []
+    if draft.pending is not None:
+        at = draft.places[draft.pending]
+        out = []
+        for name in COMPASS_ORDER:
+            hint: dict[str, Any] = {"role": "setup", "facing": name}
+            ahead = at.step(*COMPASS[name])
+            if state.board.in_bounds(ahead):
+                hint["to"] = cell_json(ahead)
+            out.append(Action.make(side, "face", hint=hint, figure=draft.pending, facing=name))
+        return out
+    out = []
+    for fig in setup_figures(state, side):
+        if fig.id in draft.places:
+            continue
+        for cell in free_cells(state, side, fig):
+            out.append(
+                Action.make(
+                    side,
+                    "place",
+                    hint={"role": "setup", "to": cell_json(cell)},
+                    figure=fig.id,
+                    at=cell_json(cell),
+                )
+            )
+    if state.team(side) == T:
+        for ident in state.needs_grenade:
+            if ident not in draft.loadouts:
+                for g in tables().t_grenade_choices:
+                    out.append(
+                        Action.make(
+                            side, "loadout", hint={"role": "setup"}, figure=ident, grenade=g
+                        )
+                    )
+        if state.needs_carrier and draft.carrier is None:
+            for f in state.side_figures(side):
+                if f.kind == OPERATIVE:
+                    out.append(Action.make(side, "carrier", hint={"role": "setup"}, figure=f.id))
+    if complete(state, side):
+        out.append(Action.make(side, "commit", hint={"role": "pass"}))
+    return out
+
+
+def _setup_fig(state: GoState, side: str, action: Action) -> Figure:
+    ident = action.get("figure")
+    if not isinstance(ident, str) or ident not in state.figures:
+        raise IllegalActionError(f"no figure {ident!r}")
+    return state.fig(ident)
+
+
+def check_place(state: GoState, side: str, action: Action) -> tuple[Figure, Cell]:
+    draft = state.drafts[side]
+    if draft.pending is not None:
+        raise IllegalActionError(f"choose the facing of {draft.pending} first")
+    fig = _setup_fig(state, side, action)
+    if fig not in setup_figures(state, side):
+        raise IllegalActionError(f"{fig.id} is not a figure {side} places at setup")
+    if fig.id in draft.places:
+        raise IllegalActionError(f"{fig.id} is already placed")
+    cell = as_cell(action.get("at"), "at")
+    if cell not in free_cells(state, side, fig):
+        raise IllegalActionError(f"{list(cell)} is not a free square of {fig.id}'s deployment zone")
+    return fig, cell
+
+
+def check_face(state: GoState, side: str, action: Action) -> tuple[Figure, str]:
+    draft = state.drafts[side]
+    fig = _setup_fig(state, side, action)
+    if draft.pending != fig.id:
+        raise IllegalActionError(f"{fig.id} is not waiting for a facing")
+    facing = action.get("facing")
+    if facing not in COMPASS:
+        raise IllegalActionError(f"facing must be one of {', '.join(COMPASS_ORDER)}")
+    return fig, str(facing)
+
+
+def check_loadout(state: GoState, side: str, action: Action) -> tuple[Figure, str]:
+    draft = state.drafts[side]
+    if draft.pending is not None:
+        raise IllegalActionError(f"choose the facing of {draft.pending} first")
+    fig = _setup_fig(state, side, action)
+    if fig.side != side or fig.id not in state.needs_grenade or fig.id in draft.loadouts:
+        raise IllegalActionError(f"{fig.id} has no grenade to choose")
+    grenade = action.get("grenade")
+    if grenade not in tables().t_grenade_choices:
+        raise IllegalActionError("a terrorist takes one of he, smoke or stun")
+    return fig, str(grenade)
+
+
+def check_carrier(state: GoState, side: str, action: Action) -> Figure:
+    draft = state.drafts[side]
+    if draft.pending is not None:
+        raise IllegalActionError(f"choose the facing of {draft.pending} first")
+    fig = _setup_fig(state, side, action)
+    if not state.needs_carrier or draft.carrier is not None:
+        raise IllegalActionError("no bomb carrier to name")
+    if fig.side != side or fig.kind != OPERATIVE:
+        raise IllegalActionError(f"{fig.id} is not one of your operatives")
+    return fig
+
+
+def apply_setup(state: GoState) -> None:
+    """Both sides committed: their secret choices take effect."""
+    for side in state.sides:
+        draft = state.drafts[side]
+        for ident, cell in sorted(draft.places.items(), key=lambda kv: id_key(kv[0])):
+            fig = state.fig(ident)
+            fig.pos = cell
+            fig.facing = draft.facings.get(ident, fig.facing)
+        for ident, grenade in draft.loadouts.items():
+            state.fig(ident).grenades = {grenade: 1}
+        if draft.carrier is not None and state.bomb is not None:
+            state.bomb.carrier = draft.carrier
+            state.fig(draft.carrier).has_bomb = True
+    state.deploy = {}
+    state.needs_grenade = []
+    state.needs_carrier = False

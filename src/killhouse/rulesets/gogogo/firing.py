@@ -1,0 +1,177 @@
+"""Fire: who may shoot at whom (ruling G-12, G-23, G-24) and the three tiers (G-14).
+
+Declarations are secret and simultaneous (step 5). Resolution goes tier by tier:
+stationary, then stealthy, then normal movers; within a tier each shot rolls its hit
+die then its effect die (G-42), with the firers' penalties as the tier began, and all
+results apply at the end of the tier, followed by the end check.
+"""
+
+from __future__ import annotations
+
+from killhouse.core.chance import Chance
+from killhouse.core.events import EventLog
+from killhouse.rulesets.gogogo import dice
+from killhouse.rulesets.gogogo.geom import AUTO, arc_zone, dist_sq
+from killhouse.rulesets.gogogo.harm import take_out, wound
+from killhouse.rulesets.gogogo.news import audience, tell
+from killhouse.rulesets.gogogo.state import (
+    AIM,
+    CT,
+    HOSTAGE,
+    MOVE,
+    MOVING,
+    STEALTH,
+    VIP,
+    Figure,
+    GoState,
+    id_key,
+)
+from killhouse.rulesets.gogogo.tables import tables
+from killhouse.rulesets.gogogo.victory import end_check
+from killhouse.rulesets.gogogo.vision import leader_team, target_hiding, target_moving
+
+NO_FIRE_TASKS = frozenset({"throw", "plant", "defuse"})
+
+
+def may_fire(state: GoState, fig: Figure) -> bool:
+    """Whether a figure may shoot this turn at all (G-12; a sniper also needs G-23)."""
+    if not (fig.active and fig.fighter) or fig.weapon not in ("auto", "sniper"):
+        return False
+    order = state.orders.get(fig.id)
+    if order is not None and order.task in NO_FIRE_TASKS:
+        return False
+    if fig.weapon == "sniper":
+        # G-23: AIM this turn, loaded, and at least one complete aiming turn behind it
+        return fig.posture == AIM and fig.loaded and fig.aim_turns >= 1
+    return True
+
+
+def fire_targets(state: GoState, fig: Figure) -> list[Figure]:
+    """The figures ``fig`` may shoot at now: ones it sees itself (G-9, G-12)."""
+    if not may_fire(state, fig) or fig.side is None:
+        return []
+    sees = state.know[fig.side].sees.get(fig.id, set())
+    out: list[Figure] = []
+    for target in state.ordered():
+        if target.id not in sees or not target.active:
+            continue
+        if target.kind == HOSTAGE:
+            if leader_team(state, target) == fig.team:
+                continue
+        elif target.team == fig.team:
+            continue  # no friendly fire
+        elif target.kind == VIP and fig.team == CT:
+            continue
+        if fig.weapon == "sniper":
+            assert fig.pos is not None and target.pos is not None
+            zone = arc_zone(fig.facing, target.pos.x - fig.pos.x, target.pos.y - fig.pos.y)
+            if zone != AUTO:
+                continue  # G-23: a sniper's target is in its auto cone
+        out.append(target)
+    return out
+
+
+def tier_of(fig: Figure) -> int:
+    """G-14: 1 stationary (HOLD, HIDE, AIM), 2 STEALTH, 3 MOVE."""
+    if fig.posture == STEALTH:
+        return 2
+    if fig.posture == MOVE:
+        return 3
+    return 1
+
+
+def firer_row(fig: Figure) -> str:
+    if fig.weapon == "sniper":
+        return "sniper"
+    return "moving" if fig.posture in MOVING else "stationary"
+
+
+def hit_need(firer: Figure, target: Figure, assume_still: bool = False) -> int:
+    """The natural d6 a shot needs (table 3.2 with its modifiers).
+
+    ``assume_still`` ignores the target's movement and hiding: the firer's side never learns
+    them (G-36), so hints for bots use it.
+    """
+    assert firer.pos is not None and target.pos is not None
+    span = dist_sq((firer.pos.x, firer.pos.y), (target.pos.x, target.pos.y))
+    short = span <= tables().short_range_sq
+    moving = False if assume_still else target_moving(target)
+    hiding = False if assume_still else (target_hiding(target) and not target.fired)
+    aim = firer.aim_turns if firer.weapon == "sniper" else 0
+    return dice.fire_need(firer_row(firer), short, moving, hiding, firer.wounds, firer.stunned, aim)
+
+
+def expected_value(firer: Figure, target: Figure) -> float:
+    """What a hit is worth to a bot: P(out of action | hit) plus a little for a wound."""
+    if target.kind == HOSTAGE:
+        return -10.0
+    if firer.weapon == "sniper":
+        return 1.0
+    ooa = sum(1 for r in tables().hit_effect if r == dice.OOA) / 6.0
+    return ooa + 0.4 * (1.0 - ooa) + (0.5 if target.kind == VIP else 0.0)
+
+
+def resolve_fire(state: GoState, chance: Chance, log: EventLog, declared: dict[str, str]) -> None:
+    """Step 6: the three tiers; ends early if an end check ends the game."""
+    for fid in declared:
+        state.fig(fid).fired = True  # G-10: a hider that fires loses its −1 from now on
+    for tier in (1, 2, 3):
+        shots: list[tuple[Figure, Figure, int, str]] = []
+        firers = [state.fig(fid) for fid in sorted(declared, key=id_key)]
+        for firer in firers:
+            if not firer.active or tier_of(firer) != tier:
+                continue
+            target = state.fig(declared[firer.id])
+            aud = audience(state, [firer.side], [firer.id])
+            if not target.active:
+                tell(
+                    state,
+                    log,
+                    "shot-lost",
+                    {"firer": firer.id, "target": target.id},
+                    [firer.side],
+                    [firer.id],
+                )
+                continue
+            need = hit_need(firer, target)
+            result = dice.shot(
+                chance, need, firer.weapon == "sniper", f"fire {firer.id} at {target.id}", aud
+            )
+            shots.append((firer, target, need, result))
+        for firer, target, need, result in shots:
+            tell(
+                state,
+                log,
+                "shot",
+                {
+                    "firer": firer.id,
+                    "target": target.id,
+                    "need": need,
+                    "result": result,
+                    "tier": tier,
+                },
+                [firer.side],
+                [firer.id],
+            )
+            owner = leader_team(state, target) if target.kind == HOSTAGE else target.team
+            if owner is not None and owner != firer.team:
+                owner_side = state.side_of[owner]
+                by = firer.id if firer.id in state.know[owner_side].seen else None
+                tell(
+                    state,
+                    log,
+                    "shot-at",
+                    {"target": target.id, "result": result, "by": by, "tier": tier},
+                    [owner_side],
+                    [target.id],
+                )
+            if target.kind == HOSTAGE and target.leader is None:
+                target.in_danger = True  # G-26: a hostage shot at takes cover
+        for _firer, target, _need, result in shots:
+            if result == dice.WOUNDED and target.active:
+                wound(target)
+        for firer, target, _need, result in shots:
+            if result == dice.OOA and target.active:
+                take_out(state, log, target, firer.team)
+        if end_check(state, log, f"fire tier {tier}"):
+            return

@@ -1,0 +1,101 @@
+"""One readable line per event of a game of "Go! Go! Go!"."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from killhouse.core.events import Event
+
+
+def _at(cell: Any) -> str:
+    if not cell:
+        return "?"
+    level, x, y = cell
+    return f"({x},{y})" if level == 0 else f"({x},{y} level {level})"
+
+
+def _seen(data: Mapping[str, Any]) -> str:
+    seen = data.get("seen", [])
+    parts = [f"{s['id']} at {_at(s.get('at'))}" for s in seen]
+    sounds = [
+        f"{m['kind']} {m['direction'].upper()} of {m['listener']}" for m in data.get("sounds", [])
+    ]
+    text = "sees " + (", ".join(parts) if parts else "nobody")
+    if sounds:
+        text += "; hears " + ", ".join(sounds)
+    return text
+
+
+def _throw(d: Mapping[str, Any]) -> str:
+    head = f"{d['thrower']} throws a {d['grenade']} grenade at {_at(d['target'])}"
+    if d.get("on_target"):
+        return f"{head}: on target"
+    return f"{head}: scatters {d.get('scatter')} {d.get('distance')}, lands at {_at(d['landed'])}"
+
+
+_LINES: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "mission": lambda d: f"Mission: {d['mission']}, {d['turn_limit']} turns.",
+    "bomb-fuse": lambda d: f"The bomb's fuse is {d['fuse_turns']} turns.",
+    "turn": lambda d: f"--- Turn {d['turn']} ---",
+    "setup-committed": lambda d: f"{d['side']} has deployed.",
+    "deployed": lambda d: (
+        "Deployed: "
+        + (
+            ", ".join(f"{k} at {_at(v)}" for k, v in d.get("placed", {}).items())
+            or "nobody to place"
+        )
+        + "."
+    ),
+    "orders-committed": lambda d: f"{d['side']} has given its orders.",
+    "fire-committed": lambda d: f"{d['side']} has declared its fire.",
+    "throw": _throw,
+    "burst": lambda d: f"A {d['grenade']} grenade bursts at {_at(d['at'])}.",
+    "smoke": lambda d: f"Smoke fills {len(d['cells'])} squares.",
+    "grenade-effect": lambda d: (
+        f"{d['figure']} is caught by the {d['grenade']} grenade: {d['result']}."
+    ),
+    "path-cut": lambda d: f"{d['figure']} is stunned: its move now ends at {_at(d['to'])}.",
+    "moved": lambda d: (
+        f"{d['figure']} moves {_at(d['from'])} -> {_at(d['to'])}"
+        + (" (blocked)." if d.get("blocked") else ".")
+    ),
+    "hostage-follows": lambda d: f"Hostage {d['hostage']} now follows {d['leader']}.",
+    "hostage-moved": lambda d: f"Hostage {d['hostage']} follows to {_at(d['to'])}.",
+    "bomb-picked-up": lambda d: f"{d['carrier']} picks up the bomb.",
+    "bomb-dropped": lambda d: f"The bomb is dropped at {_at(d['at'])}.",
+    "rescued": lambda d: f"Hostage {d['hostage']} is rescued.",
+    "hostage-rescued": lambda d: f"A hostage is rescued ({d['rescued']} of {d['total']}).",
+    "vip-escaped": lambda d: "The VIP has escaped!",
+    "hostage-killed": lambda d: f"A hostage has been killed (by {d.get('by') or 'unknown'}).",
+    "vip-killed": lambda d: "The VIP has been killed!",
+    "spotted": lambda d: f"{d.get('seat') or d.get('side') or 'a side'} " + _seen(d),
+    "shot": lambda d: f"{d['firer']} fires at {d['target']} (needs {d['need']}): {d['result']}.",
+    "shot-at": lambda d: (
+        f"{d['target']} is fired on by {d.get('by') or 'an unseen shooter'}: {d['result']}."
+    ),
+    "shot-lost": lambda d: f"{d['firer']}'s target {d['target']} is already down: shot lost.",
+    "plant-progress": lambda d: f"{d['figure']} works on the bomb ({d['turns']} turns).",
+    "bomb-planted": lambda d: "The bomb has been planted!",
+    "bomb-armed": lambda d: (
+        f"Bomb armed at {_at(d['at'])}: it goes off at the end of turn {d['detonates']}."
+    ),
+    "defuse-progress": lambda d: f"{d['figure']} works on defusing ({d['turns']} turns).",
+    "bomb-defused": lambda d: "The bomb has been defused!",
+    "bomb-detonated": lambda d: "The bomb goes off!",
+    "stun-ends": lambda d: f"{d['figure']} is no longer stunned.",
+    "game-over": lambda d: (
+        f"Game over on turn {d['turn']} ({d['step']}): "
+        + (f"{d['winner']} wins" if d.get("winner") else "a draw")
+        + f" - {d['reason']}."
+    ),
+    "roll": lambda d: f"  [{d.get('die')} = {d.get('result')}: {d.get('purpose')}]",
+}
+
+
+def narrate(event: Event) -> str | None:
+    line = _LINES.get(event.kind)
+    if line is None:
+        fields = " ".join(f"{k}={v}" for k, v in event.data.items())
+        return f"{event.kind} {fields}".rstrip()
+    return line(event.data)

@@ -1,0 +1,567 @@
+"""Step 1, orders (section 4.1): the actions a side may give, and their checks.
+
+A side orders its figures one at a time (ruling G-48), each order in up to three small
+steps so that the list of legal actions stays short: ``order`` (posture, destination or
+task), then ``target`` (a THROW's square), then ``face`` (the final facing, G-6).
+``follow`` (FOLLOW_ME, G-25) and ``speak`` (G-34) may be added any time, and ``commit``
+ends the side's orders: figures left without one HOLD, facing as before. Everything is
+checked on the side's own map (doors it knows open, G-44), never on secrets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from killhouse.core.cells import COMPASS, COMPASS_ORDER, Cell
+from killhouse.core.geometry import cells_on_segment, los_from
+from killhouse.core.paths import DistanceField
+from killhouse.core.terrain import Terrain
+from killhouse.errors import IllegalActionError
+from killhouse.rulesets.base import Action
+from killhouse.rulesets.gogogo import dice
+from killhouse.rulesets.gogogo.movement import cost_of, enterable, field_from
+from killhouse.rulesets.gogogo.state import (
+    AIM,
+    CT,
+    DESTRUCTION,
+    HIDE,
+    HOLD,
+    HOSTAGE,
+    MOVE,
+    MOVING,
+    OPERATIVE,
+    POSTURES,
+    STEALTH,
+    Figure,
+    GoState,
+    Order,
+    T,
+    cell_json,
+)
+from killhouse.rulesets.gogogo.tables import tables
+from killhouse.rulesets.gogogo.vision import leader_team
+
+BoolArray = NDArray[np.bool_]
+TASKS = ("throw", "plant", "defuse")
+
+
+def illegal(message: str) -> IllegalActionError:
+    return IllegalActionError(message)
+
+
+def allowance(fig: Figure, posture: str) -> int:
+    """Movement allowance (table 3.5), halved when stunned (G-22)."""
+    t = tables()
+    if posture == MOVE:
+        return t.stunned_move if fig.stunned else t.move
+    if posture == STEALTH:
+        return t.stunned_stealth if fig.stunned else t.stealth
+    return 0
+
+
+def as_cell(value: Any, what: str) -> Cell:
+    """A ``[level, x, y]`` argument as a Cell, or an IllegalActionError saying what is wrong."""
+    if (
+        isinstance(value, list | tuple)
+        and len(value) == 3
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        return Cell(int(value[0]), int(value[1]), int(value[2]))
+    raise illegal(f"{what} must be [level, x, y], got {value!r}")
+
+
+# -- the side's own map --------------------------------------------------------------------
+
+
+def side_opaque(state: GoState, side: str, level: int) -> BoolArray:
+    """Walls and the doors the side does not know to be open (G-44): what stops its throws."""
+    terrain = state.board.levels[level].terrain
+    door = (terrain == Terrain.DOOR_CLOSED) | (terrain == Terrain.DOOR_OPEN)
+    known = np.zeros(terrain.shape, dtype=bool)
+    for cell in state.know[side].open_doors:
+        if cell.level == level:
+            known[cell.y, cell.x] = True
+    result: BoolArray = (
+        (terrain == Terrain.WALL) | (terrain == Terrain.DOOR_LOCKED) | (door & ~known)
+    )
+    return result
+
+
+def side_opening(state: GoState, side: str, level: int) -> BoolArray:
+    """Windows and the doors the side knows to be open: throwing through them costs 1 (G-18)."""
+    terrain = state.board.levels[level].terrain
+    mask: BoolArray = terrain == Terrain.WINDOW
+    for cell in state.know[side].open_doors:
+        if cell.level == level:
+            mask[cell.y, cell.x] = True
+    return mask
+
+
+def move_field(state: GoState, side: str, fig: Figure) -> DistanceField:
+    """Cheapest costs from the figure on its side's map (cached for the decision)."""
+    key = ("field", state.turn, state.phase, fig.id)
+    if key not in state.cache:
+        assert fig.pos is not None
+        state.cache[key] = field_from(state.board, fig.pos, state.know[side].open_doors)
+    found: DistanceField = state.cache[key]
+    return found
+
+
+def throw_targets(state: GoState, side: str, fig: Figure) -> list[Cell]:
+    """Squares at distance 1-10 with a clear throw line on the side's map (G-18)."""
+    key = ("throw", state.turn, state.phase, fig.id)
+    if key not in state.cache:
+        assert fig.pos is not None
+        level = fig.pos.level
+        opaque = side_opaque(state, side, level)
+        h, w = opaque.shape
+        ys, xs = np.indices((h, w))
+        d2 = (xs - fig.pos.x) ** 2 + (ys - fig.pos.y) ** 2
+        candidates = (d2 >= 1) & (d2 <= tables().max_throw_sq)
+        candidates &= enterable(state.board, level) & ~opaque
+        clear = los_from(opaque, (fig.pos.x, fig.pos.y), candidates)
+        ty, tx = np.nonzero(clear)
+        state.cache[key] = [
+            Cell(level, int(x), int(y)) for y, x in zip(ty.tolist(), tx.tolist(), strict=True)
+        ]
+    found: list[Cell] = state.cache[key]
+    return found
+
+
+def through_opening(state: GoState, side: str, fig: Figure, target: Cell) -> bool:
+    assert fig.pos is not None
+    opening = side_opening(state, side, target.level)
+    between = cells_on_segment((fig.pos.x, fig.pos.y), (target.x, target.y))[1:-1]
+    return any(bool(opening[y, x]) for x, y in between)
+
+
+# -- what the figure may do ------------------------------------------------------------------
+
+
+def can_plant(state: GoState, fig: Figure) -> bool:
+    bomb = state.bomb
+    return (
+        state.mission == DESTRUCTION
+        and fig.team == T
+        and fig.kind == OPERATIVE
+        and fig.has_bomb
+        and bomb is not None
+        and not bomb.planted
+        and fig.pos in state.zones.bomb_sites
+    )
+
+
+def can_defuse(state: GoState, fig: Figure) -> bool:
+    """G-30: a CT operative next to or on the planted bomb, which the CT must know of."""
+    bomb = state.bomb
+    if not (fig.team == CT and fig.kind == OPERATIVE and bomb is not None and bomb.planted):
+        return False
+    if bomb.defused or fig.side is None:
+        return False
+    known = state.know[fig.side].bomb_at
+    if known is None or fig.pos is None or known.level != fig.pos.level:
+        return False
+    return max(abs(known.x - fig.pos.x), abs(known.y - fig.pos.y)) <= 1
+
+
+def known_hostages(state: GoState, side: str) -> list[Figure]:
+    """Hostages the side may name: seen at the latest spotting or led by one of its figures."""
+    team = state.team(side)
+    seen = state.know[side].seen
+    return [
+        h
+        for h in state.ordered()
+        if h.kind == HOSTAGE and h.active and (h.id in seen or leader_team(state, h) == team)
+    ]
+
+
+def follow_choices(state: GoState, side: str, fig: Figure) -> list[Figure]:
+    """Hostages ``fig`` may tell FOLLOW_ME: known to its side and next to it now (G-25)."""
+    if fig.kind != OPERATIVE or not fig.active or fig.pos is None:
+        return []
+    already = state.drafts[side].follows.get(fig.id, [])
+    out = []
+    for h in known_hostages(state, side):
+        assert h.pos is not None
+        if h.leader == fig.id or h.id in already or h.pos.level != fig.pos.level:
+            continue
+        if max(abs(h.pos.x - fig.pos.x), abs(h.pos.y - fig.pos.y)) == 1:
+            out.append(h)
+    return out
+
+
+def _d2(a: Cell, b: Cell | None) -> int:
+    assert b is not None
+    return (a.x - b.x) ** 2 + (a.y - b.y) ** 2
+
+
+def seen_enemy_cells(state: GoState, side: str) -> list[Cell]:
+    return [
+        state.fig(i).pos  # type: ignore[misc]
+        for i in sorted(state.know[side].seen)
+        if state.fig(i).active and state.fig(i).kind != HOSTAGE
+    ]
+
+
+# -- legal actions ------------------------------------------------------------------------
+
+
+def _act(side: str, kind: str, hint: Mapping[str, Any], **args: Any) -> Action:
+    return Action.make(side, kind, hint=hint, **args)
+
+
+def order_actions(state: GoState, side: str) -> list[Action]:
+    """Every action of the orders decision for ``side``."""
+    draft = state.drafts[side]
+    if draft.committed:
+        return []
+    if draft.pending is not None:
+        return stage_actions(state, side, state.fig(draft.pending), draft.orders[draft.pending])
+    out: list[Action] = []
+    for fig in state.active_fighters(side):
+        if fig.id not in draft.orders:
+            out.extend(figure_orders(state, side, fig))
+        for h in follow_choices(state, side, fig):
+            role = "task" if fig.team == CT else "other"
+            out.append(
+                _act(
+                    side,
+                    "follow",
+                    {"role": role, "p": 1.0, "value": 3.0, "target": cell_json(h.pos)},
+                    figure=fig.id,
+                    hostage=h.id,
+                )
+            )
+        if state.per_player and fig.id not in draft.speak:
+            out.append(_act(side, "speak", {"role": "other"}, figure=fig.id))
+    out.append(_act(side, "commit", {"role": "pass"}))
+    return out
+
+
+def figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
+    """The ``order`` actions of one figure."""
+    assert fig.pos is not None
+    here = cell_json(fig.pos)
+    out = [
+        _act(
+            side,
+            "order",
+            {"role": "move", "to": here, "posture": HOLD},
+            figure=fig.id,
+            posture=HOLD,
+        ),
+        _act(
+            side,
+            "order",
+            {"role": "move", "to": here, "posture": HIDE},
+            figure=fig.id,
+            posture=HIDE,
+        ),
+    ]
+    if fig.weapon == "sniper":
+        out.append(
+            _act(
+                side,
+                "order",
+                {"role": "move", "to": here, "posture": AIM},
+                figure=fig.id,
+                posture=AIM,
+            )
+        )
+    if fig.kind == OPERATIVE:
+        if can_plant(state, fig):
+            out.append(
+                _act(
+                    side,
+                    "order",
+                    {"role": "task", "p": 1.0, "value": 10.0, "to": here},
+                    figure=fig.id,
+                    posture=HOLD,
+                    task="plant",
+                )
+            )
+        if can_defuse(state, fig):
+            out.append(
+                _act(
+                    side,
+                    "order",
+                    {"role": "task", "p": 1.0, "value": 10.0, "to": here},
+                    figure=fig.id,
+                    posture=HOLD,
+                    task="defuse",
+                )
+            )
+        stock = sorted(g for g, n in fig.grenades.items() if n > 0)
+        if stock and throw_targets(state, side, fig):
+            near = [
+                c
+                for c in seen_enemy_cells(state, side)
+                if c.level == fig.pos.level
+                and (c.x - fig.pos.x) ** 2 + (c.y - fig.pos.y) ** 2 <= tables().max_throw_sq
+            ]
+            for grenade in stock:
+                for posture in (HOLD, HIDE):
+                    hint: dict[str, Any] = {"role": "other", "grenade": grenade}
+                    if near and grenade in ("he", "stun"):
+                        closest = min(near, key=lambda c: _d2(c, fig.pos))
+                        hint = {
+                            "role": "attack",
+                            "p": 0.5,
+                            "value": 0.4 * len(near),
+                            "grenade": grenade,
+                            "target": cell_json(closest),
+                        }
+                    out.append(
+                        _act(
+                            side,
+                            "order",
+                            hint,
+                            figure=fig.id,
+                            posture=posture,
+                            task="throw",
+                            grenade=grenade,
+                        )
+                    )
+    field = move_field(state, side, fig)
+    move_max, stealth_max = allowance(fig, MOVE), allowance(fig, STEALTH)
+    for cell in field.reachable(move_max):
+        if cell == fig.pos:
+            continue
+        to = cell_json(cell)
+        cost = field.cost(cell)
+        assert cost is not None
+        if cost <= stealth_max:
+            out.append(
+                _act(
+                    side,
+                    "order",
+                    {"role": "move", "to": to, "posture": STEALTH},
+                    figure=fig.id,
+                    posture=STEALTH,
+                    to=to,
+                )
+            )
+        out.append(
+            _act(
+                side,
+                "order",
+                {"role": "move", "to": to, "posture": MOVE},
+                figure=fig.id,
+                posture=MOVE,
+                to=to,
+            )
+        )
+    return out
+
+
+def stage_actions(state: GoState, side: str, fig: Figure, order: Order) -> list[Action]:
+    """The second and third steps of one figure's order: throw target, then facing."""
+    if order.task == "throw" and order.target is None:
+        return target_actions(state, side, fig, order)
+    end = order.destination or fig.pos
+    assert end is not None
+    out = []
+    for name in COMPASS_ORDER:
+        dx, dy = COMPASS[name]
+        ahead = end.step(dx, dy)
+        hint: dict[str, Any] = {"role": "other", "facing": name}
+        if state.board.in_bounds(ahead):
+            hint = {"role": "move", "to": cell_json(ahead), "facing": name}
+        out.append(_act(side, "face", hint, figure=fig.id, facing=name))
+    return out
+
+
+def target_actions(state: GoState, side: str, fig: Figure, order: Order) -> list[Action]:
+    assert fig.pos is not None and order.grenade is not None
+    enemies = seen_enemy_cells(state, side)
+    friends = [f.pos for f in state.active_fighters(side) if f.pos is not None]
+    r2 = tables().radius_sq
+    out = []
+    for cell in throw_targets(state, side, fig):
+        through = through_opening(state, side, fig, cell)
+        p = dice.chance_of(dice.grenade_need(through, fig.wounds, fig.stunned))
+        hint: dict[str, Any] = {
+            "role": "other",
+            "p": p,
+            "target": cell_json(cell),
+            "grenade": order.grenade,
+        }
+        if order.grenade in ("he", "stun"):
+            hits = sum(
+                1
+                for c in enemies
+                if c.level == cell.level and (c.x - cell.x) ** 2 + (c.y - cell.y) ** 2 <= r2
+            )
+            own = sum(
+                1
+                for c in friends
+                if c.level == cell.level and (c.x - cell.x) ** 2 + (c.y - cell.y) ** 2 <= r2
+            )
+            hint.update(role="attack", value=float(hits) - 1.5 * own)
+        out.append(_act(side, "target", hint, figure=fig.id, at=cell_json(cell)))
+    return out
+
+
+# -- checks ---------------------------------------------------------------------------------
+
+
+def own_fighter(state: GoState, side: str, action: Action) -> Figure:
+    ident = action.get("figure")
+    if not isinstance(ident, str) or ident not in state.figures:
+        raise illegal(f"no figure {ident!r}")
+    fig = state.fig(ident)
+    if fig.side != side:
+        raise illegal(f"{ident} is not one of {side}'s figures")
+    if not (fig.active and fig.fighter):
+        raise illegal(f"{ident} cannot take orders ({fig.status})")
+    return fig
+
+
+def check_order(state: GoState, side: str, action: Action) -> Order:
+    """Validate an ``order`` action and return the order it gives (no state change)."""
+    draft = state.drafts[side]
+    if draft.pending is not None:
+        raise illegal(f"finish the order of {draft.pending} first")
+    fig = own_fighter(state, side, action)
+    assert fig.pos is not None
+    if fig.id in draft.orders:
+        raise illegal(f"{fig.id} already has its order for this turn")
+    posture = action.get("posture")
+    if posture not in POSTURES:
+        raise illegal(f"posture must be one of {', '.join(POSTURES)}, got {posture!r}")
+    if posture == AIM and fig.weapon != "sniper":
+        raise illegal("only a sniper rifle can AIM")
+    task = action.get("task")
+    if task is not None and task not in TASKS:
+        raise illegal(f"task must be one of {', '.join(TASKS)}, got {task!r}")
+    to_arg, path_arg = action.get("to"), action.get("path")
+    path: list[Cell] = []
+    if posture in MOVING:
+        if task is not None:
+            raise illegal(f"a moving figure cannot {task} (only fire)")
+        limit = allowance(fig, posture)
+        if path_arg is not None:
+            if not isinstance(path_arg, list | tuple) or not path_arg:
+                raise illegal("path must be a non-empty list of [level, x, y] cells")
+            path = [as_cell(c, "each path cell") for c in path_arg]
+            cost = cost_of(state.board, fig.pos, path, state.know[side].open_doors)
+            if cost is None:
+                raise illegal(f"path {path_arg!r} is not a chain of legal steps (G-3)")
+            if cost > limit:
+                raise illegal(f"path costs {cost}, more than the {posture} allowance of {limit}")
+            if to_arg is not None and as_cell(to_arg, "to") != path[-1]:
+                raise illegal("to must be the path's last cell")
+        else:
+            if to_arg is None:
+                raise illegal(f"a {posture} order needs a destination (to) or a path")
+            to = as_cell(to_arg, "to")
+            if to == fig.pos:
+                raise illegal("a move must end somewhere else; HOLD to stay")
+            if not state.board.in_bounds(to):
+                raise illegal(f"{list(to)} is off the map")
+            field = move_field(state, side, fig)
+            cost = field.cost(to)
+            if cost is None:
+                raise illegal(f"{list(to)} cannot be reached")
+            if cost > limit:
+                raise illegal(
+                    f"{list(to)} costs {cost}, more than the {posture} allowance of {limit}"
+                )
+            path = field.path_to(to)
+    else:
+        if path_arg is not None:
+            raise illegal(f"a {posture} order has no path")
+        if to_arg is not None and as_cell(to_arg, "to") != fig.pos:
+            raise illegal(f"a {posture} order stays where the figure is")
+    grenade = action.get("grenade")
+    if task == "throw":
+        if posture not in (HOLD, HIDE):
+            raise illegal("a grenade is thrown from HOLD or HIDE (G-18)")
+        if fig.kind != OPERATIVE:
+            raise illegal("the VIP has no grenades")
+        if not isinstance(grenade, str) or fig.grenades.get(grenade, 0) < 1:
+            raise illegal(f"{fig.id} has no {grenade!r} grenade")
+        if not throw_targets(state, side, fig):
+            raise illegal(f"{fig.id} has no square it can throw to")
+    elif grenade is not None:
+        raise illegal("grenade goes with task throw")
+    if task == "plant":
+        if posture != HOLD:
+            raise illegal("planting needs posture HOLD (G-29)")
+        if not can_plant(state, fig):
+            raise illegal(f"{fig.id} cannot plant: it must carry the bomb and stand on a bomb site")
+    if task == "defuse":
+        if posture != HOLD:
+            raise illegal("defusing needs posture HOLD (G-30)")
+        if not can_defuse(state, fig):
+            raise illegal(f"{fig.id} cannot defuse: it must be a CT next to the known planted bomb")
+    return Order(
+        posture=posture, path=path, task=task, grenade=grenade if task == "throw" else None
+    )
+
+
+def check_target(state: GoState, side: str, action: Action) -> tuple[Figure, Cell]:
+    draft = state.drafts[side]
+    fig = own_fighter(state, side, action)
+    order = draft.orders.get(fig.id)
+    if (
+        draft.pending != fig.id
+        or order is None
+        or order.task != "throw"
+        or order.target is not None
+    ):
+        raise illegal(f"{fig.id} is not waiting for a throw target")
+    cell = as_cell(action.get("at"), "at")
+    if cell not in throw_targets(state, side, fig):
+        raise illegal(
+            f"{list(cell)} is not a square {fig.id} can throw to (distance 1-10, clear line)"
+        )
+    return fig, cell
+
+
+def check_face(state: GoState, side: str, action: Action) -> tuple[Figure, str]:
+    draft = state.drafts[side]
+    fig = own_fighter(state, side, action)
+    order = draft.orders.get(fig.id)
+    if draft.pending != fig.id or order is None:
+        raise illegal(f"{fig.id} is not waiting for a facing")
+    if order.task == "throw" and order.target is None:
+        raise illegal(f"{fig.id} needs its throw target first")
+    facing = action.get("facing")
+    if facing not in COMPASS:
+        raise illegal(f"facing must be one of {', '.join(COMPASS_ORDER)}, got {facing!r}")
+    return fig, str(facing)
+
+
+def check_follow(state: GoState, side: str, action: Action) -> tuple[Figure, Figure]:
+    draft = state.drafts[side]
+    if draft.pending is not None:
+        raise illegal(f"finish the order of {draft.pending} first")
+    fig = own_fighter(state, side, action)
+    ident = action.get("hostage")
+    choices = {h.id: h for h in follow_choices(state, side, fig)}
+    if not isinstance(ident, str) or ident not in choices:
+        raise illegal(f"{fig.id} cannot tell {ident!r} to follow (an adjacent hostage you know of)")
+    return fig, choices[ident]
+
+
+def check_speak(state: GoState, side: str, action: Action) -> Figure:
+    if not state.per_player:
+        raise illegal("speech happens only with one player per figure (G-34)")
+    draft = state.drafts[side]
+    if draft.pending is not None:
+        raise illegal(f"finish the order of {draft.pending} first")
+    fig = own_fighter(state, side, action)
+    if fig.id in draft.speak:
+        raise illegal(f"{fig.id}'s player has already spoken this turn")
+    return fig
+
+
+def check_commit(state: GoState, side: str) -> None:
+    draft = state.drafts[side]
+    if draft.pending is not None:
+        raise illegal(f"finish the order of {draft.pending} first")

@@ -1,0 +1,237 @@
+"""What each side (or, in per-player mode, each figure's player) knows (5.2, G-35, G-36).
+
+A side sees its own figures in full; enemies and hostages seen at the latest spotting
+(position and facing only, gone once out of action); the hostages it leads; its sound
+markers; the doors it knows open; all smoke; the public announcements; and this turn's
+news addressed to it. Nothing is remembered of unseen enemies (G-36). The CT never learn
+the bomb's fuse (G-30).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from killhouse.core.cells import Cell
+from killhouse.rulesets.gogogo.news import visible
+from killhouse.rulesets.gogogo.orders import known_hostages
+from killhouse.rulesets.gogogo.state import (
+    ASSASSINATION,
+    CT,
+    DESTRUCTION,
+    HOSTAGE,
+    HOSTAGE_MISSION,
+    OOA,
+    RESCUED,
+    Figure,
+    GoState,
+    Knowledge,
+    T,
+    cell_json,
+    id_key,
+)
+from killhouse.rulesets.gogogo.vision import leader_team
+
+OWN_KEYS = (
+    "id",
+    "kind",
+    "side",
+    "at",
+    "facing",
+    "status",
+    "wounds",
+    "stunned_until",
+    "weapon",
+    "loaded",
+    "aim_turns",
+    "grenades",
+    "posture",
+    "hiding",
+    "plant_progress",
+    "defuse_progress",
+    "has_bomb",
+)
+
+
+def resolve_viewer(state: GoState, who: str) -> tuple[str | None, str | None]:
+    """(side, seat) for a side id, or for a figure seat in per-player mode (G-35)."""
+    if who in state.sides:
+        return who, None
+    if state.per_player and who in state.figures:
+        fig = state.figures[who]
+        if fig.fighter and fig.side is not None:
+            return fig.side, who
+    return None, None
+
+
+def knowledge(state: GoState, side: str, seat: str | None) -> Knowledge:
+    if seat is None:
+        return state.know[side]
+    return state.seat_know.setdefault(seat, Knowledge())
+
+
+def led_hostages(state: GoState, side: str) -> list[Figure]:
+    """Hostages the side leads or led to safety: it always knows where they are (G-9)."""
+    team = state.team(side)
+    return [h for h in state.ordered() if h.kind == HOSTAGE and leader_team(state, h) == team]
+
+
+def known_ids(state: GoState, who: str) -> frozenset[str]:
+    side, seat = resolve_viewer(state, who)
+    if side is None:
+        return frozenset()
+    ids = {f.id for f in state.side_figures(side)}
+    ids |= knowledge(state, side, seat).seen
+    ids |= {h.id for h in led_hostages(state, side)}
+    bomb = state.bomb
+    if bomb is not None and (state.team(side) == T or state.know[side].bomb_at is not None):
+        ids.add(bomb.id)
+    return frozenset(ids)
+
+
+def secret_ids(state: GoState, who: str) -> frozenset[str]:
+    """Enemy figures, hostages, and (for the CT) the bomb: named only once known."""
+    side, _seat = resolve_viewer(state, who)
+    ids = {f.id for f in state.figures.values() if f.side != side}
+    if state.bomb is not None and (side is None or state.team(side) == CT):
+        ids.add(state.bomb.id)
+    return frozenset(ids)
+
+
+def _seen_entry(state: GoState, fig: Figure, side: str) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "id": fig.id,
+        "kind": fig.kind,
+        "side": fig.side,
+        "at": cell_json(fig.pos),
+    }
+    if fig.kind == HOSTAGE:
+        leader = fig.leader if leader_team(state, fig) == state.team(side) else None
+        entry["led_by"] = leader
+    else:
+        entry["facing"] = fig.facing
+    return entry
+
+
+def goals(state: GoState, side: str, seen: list[Figure]) -> list[list[int]]:
+    """Cells the mission draws the side to (for bots and players' eyes)."""
+    z = state.zones
+    team = state.team(side)
+    cells: set[Cell] = set()
+    if state.mission == HOSTAGE_MISSION:
+        if team == CT:
+            if any(h.active for h in led_hostages(state, side)):
+                cells = set(z.rescue)
+            else:
+                cells = {
+                    h.pos
+                    for h in seen
+                    if h.kind == HOSTAGE and h.pos is not None and leader_team(state, h) != CT
+                } or set(z.location)
+        else:
+            cells = set(z.location)
+    elif state.mission == DESTRUCTION:
+        bomb = state.bomb
+        if team == T:
+            if bomb is not None and bomb.pos is not None:
+                cells = {bomb.pos}
+            elif bomb is not None and bomb.carrier is not None:
+                cells = set(z.bomb_sites)
+        else:
+            known = state.know[side].bomb_at
+            cells = {known} if known is not None else set(z.bomb_sites)
+    elif state.mission == ASSASSINATION:
+        cells = set(z.escape)
+    return [cell_json(c) for c in sorted(cells, key=lambda c: (c.level, c.y, c.x))]  # type: ignore[misc]
+
+
+def public_part(state: GoState) -> dict[str, Any]:
+    smoke: list[list[int]] = []
+    for level, lv in enumerate(state.board.levels):
+        ys, xs = lv.smoke.nonzero()
+        smoke.extend([level, int(x), int(y)] for y, x in zip(ys.tolist(), xs.tolist(), strict=True))
+    hostages = [f for f in state.figures.values() if f.kind == HOSTAGE]
+    bomb = state.bomb
+    return {
+        "turn": state.turn,
+        "turn_limit": state.turn_limit,
+        "phase": state.phase,
+        "mission": state.mission,
+        "smoke": sorted(smoke),
+        "announcements": list(state.announcements),
+        "hostages": {
+            "total": state.hostages_total,
+            "rescued": sum(1 for h in hostages if h.status == RESCUED),
+            "killed": sum(1 for h in hostages if h.status == OOA),
+        },
+        "bomb_planted": bool(bomb is not None and bomb.planted),
+        "bomb_defused": bool(bomb is not None and bomb.defused),
+        "result": ({"winner": state.winner, "reason": state.reason} if state.over else None),
+    }
+
+
+def view(state: GoState, who: str) -> dict[str, Any]:
+    side, seat = resolve_viewer(state, who)
+    if side is None:
+        return {
+            "side": who,
+            "turn": state.turn,
+            "figures": [],
+            "seen": [],
+            "remembered": [],
+            "sounds": [],
+            "goals": [],
+            "public": public_part(state),
+        }
+    know = knowledge(state, side, seat)
+    own = []
+    for fig in state.side_figures(side):
+        data = fig.to_json()
+        entry = {k: data[k] for k in OWN_KEYS}
+        entry["stunned"] = fig.stunned
+        entry["active"] = fig.active
+        own.append(entry)
+    seen_figs = [f for f in state.ordered() if f.id in know.seen and f.active]
+    seen = [_seen_entry(state, f, side) for f in seen_figs]
+    for h in led_hostages(state, side):
+        if h.active and h.id not in know.seen:
+            seen.append(_seen_entry(state, h, side))
+    draft = state.drafts.get(side)
+    own_ids = {f.id for f in state.side_figures(side)}
+    bomb_view: dict[str, Any] | None = None
+    bomb = state.bomb
+    if bomb is not None:
+        if state.team(side) == T:
+            bomb_view = bomb.to_json()
+        else:
+            bomb_view = {
+                "planted": bomb.planted,
+                "defused": bomb.defused,
+                "at": cell_json(state.know[side].bomb_at),
+                "in_sight": state.know[side].bomb_seen,
+            }
+    result: dict[str, Any] = {
+        "side": side,
+        "seat": seat,
+        "team": state.team(side),
+        "turn": state.turn,
+        "phase": state.phase,
+        "figures": own,
+        "seen": seen,
+        "remembered": [],  # G-36: no memory of unseen enemies
+        "sounds": [m.to_json() for m in know.markers],
+        "goals": goals(state, side, seen_figs),
+        "public": public_part(state),
+        "map": {"open_doors": sorted([c.level, c.x, c.y] for c in state.know[side].open_doors)},
+        "explosive": bomb_view,
+        "hostages": [h.id for h in known_hostages(state, side)],
+        "draft": draft.to_json() if draft is not None else None,
+        "orders": {k: v.to_json() for k, v in sorted(state.orders.items()) if k in own_ids},
+        "reports": [
+            {k: v for k, v in r.items() if k != "audience"}
+            for r in state.reports
+            if visible(r, who)
+        ],
+    }
+    if state.per_player:
+        result["seats"] = sorted((f.id for f in state.side_figures(side) if f.fighter), key=id_key)
+    return result

@@ -1,0 +1,148 @@
+"""Movement: path costs (G-TV4-6), lock-step (G-TV30-33, G-4) and hostages following (G-25)."""
+
+from __future__ import annotations
+
+import pytest
+
+from killhouse.core.board import Board, Level
+from killhouse.core.cells import Cell
+from killhouse.core.terrain import Terrain
+from killhouse.errors import IllegalActionError
+from killhouse.rulesets.gogogo.movement import cost_of, follow_path, lockstep, longest_prefix
+
+from .helpers import Table, fig, open_rows, scenario
+
+# digest steps with y north -> map steps (y south)
+STEP = {"E": (1, 0), "N": (0, -1), "NE": (1, -1), "SE": (1, 1), "S": (0, 1)}
+
+
+def walk(start: Cell, steps: list[str]) -> list[Cell]:
+    out, here = [], start
+    for s in steps:
+        here = here.step(*STEP[s])
+        out.append(here)
+    return out
+
+
+def open_board(w: int = 20, h: int = 20) -> Board:
+    return Board([Level.blank("ground", w, h)])
+
+
+START = Cell(0, 5, 10)
+
+
+@pytest.mark.parametrize(
+    ("vector", "steps", "cost"),
+    [
+        ("G-TV4", ["E", "E", "NE", "NE", "NE"], 6),
+        ("G-TV5a", ["NE"] * 4, 6),
+        ("G-TV5b", ["NE"] * 5, 7),
+        ("G-TV5c", ["NE", "E"], 2),
+        ("G-TV5d", ["NE", "NE"], 3),
+    ],
+)
+def test_path_costs(vector: str, steps: list[str], cost: int) -> None:
+    assert cost_of(open_board(), START, walk(START, steps), None) == cost, vector
+
+
+def test_g_tv4_and_5_legality_through_orders() -> None:
+    rows = open_rows(20, 20)
+    table = Table(scenario(rows, [fig("c1", "ct", 5, 10), fig("t1", "t", 15, 3)]))
+    ne = [(6, 9), (7, 8), (8, 7), (9, 6)]
+    table.order("ct", "c1", "move", path=[(6, 10), (7, 10), (8, 9), (9, 8), (10, 7)])  # G-TV4
+    with pytest.raises(IllegalActionError, match="allowance"):
+        table.order("t", "t1", "stealth", path=[(16, 3), (17, 3), (18, 2)])
+    table2 = Table(scenario(rows, [fig("c1", "ct", 5, 10), fig("t1", "t", 15, 3)]))
+    table2.order("ct", "c1", "move", path=ne)  # four diagonals: 6
+    with pytest.raises(IllegalActionError, match="costs 7"):
+        table2.order("t", "t1", "move", path=[(14, 4), (13, 5), (12, 6), (11, 7), (10, 8)])
+    table2.order("t", "t1", "stealth", path=[(14, 4), (13, 4)])  # 1 diagonal + 1 orthogonal
+    table3 = Table(scenario(rows, [fig("c1", "ct", 5, 10), fig("t1", "t", 15, 3)]))
+    with pytest.raises(IllegalActionError, match="costs 3"):
+        table3.order("ct", "c1", "stealth", path=[(6, 9), (7, 8)])
+
+
+def test_no_squeezing_between_walls_or_past_windows() -> None:
+    board = open_board()
+    board.levels[0].terrain[9, 5] = Terrain.WALL  # north of START
+    assert cost_of(board, START, [Cell(0, 6, 9)], None) is None
+    board.levels[0].terrain[9, 5] = Terrain.WINDOW
+    assert cost_of(board, START, [Cell(0, 6, 9)], None) is None
+    board.levels[0].terrain[9, 5] = Terrain.DOOR_OPEN
+    assert cost_of(board, START, [Cell(0, 6, 9)], None) == 1
+    # a door a side does not know to be open still blocks the squeeze on its map (G-44)
+    assert cost_of(board, START, [Cell(0, 6, 9)], set()) is None
+
+
+def test_g_tv6_stunned_mover_is_cut() -> None:
+    path = walk(START, ["NE", "NE", "E"])
+    assert cost_of(open_board(), START, path, None) == 4
+    assert longest_prefix(START, path, 3) == path[:2]
+
+
+def c(x: int, y: int = 0) -> Cell:
+    return Cell(0, x, y)
+
+
+def test_g_tv30_swap_blocks_both() -> None:
+    res = lockstep({"A": c(0), "B": c(1)}, {"A": [c(1)], "B": [c(0)]})
+    assert res.final == {"A": c(0), "B": c(1)}
+
+
+def test_g_tv31_contest_blocks_both() -> None:
+    res = lockstep({"A": c(0), "B": c(2)}, {"A": [c(1)], "B": [c(1)]})
+    assert res.final == {"A": c(0), "B": c(2)}
+
+
+def test_g_tv32_a_file_follows() -> None:
+    res = lockstep({"A": c(0), "B": c(1)}, {"A": [c(1), c(2)], "B": [c(2), c(3)]})
+    assert res.final == {"A": c(2), "B": c(3)}
+
+
+def test_g_tv33_held_square_blocks_all_turn() -> None:
+    res = lockstep({"A": c(0), "C": c(1)}, {"A": [c(1), c(2)]})
+    assert res.final["A"] == c(0)
+    assert res.blocked_at == {"A": 1}
+
+
+def test_a_cycle_of_three_is_blocked() -> None:
+    res = lockstep(
+        {"A": c(0, 0), "B": c(1, 0), "C": c(1, 1)},
+        {"A": [c(1, 0)], "B": [c(1, 1)], "C": [c(0, 0)]},
+    )
+    assert res.final == {"A": c(0, 0), "B": c(1, 0), "C": c(1, 1)}
+
+
+def test_a_blocked_mover_blocks_the_file_behind_it() -> None:
+    # C holds; B is blocked by C; A behind B is then blocked too (rule 4)
+    res = lockstep(
+        {"A": c(0), "B": c(1), "C": c(2)},
+        {"A": [c(1), c(2)], "B": [c(2), c(3)]},
+    )
+    assert res.final == {"A": c(0), "B": c(1), "C": c(2)}
+
+
+def test_a_blocked_figure_stops_for_the_rest_of_the_turn() -> None:
+    # step 1: B and D contest (2,0)... B blocked; A follows into B? No: B stays, so A blocked
+    res = lockstep(
+        {"A": c(0), "B": c(1), "D": c(3)},
+        {"A": [c(1), c(2)], "B": [c(2)], "D": [c(2)]},
+    )
+    assert res.final == {"A": c(0), "B": c(1), "D": c(3)}
+    # a figure whose way clears later does not restart
+    res = lockstep({"A": c(0), "B": c(2)}, {"A": [c(1), c(2), c(3)], "B": [c(3)]})
+    assert res.final == {"A": c(2), "B": c(3)}
+
+
+def test_hostage_follows_to_a_free_square_beside_its_leader() -> None:
+    board = open_board()
+    route = follow_path(board, c(2, 5), c(8, 5), [c(8, 5)], 6)
+    assert route[-1] == c(7, 5)
+    # out of reach: it goes as far as the allowance lets it
+    short = follow_path(board, c(2, 5), c(12, 5), [c(12, 5)], 2)
+    assert short == [c(3, 5), c(4, 5)]
+    # already beside the leader: it stays
+    assert follow_path(board, c(7, 5), c(8, 5), [c(8, 5)], 6) == []
+    # tie-break: cost, then squared distance to the leader, then (y, x)
+    route = follow_path(board, c(5, 5), c(5, 8), [c(5, 8)], 6)
+    assert route[-1] == c(5, 7)
