@@ -17,7 +17,7 @@ demo: setup
 	$(BIN)/killhouse play scenarios/execute/embassy.yaml --seed 7
 
 lint: setup
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks scripts
 
 typecheck: setup
 	$(BIN)/mypy

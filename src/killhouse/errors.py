@@ -23,7 +23,9 @@ class Problem:
 
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line > 0 else self.file  # 0: the whole file
-        text = f"{where}: {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
+        text = f"{where}: {self.field}: {self.message}"
+        if not self.field:
+            text = f"{where}: {self.message}"
         return f"{text} ({self.hint})" if self.hint else text
 
 
