@@ -131,9 +131,7 @@ def assert_no_leak(game: Game, side: str, known_before: frozenset[str], events_f
     known = game.ruleset.known_ids(game.state, side) | known_before
     secrets = game.ruleset.secret_ids(game.state, side) - known
     view_values = string_values(game.ruleset.view(game.state, side))
-    event_values = string_values(
-        [e.to_json() for e in game.log.since(events_from) if e.visible_to(side)]
-    )
+    event_values = string_values([e.for_side(side) for e in game.log.since(events_from)])
     for ident in secrets:
         assert ident not in view_values, f"{side}'s view names secret {ident!r}"
         assert ident not in event_values, f"an event {side} sees names secret {ident!r}"

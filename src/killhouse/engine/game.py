@@ -83,9 +83,8 @@ class Game:
         """
         view = self.ruleset.view(self.state, side)
         if events_since is not None:
-            view["events"] = [
-                e.to_json() for e in self.log.since(events_since) if e.visible_to(side)
-            ]
+            copies = (e.for_side(side) for e in self.log.since(events_since))
+            view["events"] = [c for c in copies if c is not None]
         return view
 
     def state_hash(self) -> str:

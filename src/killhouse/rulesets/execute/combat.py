@@ -55,11 +55,8 @@ def apply_damage(state: ExecuteState, figure: Figure, raw: int, cause: str, log:
     full = {"figure": figure.id, "cause": cause, "raw": raw, "absorbed": absorbed,
             "taken": taken, "vitality_left": max(0, left), "status": figure.status}
     insiders = {figure.side} if figure.side else seen_by
-    tell(state, log, "damage", full, insiders)
-    outsiders = seen_by - insiders
-    if outsiders:
-        tell(state, log, "damage", {"figure": figure.id, "cause": cause, "raw": raw,
-                                    "status": figure.status}, outsiders)
+    brief = {"figure": figure.id, "cause": cause, "raw": raw, "status": figure.status}
+    tell(state, log, "damage", full, insiders | seen_by, {s: brief for s in seen_by - insiders})
     return taken
 
 

@@ -7,7 +7,6 @@ in its copy, so no event ever names a hidden figure or bomb to the wrong side.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -43,17 +42,25 @@ def audience(state: ExecuteState, sides: Iterable[str]) -> Audience:
 
 
 def tell(
-    state: ExecuteState, log: EventLog, kind: str, data: Mapping[str, Any], sides: Iterable[str]
+    state: ExecuteState,
+    log: EventLog,
+    kind: str,
+    data: Mapping[str, Any],
+    sides: Iterable[str],
+    brief: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> None:
-    """Emit ``data`` to each of ``sides``; a side gets ``None`` for any id it may not name."""
-    groups: dict[str, tuple[dict[str, Any], list[str]]] = {}
-    for side in sorted(set(sides)):
+    """Emit one event for ``sides``: each gets ``None`` for any id it may not name, and a side
+    in ``brief`` gets that shorter account instead of ``data``."""
+    full = dict(data)
+    chosen = sorted(set(sides))
+    views: dict[str, dict[str, Any]] = {}
+    for side in chosen:
         known = known_ids(state, side)
+        told = (brief or {}).get(side, full)
         copy = {
             k: (None if k in ID_FIELDS and isinstance(v, str) and v not in known else v)
-            for k, v in data.items()
+            for k, v in told.items()
         }
-        key = json.dumps(copy, sort_keys=True, default=str)
-        groups.setdefault(key, (copy, []))[1].append(side)
-    for copy, members in groups.values():
-        log.emit(kind, copy, audience(state, members))
+        if copy != full:
+            views[side] = copy
+    log.emit(kind, full, audience(state, chosen), views)
