@@ -21,6 +21,11 @@ class Cell(NamedTuple):
         return Cell(self.level, self.x + dx, self.y + dy)
 
 
+def cell_json(cell: Cell | None) -> list[int] | None:
+    """A cell as views, events and actions write it: ``[level, x, y]`` (``None`` off the map)."""
+    return None if cell is None else [cell.level, cell.x, cell.y]
+
+
 #: The eight compass facings as unit steps on the map (y grows southwards).
 COMPASS: dict[str, tuple[int, int]] = {
     "n": (0, -1),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from killhouse.core.cells import Cell
+from killhouse.core.cells import Cell, cell_json
 from killhouse.core.geometry import chebyshev, los_pairs
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.execute.movement import claimable, destinations
@@ -37,7 +37,6 @@ from killhouse.rulesets.execute.state import (
     TURN_START,
     ExecuteState,
     Figure,
-    cell_json,
 )
 from killhouse.rulesets.execute.tables import tables
 from killhouse.rulesets.execute.tasks import adjacent
@@ -76,13 +75,16 @@ def _legal(state: ExecuteState, side: str) -> list[Action]:
     if phase == TURN_START:
         if side != state.fbi:
             return []
-        return [_act(side, "continue", {"role": "pass"}),
-                _act(side, "concede", {"role": "other"})]
+        return [_act(side, "continue", {"role": "pass"}), _act(side, "concede", {"role": "other"})]
     if phase in (GRENADES, TASKS, MOVEMENT, FIRING):
         if side != state.acting_side():
             return []
-        acts = {GRENADES: grenade_actions, TASKS: task_actions, MOVEMENT: move_actions,
-                FIRING: fire_actions}[phase](state, side)
+        acts = {
+            GRENADES: grenade_actions,
+            TASKS: task_actions,
+            MOVEMENT: move_actions,
+            FIRING: fire_actions,
+        }[phase](state, side)
         return [*acts, _act(side, "done", {"role": "pass"})]
     return []
 
@@ -131,8 +133,16 @@ def planning_actions(state: ExecuteState) -> list[Action]:
         for weapon in sorted(tables().weapons):
             for armour in range(state.options.armour_cap(side) + 1):
                 if (weapon, armour) != (agent.weapon, agent.armour):
-                    out.append(_act(side, "loadout", {"role": "setup"}, figure=agent.id,
-                                    weapon=weapon, armour=armour))
+                    out.append(
+                        _act(
+                            side,
+                            "loadout",
+                            {"role": "setup"},
+                            figure=agent.id,
+                            weapon=weapon,
+                            armour=armour,
+                        )
+                    )
     if len(state.notes) < MAX_NOTES:
         out.append(_act(side, "note", {"role": "other"}, text=""))
     if roster:
@@ -146,9 +156,14 @@ def planning_actions(state: ExecuteState) -> list[Action]:
 def ready(state: ExecuteState, side: str, on_map: bool = True) -> list[Figure]:
     """The side's active figures that have not yet acted in this phase (E-10), by id."""
     return sorted(
-        (f for f in state.figures.values()
-         if f.side == side and f.active and f.id not in state.acted
-         and (f.pos is not None or not on_map)),
+        (
+            f
+            for f in state.figures.values()
+            if f.side == side
+            and f.active
+            and f.id not in state.acted
+            and (f.pos is not None or not on_map)
+        ),
         key=lambda f: f.id,
     )
 
@@ -158,15 +173,21 @@ def blast_value(state: ExecuteState, side: str, center: Cell) -> float:
     g = tables().grenade
     seen = visible_ids(state, side)
     near = [
-        f for f in state.figures.values()
-        if f.pos is not None and f.status not in REMOVED and f.pos.level == center.level
+        f
+        for f in state.figures.values()
+        if f.pos is not None
+        and f.status not in REMOVED
+        and f.pos.level == center.level
         and chebyshev(f.pos, center) <= g["blast_radius"]
         and (f.side == side or f.id in seen)
     ]
     if not near:
         return 0.0
-    ok = los_pairs(state.board.opaque(center.level), [(center.x, center.y)] * len(near),
-                   [(f.pos.x, f.pos.y) for f in near if f.pos is not None])
+    ok = los_pairs(
+        state.board.opaque(center.level),
+        [(center.x, center.y)] * len(near),
+        [(f.pos.x, f.pos.y) for f in near if f.pos is not None],
+    )
     value = 0.0
     for f, hit in zip(near, ok, strict=True):
         if not hit or f.status not in (ACTIVE, INCAPACITATED):
@@ -190,18 +211,27 @@ def throw_targets(state: ExecuteState, thrower: Figure) -> list[Cell]:
     if pos is None:
         return []
     seen = visible_ids(state, thrower.side)
-    cells = sorted({
-        f.pos for f in state.figures.values()
-        if f.id in seen and f.side == state.other(thrower.side) and f.pos is not None
-        and f.status in (ACTIVE, INCAPACITATED)
-    })
+    cells = sorted(
+        {
+            f.pos
+            for f in state.figures.values()
+            if f.id in seen
+            and f.side == state.other(thrower.side)
+            and f.pos is not None
+            and f.status in (ACTIVE, INCAPACITATED)
+        }
+    )
     g = tables().grenade
-    cells = [c for c in cells if c.level == pos.level
-             and g["min_distance"] <= chebyshev(pos, c) <= g["max_distance"]]
+    cells = [
+        c
+        for c in cells
+        if c.level == pos.level and g["min_distance"] <= chebyshev(pos, c) <= g["max_distance"]
+    ]
     if not cells:
         return []
-    ok = los_pairs(state.board.opaque(pos.level), [(pos.x, pos.y)] * len(cells),
-                   [(c.x, c.y) for c in cells])
+    ok = los_pairs(
+        state.board.opaque(pos.level), [(pos.x, pos.y)] * len(cells), [(c.x, c.y) for c in cells]
+    )
     return [c for c, fine in zip(cells, ok, strict=True) if fine]
 
 
@@ -209,11 +239,22 @@ def throw_hint(state: ExecuteState, thrower: Figure, target: Cell) -> dict[str, 
     assert thrower.pos is not None
     d = chebyshev(thrower.pos, target)
     tn = grenade_tn(d, thrower.card.grenades, thrower.damage)
-    aimed = next((f.id for f in sorted(state.figures.values(), key=lambda f: (f.status, f.id))
-                  if f.pos == target and f.status in (ACTIVE, INCAPACITATED)), None)
-    return {"role": "attack", "tn": tn, "distance": d, "target": aimed,
-            "p": float(success_chance(tables().grenade["die"], tn)),
-            "value": blast_value(state, thrower.side or "", target)}
+    aimed = next(
+        (
+            f.id
+            for f in sorted(state.figures.values(), key=lambda f: (f.status, f.id))
+            if f.pos == target and f.status in (ACTIVE, INCAPACITATED)
+        ),
+        None,
+    )
+    return {
+        "role": "attack",
+        "tn": tn,
+        "distance": d,
+        "target": aimed,
+        "p": float(success_chance(tables().grenade["die"], tn)),
+        "value": blast_value(state, thrower.side or "", target),
+    }
 
 
 def grenade_actions(state: ExecuteState, side: str) -> list[Action]:
@@ -222,16 +263,28 @@ def grenade_actions(state: ExecuteState, side: str) -> list[Action]:
     if side == state.terrorists and not state.threw_this_slot:
         for bomb in sorted(state.bombs.values(), key=lambda b: b.id):
             holder = state.figures.get(bomb.holder or "")
-            if (bomb.mode == "remote" and bomb.terrorists_think_armed and holder is not None
-                    and holder.active and holder.pos is not None):
-                out.append(_act(side, "detonate", {"role": "attack", "p": 1.0, "value": 0.0,
-                                                   "target": bomb.id}, bomb=bomb.id))
+            if (
+                bomb.mode == "remote"
+                and bomb.terrorists_think_armed
+                and holder is not None
+                and holder.active
+                and holder.pos is not None
+            ):
+                out.append(
+                    _act(
+                        side,
+                        "detonate",
+                        {"role": "attack", "p": 1.0, "value": 0.0, "target": bomb.id},
+                        bomb=bomb.id,
+                    )
+                )
     for f in ready(state, side):
         if f.grenades <= 0:
             continue
         for cell in throw_targets(state, f):
-            out.append(_act(side, "throw", throw_hint(state, f, cell), figure=f.id,
-                            at=cell_json(cell)))
+            out.append(
+                _act(side, "throw", throw_hint(state, f, cell), figure=f.id, at=cell_json(cell))
+            )
     return out
 
 
@@ -253,19 +306,42 @@ def task_actions(state: ExecuteState, side: str) -> list[Action]:
             ):
                 continue
             tn = device_tn(device.level, agent.card.electronics, agent.damage)
-            out.append(_act(side, "task", {"role": "task", "tn": tn, "target": device.id,
-                                           "p": float(success_chance(die, tn)),
-                                           "value": TASK_VALUE[device.type]},
-                            figure=agent.id, device=device.id))
+            out.append(
+                _act(
+                    side,
+                    "task",
+                    {
+                        "role": "task",
+                        "tn": tn,
+                        "target": device.id,
+                        "p": float(success_chance(die, tn)),
+                        "value": TASK_VALUE[device.type],
+                    },
+                    figure=agent.id,
+                    device=device.id,
+                )
+            )
         for bomb in sorted(state.bombs.values(), key=lambda b: b.id):
             if bomb.state != "armed" or not bomb.seen_by_fbi or not adjacent(agent, bomb.at):
                 continue
             tn = device_tn(bomb.level, agent.card.electronics, agent.damage)
             p = float(success_chance(tables().bomb["die"], tn))
             # the value is negative unless a disarm is at least twice as likely as a blast
-            out.append(_act(side, "disarm", {"role": "task", "tn": tn, "target": bomb.id, "p": p,
-                                             "value": 2.0 if 3 * p >= 2 else -2.0},
-                            figure=agent.id, bomb=bomb.id))
+            out.append(
+                _act(
+                    side,
+                    "disarm",
+                    {
+                        "role": "task",
+                        "tn": tn,
+                        "target": bomb.id,
+                        "p": p,
+                        "value": 2.0 if 3 * p >= 2 else -2.0,
+                    },
+                    figure=agent.id,
+                    bomb=bomb.id,
+                )
+            )
     return out
 
 
@@ -276,13 +352,27 @@ def move_actions(state: ExecuteState, side: str) -> list[Action]:
         if f.pos is None and f.kind != AGENT:
             continue
         for cell, cost in sorted(destinations(state, f).items()):
-            out.append(_act(side, "move", {"role": "move", "to": cell_json(cell), "cost": cost,
-                                           "figure": f.id}, figure=f.id, to=cell_json(cell)))
+            out.append(
+                _act(
+                    side,
+                    "move",
+                    {"role": "move", "to": cell_json(cell), "cost": cost, "figure": f.id},
+                    figure=f.id,
+                    to=cell_json(cell),
+                )
+            )
         if f.kind == AGENT and f.pos is not None:
             for h in sorted(state.hostages(), key=lambda x: x.id):
                 if h.leader != f.id and claimable(state, f, h):
-                    out.append(_act(side, "claim", {"role": "other", "target": h.id},
-                                    figure=f.id, hostage=h.id))
+                    out.append(
+                        _act(
+                            side,
+                            "claim",
+                            {"role": "other", "target": h.id},
+                            figure=f.id,
+                            hostage=h.id,
+                        )
+                    )
     return out
 
 
@@ -298,15 +388,23 @@ def fire_targets(state: ExecuteState, firer: Figure) -> list[Figure]:
     if pos is None:
         return []
     cands = sorted(
-        (f for f in state.figures.values()
-         if f.side != firer.side and f.pos is not None and f.pos.level == pos.level
-         and f.status in (ACTIVE, INCAPACITATED)),
+        (
+            f
+            for f in state.figures.values()
+            if f.side != firer.side
+            and f.pos is not None
+            and f.pos.level == pos.level
+            and f.status in (ACTIVE, INCAPACITATED)
+        ),
         key=lambda f: f.id,
     )
     if not cands:
         return []
-    ok = los_pairs(state.board.opaque(pos.level), [(pos.x, pos.y)] * len(cands),
-                   [(f.pos.x, f.pos.y) for f in cands if f.pos is not None])
+    ok = los_pairs(
+        state.board.opaque(pos.level),
+        [(pos.x, pos.y)] * len(cands),
+        [(f.pos.x, f.pos.y) for f in cands if f.pos is not None],
+    )
     return [f for f, fine in zip(cands, ok, strict=True) if fine]
 
 
@@ -319,8 +417,19 @@ def fire_actions(state: ExecuteState, side: str) -> list[Action]:
         die = tables().weapons[f.weapon].die
         for target in fire_targets(state, f):
             tn = shot_tn(target.card.evasion, f.card.firearms, f.damage)
-            out.append(_act(side, "fire", {"role": "attack", "tn": tn, "target": target.id,
-                                           "p": float(success_chance(die, tn)),
-                                           "value": shot_value(state, side, target)},
-                            figure=f.id, target=target.id))
+            out.append(
+                _act(
+                    side,
+                    "fire",
+                    {
+                        "role": "attack",
+                        "tn": tn,
+                        "target": target.id,
+                        "p": float(success_chance(die, tn)),
+                        "value": shot_value(state, side, target),
+                    },
+                    figure=f.id,
+                    target=target.id,
+                )
+            )
     return out

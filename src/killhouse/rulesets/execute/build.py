@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
+from killhouse.core.cells import cell_json
 from killhouse.core.terrain import Terrain
 from killhouse.rulesets.execute.setup import FigureSetup, Setup
-from killhouse.rulesets.execute.state import (
-    AGENT,
-    HOSTAGE,
-    SETUP,
-    ExecuteState,
-    Figure,
-    Memory,
-    cell_json,
-)
+from killhouse.rulesets.execute.state import AGENT, HOSTAGE, SETUP, ExecuteState, Figure, Memory
 from killhouse.rulesets.execute.tables import tables
 from killhouse.rulesets.execute.vision import door_cells
 from killhouse.scenario.model import Scenario
@@ -20,8 +13,15 @@ from killhouse.scenario.model import Scenario
 
 def make_figure(spec: FigureSetup) -> Figure:
     return Figure(
-        id=spec.id, kind=spec.kind, side=spec.side, card=spec.card, name=spec.name,
-        weapon=spec.weapon, armour=spec.armour, grenades=spec.grenades, pos=spec.at,
+        id=spec.id,
+        kind=spec.kind,
+        side=spec.side,
+        card=spec.card,
+        name=spec.name,
+        weapon=spec.weapon,
+        armour=spec.armour,
+        grenades=spec.grenades,
+        pos=spec.at,
         custom=spec.custom,
     )
 
@@ -35,8 +35,13 @@ def recruit_figure(state: ExecuteState, card_id: str) -> Figure:
         ident = f"{card_id}-{n}"
         n += 1
     return Figure(
-        id=ident, kind=AGENT, side=state.fbi, card=card, name=card.name,
-        weapon=tables().default_weapon, armour=state.options.armour_cap(state.fbi),
+        id=ident,
+        kind=AGENT,
+        side=state.fbi,
+        card=card,
+        name=card.name,
+        weapon=tables().default_weapon,
+        armour=state.options.armour_cap(state.fbi),
         grenades=state.options.grenades_per_figure,
     )
 
@@ -85,9 +90,11 @@ def build(setup: Setup, scenario: Scenario) -> ExecuteState:
     for h in state.hostages():
         state.known[state.terrorists].add(h.id)
         state.memory[state.terrorists][h.id] = Memory(
-            h.id, cell_json(h.pos), 0, "placed",
+            h.id,
+            cell_json(h.pos),
+            0,
+            "placed",
             {"kind": HOSTAGE, "side": None, "name": h.name, "status": h.status},
         )
     state.phase = SETUP
     return state
-

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from killhouse.core.cells import Cell
+from killhouse.core.cells import Cell, cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.core.geometry import cells_on_segment, chebyshev, line_of_sight, los_pairs
@@ -22,7 +22,6 @@ from killhouse.rulesets.execute.state import (
     REMOVED,
     ExecuteState,
     Figure,
-    cell_json,
 )
 from killhouse.rulesets.execute.tables import tables
 from killhouse.rulesets.execute.vision import witnesses
@@ -52,8 +51,15 @@ def apply_damage(state: ExecuteState, figure: Figure, raw: int, cause: str, log:
     if figure.status != before:
         _drop_leads(state, figure)
     state.touch()
-    full = {"figure": figure.id, "cause": cause, "raw": raw, "absorbed": absorbed,
-            "taken": taken, "vitality_left": max(0, left), "status": figure.status}
+    full = {
+        "figure": figure.id,
+        "cause": cause,
+        "raw": raw,
+        "absorbed": absorbed,
+        "taken": taken,
+        "vitality_left": max(0, left),
+        "status": figure.status,
+    }
     insiders = {figure.side} if figure.side else seen_by
     brief = {"figure": figure.id, "cause": cause, "raw": raw, "status": figure.status}
     tell(state, log, "damage", full, insiders | seen_by, {s: brief for s in seen_by - insiders})
@@ -81,11 +87,28 @@ def fire(state: ExecuteState, firer: Figure, target: Figure, chance: Chance, log
     """One shot (5.4, E-12): TN = 2 × target EV − effective Firearms on the weapon's die."""
     assert firer.weapon is not None
     sides = witnesses(state, firer)
-    check = resolve_shot(chance, firer.weapon, firer.card.firearms, target.card.evasion,
-                         firer.damage, audience(state, sides))
-    tell(state, log, "shot", {"firer": firer.id, "target": target.id, "weapon": firer.weapon,
-                              "from": cell_json(firer.pos), "at": cell_json(target.pos),
-                              **check.to_json()}, sides)
+    check = resolve_shot(
+        chance,
+        firer.weapon,
+        firer.card.firearms,
+        target.card.evasion,
+        firer.damage,
+        audience(state, sides),
+    )
+    tell(
+        state,
+        log,
+        "shot",
+        {
+            "firer": firer.id,
+            "target": target.id,
+            "weapon": firer.weapon,
+            "from": cell_json(firer.pos),
+            "at": cell_json(target.pos),
+            **check.to_json(),
+        },
+        sides,
+    )
     if check.success:
         apply_damage(state, target, tables().weapons[firer.weapon].damage, "shot", log)
 
@@ -135,13 +158,25 @@ def throw(
     assert thrower.pos is not None
     distance = chebyshev(thrower.pos, target)
     sides = witnesses(state, thrower)
-    result: Throw = resolve_grenade(chance, distance, thrower.card.grenades, thrower.damage,
-                                    audience(state, sides))
+    result: Throw = resolve_grenade(
+        chance, distance, thrower.card.grenades, thrower.damage, audience(state, sides)
+    )
     thrower.grenades -= 1
     landed = landing_square(state, thrower.pos, target, result.overshoot)
-    tell(state, log, "grenade", {"thrower": thrower.id, "from": cell_json(thrower.pos),
-                                 "aim": cell_json(target), "distance": distance,
-                                 **result.to_json(), "landed": cell_json(landed)}, sides)
+    tell(
+        state,
+        log,
+        "grenade",
+        {
+            "thrower": thrower.id,
+            "from": cell_json(thrower.pos),
+            "aim": cell_json(target),
+            "distance": distance,
+            **result.to_json(),
+            "landed": cell_json(landed),
+        },
+        sides,
+    )
     blast(state, landed, log)
 
 
@@ -151,14 +186,20 @@ def blast(state: ExecuteState, center: Cell, log: EventLog) -> None:
     state.explosions.append({"kind": "grenade", "at": cell_json(center), "turn": state.turn})
     log.emit("explosion", {"kind": "grenade", "at": cell_json(center), "turn": state.turn}, None)
     near = [
-        f for f in sorted(state.figures.values(), key=lambda f: f.id)
-        if f.pos is not None and f.status not in REMOVED and f.pos.level == center.level
+        f
+        for f in sorted(state.figures.values(), key=lambda f: f.id)
+        if f.pos is not None
+        and f.status not in REMOVED
+        and f.pos.level == center.level
         and chebyshev(f.pos, center) <= g["blast_radius"]
     ]
     if not near:
         return
-    ok = los_pairs(state.board.opaque(center.level), [(center.x, center.y)] * len(near),
-                   [(f.pos.x, f.pos.y) for f in near if f.pos is not None])
+    ok = los_pairs(
+        state.board.opaque(center.level),
+        [(center.x, center.y)] * len(near),
+        [(f.pos.x, f.pos.y) for f in near if f.pos is not None],
+    )
     for figure, hit in zip(near, ok, strict=True):
         if hit:
             apply_damage(state, figure, g["damage"], "grenade", log)
@@ -175,8 +216,7 @@ def explode(state: ExecuteState, bomb_id: str, log: EventLog) -> None:
     bomb.terrorists_think_armed = False
     state.explosions.append({"kind": "bomb", "at": cell_json(bomb.at), "turn": state.turn})
     log.emit("explosion", {"kind": "bomb", "at": cell_json(bomb.at), "turn": state.turn}, None)
-    tell(state, log, "bomb_exploded", {"bomb": bomb.id, "at": cell_json(bomb.at)},
-         state.side_ids())
+    tell(state, log, "bomb_exploded", {"bomb": bomb.id, "at": cell_json(bomb.at)}, state.side_ids())
     for figure in sorted(state.figures.values(), key=lambda f: f.id):
         if figure.pos is None or figure.status in REMOVED:
             continue

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from killhouse.core.cells import cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.rulesets.base import Decision
@@ -29,7 +30,6 @@ from killhouse.rulesets.execute.state import (
     TURN_START,
     ExecuteState,
     Memory,
-    cell_json,
 )
 from killhouse.rulesets.execute.vision import refresh
 
@@ -54,14 +54,20 @@ def pending(state: ExecuteState) -> tuple[Decision, ...]:
     if state.phase == NEGOTIATION:
         return tuple(
             Decision(s, "negotiate", PROMPTS[NEGOTIATION])
-            for s in state.side_ids() if s not in state.negotiation_ended
+            for s in state.side_ids()
+            if s not in state.negotiation_ended
         )
     if state.phase == PLANNING:
         return (Decision(state.fbi, "plan", PROMPTS[PLANNING]),)
     if state.phase == TURN_START:
         return (Decision(state.fbi, "turn-start", f"turn {state.turn}: {PROMPTS[TURN_START]}"),)
-    return (Decision(state.acting_side(), state.phase,
-                     f"turn {state.turn}, {state.phase}: {PROMPTS[state.phase]}"),)
+    return (
+        Decision(
+            state.acting_side(),
+            state.phase,
+            f"turn {state.turn}, {state.phase}: {PROMPTS[state.phase]}",
+        ),
+    )
 
 
 # -- pre-game -------------------------------------------------------------------------------
@@ -218,4 +224,3 @@ def finish(state: ExecuteState, log: EventLog) -> None:
     result = state.result
     assert result is not None
     log.emit("game_over", result.to_json(), None)
-

@@ -15,19 +15,12 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from killhouse.core.cells import Cell
+from killhouse.core.cells import Cell, cell_json
 from killhouse.core.events import EventLog
 from killhouse.core.geometry import chebyshev, line_of_sight
 from killhouse.core.paths import DistanceField, StepRules, distance_field, path_cost
 from killhouse.core.terrain import Terrain, passable_mask, stairs_mask
-from killhouse.rulesets.execute.state import (
-    AGENT,
-    EXTRACTED,
-    HOSTAGE,
-    ExecuteState,
-    Figure,
-    cell_json,
-)
+from killhouse.rulesets.execute.state import AGENT, EXTRACTED, HOSTAGE, ExecuteState, Figure
 from killhouse.rulesets.execute.vision import witnesses
 
 STAIR_COST = 2  # ruling E-3
@@ -112,7 +105,8 @@ def free_entries(state: ExecuteState) -> list[Cell]:
     """Entry squares an off-map agent may step onto now: enterable and free (E-34, E-60)."""
     costs = enter_costs(state, state.terrorists)
     return [
-        c for c in sorted(state.entry)
+        c
+        for c in sorted(state.entry)
         if costs[c.level][c.y, c.x] > 0 and state.active_at(c) is None
     ]
 
@@ -133,10 +127,14 @@ def reach(state: ExecuteState, figure: Figure) -> Reach:
         groups: dict[int, list[Cell]] = {}
         for c in free_entries(state):
             groups.setdefault(step_cost(state, c), []).append(c)
-        result = Reach(tuple(
-            (distance_field(state.board, cells, costs, STEP_RULES, walls), extra, tuple(cells))
-            for extra, cells in sorted(groups.items())
-        ), tuple(costs), tuple(walls))
+        result = Reach(
+            tuple(
+                (distance_field(state.board, cells, costs, STEP_RULES, walls), extra, tuple(cells))
+                for extra, cells in sorted(groups.items())
+            ),
+            tuple(costs),
+            tuple(walls),
+        )
     state.cache[key] = result
     return result
 
@@ -174,8 +172,9 @@ def walk(state: ExecuteState, figure: Figure, path: Sequence[Cell], log: EventLo
                 if device.type == "alarm" and device.working and cell in device.covers:
                     alert = {"alarm": device.id, "at": cell_json(cell), "turn": state.turn}
                     log.emit("alert", alert, frozenset({state.terrorists}))
-                    state.alerts.append({"alarm": device.id, "at": cell_json(cell),
-                                         "turn": state.turn})
+                    state.alerts.append(
+                        {"alarm": device.id, "at": cell_json(cell), "turn": state.turn}
+                    )
         if figure.kind == HOSTAGE and cell in state.extraction:  # ruling E-56: at once
             extract(state, figure, log)
             return
@@ -233,13 +232,23 @@ def move(state: ExecuteState, figure: Figure, dest: Cell, log: EventLog) -> None
         auto_claim(state, figure, log)
     walk(state, figure, path, log)
     state.touch()
-    log.emit("moved", {"figure": figure.id, "from": cell_json(start), "to": cell_json(dest),
-                       "cost": cost, "path": [cell_json(c) for c in path]},
-             frozenset({figure.side or state.fbi}))
+    log.emit(
+        "moved",
+        {
+            "figure": figure.id,
+            "from": cell_json(start),
+            "to": cell_json(dest),
+            "cost": cost,
+            "path": [cell_json(c) for c in path],
+        },
+        frozenset({figure.side or state.fbi}),
+    )
     if figure.kind == AGENT:
         auto_claim(state, figure, log)
-        led = sorted((h for h in state.hostages() if h.leader == figure.id and h.active),
-                     key=lambda h: h.claim_seq)
+        led = sorted(
+            (h for h in state.hostages() if h.leader == figure.id and h.active),
+            key=lambda h: h.claim_seq,
+        )
         for h in led:
             follow(state, h, figure, log)
 
@@ -288,7 +297,14 @@ def follow(state: ExecuteState, hostage: Figure, leader: Figure, log: EventLog) 
     start = hostage.pos
     walk(state, hostage, steps, log)
     state.touch()
-    log.emit("followed", {"hostage": hostage.id, "leader": leader.id, "from": cell_json(start),
-                          "to": cell_json(steps[-1]),
-                          "extracted": hostage.status == EXTRACTED},
-             frozenset({state.fbi}))
+    log.emit(
+        "followed",
+        {
+            "hostage": hostage.id,
+            "leader": leader.id,
+            "from": cell_json(start),
+            "to": cell_json(steps[-1]),
+            "extracted": hostage.status == EXTRACTED,
+        },
+        frozenset({state.fbi}),
+    )

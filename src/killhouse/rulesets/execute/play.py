@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from killhouse.core.cells import Cell
+from killhouse.core.cells import Cell, cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.core.geometry import chebyshev
@@ -15,13 +15,7 @@ from killhouse.rulesets.execute.actions import MAX_NOTES, MAX_TEXT, legal
 from killhouse.rulesets.execute.build import pool_key, recruit_figure
 from killhouse.rulesets.execute.combat import can_see
 from killhouse.rulesets.execute.news import tell
-from killhouse.rulesets.execute.state import (
-    GRENADES,
-    RELEASED,
-    SETUP,
-    ExecuteState,
-    cell_json,
-)
+from killhouse.rulesets.execute.state import GRENADES, RELEASED, SETUP, ExecuteState
 from killhouse.rulesets.execute.tables import tables
 from killhouse.rulesets.execute.vision import refresh
 
@@ -66,8 +60,10 @@ def why_not(state: ExecuteState, action: Action) -> str:
         if fid in state.acted:
             return f"{fid!r} has already acted in this phase (ruling E-10)"
     if action.kind not in kinds:
-        return (f"{action.kind!r} is not possible in the {state.phase} step; "
-                f"possible: {', '.join(kinds)}")
+        return (
+            f"{action.kind!r} is not possible in the {state.phase} step; "
+            f"possible: {', '.join(kinds)}"
+        )
     if action.kind == "move":
         return f"{action.get('to')} is not a free square {fid!r} can reach this turn (E-2 … E-5)"
     if action.kind == "fire":
@@ -88,8 +84,11 @@ def _check_text(state: ExecuteState, action: Action) -> None:
 
 
 def _cell(value: object) -> Cell:
-    if (not isinstance(value, list | tuple) or len(value) != 3
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+    if (
+        not isinstance(value, list | tuple)
+        or len(value) != 3
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
         raise IllegalActionError(f"expected a square [level, x, y], found {value!r}")
     return Cell(int(value[0]), int(value[1]), int(value[2]))
 
@@ -130,15 +129,21 @@ def _check_throw(state: ExecuteState, action: Action) -> None:
 def _bomb_timer(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
     bomb = state.bombs[str(action.get("bomb"))]
     bomb.mode, bomb.explode_turn, bomb.holder = "timer", int(action.get("turn")), None
-    log.emit("bomb_set", {"bomb": bomb.id, "mode": "timer", "turn": bomb.explode_turn},
-             frozenset({state.terrorists}))
+    log.emit(
+        "bomb_set",
+        {"bomb": bomb.id, "mode": "timer", "turn": bomb.explode_turn},
+        frozenset({state.terrorists}),
+    )
 
 
 def _bomb_remote(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
     bomb = state.bombs[str(action.get("bomb"))]
     bomb.mode, bomb.explode_turn, bomb.holder = "remote", None, str(action.get("holder"))
-    log.emit("bomb_set", {"bomb": bomb.id, "mode": "remote", "holder": bomb.holder},
-             frozenset({state.terrorists}))
+    log.emit(
+        "bomb_set",
+        {"bomb": bomb.id, "mode": "remote", "holder": bomb.holder},
+        frozenset({state.terrorists}),
+    )
 
 
 def _ready(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
@@ -146,8 +151,16 @@ def _ready(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -
         log.emit("setup_done", {"side": state.terrorists}, None)
         flow.finish_setup(state, chance, log)
         return
-    roster = [{"id": a.id, "card": a.card.id, "weapon": a.weapon, "armour": a.armour,
-               "grenades": a.grenades} for a in sorted(state.agents(), key=lambda f: f.id)]
+    roster = [
+        {
+            "id": a.id,
+            "card": a.card.id,
+            "weapon": a.weapon,
+            "armour": a.armour,
+            "grenades": a.grenades,
+        }
+        for a in sorted(state.agents(), key=lambda f: f.id)
+    ]
     log.emit("planned", {"roster": roster, "notes": list(state.notes)}, frozenset({state.fbi}))
     flow.begin_combat(state, log)
 
@@ -205,8 +218,11 @@ def _dismiss(state: ExecuteState, action: Action, chance: Chance, log: EventLog)
 def _loadout(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
     agent = state.figures[str(action.get("figure"))]
     agent.weapon, agent.armour = str(action.get("weapon")), int(action.get("armour"))
-    log.emit("loadout", {"figure": agent.id, "weapon": agent.weapon, "armour": agent.armour},
-             frozenset({state.fbi}))
+    log.emit(
+        "loadout",
+        {"figure": agent.id, "weapon": agent.weapon, "armour": agent.armour},
+        frozenset({state.fbi}),
+    )
 
 
 def _note(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
@@ -261,8 +277,12 @@ def _move(state: ExecuteState, action: Action, chance: Chance, log: EventLog) ->
 
 
 def _claim(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
-    movement.claim(state, state.figures[str(action.get("figure"))],
-                   state.figures[str(action.get("hostage"))], log)
+    movement.claim(
+        state,
+        state.figures[str(action.get("figure"))],
+        state.figures[str(action.get("hostage"))],
+        log,
+    )
 
 
 def _fire(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
@@ -272,8 +292,13 @@ def _fire(state: ExecuteState, action: Action, chance: Chance, log: EventLog) ->
 
 
 def _done(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
-    tell(state, log, "slot_done", {"side": action.side, "phase": state.phase, "turn": state.turn},
-         state.side_ids())
+    tell(
+        state,
+        log,
+        "slot_done",
+        {"side": action.side, "phase": state.phase, "turn": state.turn},
+        state.side_ids(),
+    )
     flow.end_slot(state, chance, log)
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from killhouse.core.board import Board
-from killhouse.core.cells import Cell
+from killhouse.core.cells import Cell, cell_json
 from killhouse.rulesets.base import Result
 from killhouse.rulesets.execute.rolls import effective
 from killhouse.rulesets.execute.tables import Card
@@ -20,14 +20,14 @@ REMOVED = frozenset({EXTRACTED, RELEASED})
 #: the phases of the game, in order (digest section 6)
 SETUP, NEGOTIATION, PLANNING = "setup", "negotiation", "planning"
 TURN_START, GRENADES, TASKS, MOVEMENT, FIRING, OVER = (
-    "turn-start", "grenades", "tasks", "movement", "firing", "over"
+    "turn-start",
+    "grenades",
+    "tasks",
+    "movement",
+    "firing",
+    "over",
 )
 COMBAT_PHASES: tuple[str, ...] = (GRENADES, TASKS, MOVEMENT, FIRING)
-
-
-def cell_json(cell: Cell | None) -> list[int] | None:
-    """A cell as views and events write it: ``[level, x, y]``."""
-    return None if cell is None else [cell.level, cell.x, cell.y]
 
 
 @dataclass

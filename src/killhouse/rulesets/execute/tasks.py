@@ -7,7 +7,7 @@ nothing; a bomb disarm that fails, or whose TN is above 6, sets the bomb off (E-
 
 from __future__ import annotations
 
-from killhouse.core.cells import Cell
+from killhouse.core.cells import Cell, cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.core.geometry import chebyshev
@@ -15,7 +15,7 @@ from killhouse.core.terrain import Terrain
 from killhouse.rulesets.execute.combat import explode
 from killhouse.rulesets.execute.news import audience, tell
 from killhouse.rulesets.execute.rolls import resolve_device, resolve_disarm
-from killhouse.rulesets.execute.state import Bomb, Device, ExecuteState, Figure, cell_json
+from killhouse.rulesets.execute.state import Bomb, Device, ExecuteState, Figure
 from killhouse.rulesets.execute.vision import witnesses
 
 
@@ -30,10 +30,27 @@ def attempt_device(
 ) -> bool:
     """Pick a lock, or shut off an alarm, camera or power (ruling E-19). True on success."""
     sides = witnesses(state, agent)
-    check = resolve_device(chance, device.level, agent.card.electronics, agent.damage,
-                           audience(state, sides), purpose=device.type)
-    tell(state, log, "task", {"agent": agent.id, "device": device.id, "type": device.type,
-                              "level": device.level, **check.to_json()}, sides)
+    check = resolve_device(
+        chance,
+        device.level,
+        agent.card.electronics,
+        agent.damage,
+        audience(state, sides),
+        purpose=device.type,
+    )
+    tell(
+        state,
+        log,
+        "task",
+        {
+            "agent": agent.id,
+            "device": device.id,
+            "type": device.type,
+            "level": device.level,
+            **check.to_json(),
+        },
+        sides,
+    )
     if not check.success:
         return False
     device.working = False
@@ -60,10 +77,16 @@ def attempt_disarm(
 ) -> bool:
     """Disarm on d6 (5.8): success removes the bomb; anything else explodes it (E-21)."""
     sides = witnesses(state, agent)
-    check = resolve_disarm(chance, bomb.level, agent.card.electronics, agent.damage,
-                           audience(state, sides))
-    tell(state, log, "disarm", {"agent": agent.id, "bomb": bomb.id, "level": bomb.level,
-                                **check.to_json()}, sides)
+    check = resolve_disarm(
+        chance, bomb.level, agent.card.electronics, agent.damage, audience(state, sides)
+    )
+    tell(
+        state,
+        log,
+        "disarm",
+        {"agent": agent.id, "bomb": bomb.id, "level": bomb.level, **check.to_json()},
+        sides,
+    )
     if check.success:
         bomb.state = "disarmed"
         if state.terrorists in sides:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from killhouse.core.cells import Cell
+from killhouse.core.cells import Cell, cell_json
 from killhouse.core.terrain import Terrain, passable_mask
 from killhouse.rulesets.execute.state import (
     ACTIVE,
@@ -14,7 +14,6 @@ from killhouse.rulesets.execute.state import (
     INCAPACITATED,
     REMOVED,
     ExecuteState,
-    cell_json,
 )
 from killhouse.rulesets.execute.vision import bomb_info, seen_info, visible_ids
 
@@ -45,18 +44,26 @@ def _devices(state: ExecuteState, side: str) -> list[dict[str, Any]]:
     return out
 
 
-def _goals(state: ExecuteState, side: str, seen: list[dict[str, Any]],
-           remembered: list[dict[str, Any]]) -> list[list[int]]:
+def _goals(
+    state: ExecuteState, side: str, seen: list[dict[str, Any]], remembered: list[dict[str, Any]]
+) -> list[list[int]]:
     """Cells the side's mission draws it to (FBI: hostages, bombs, the way out; terrorists:
     the hostages they guard and the ways in)."""
     goals: list[list[int]] = []
-    hostages = [x for x in [*seen, *remembered]
-                if x.get("kind") == HOSTAGE and x.get("status") in (ACTIVE, INCAPACITATED)
-                and x.get("at") is not None]
+    hostages = [
+        x
+        for x in [*seen, *remembered]
+        if x.get("kind") == HOSTAGE
+        and x.get("status") in (ACTIVE, INCAPACITATED)
+        and x.get("at") is not None
+    ]
     if side == state.fbi:
         goals += [x["at"] for x in hostages if x.get("leader") is None]
-        goals += [[b.at.level, b.at.x, b.at.y] for b in state.bombs.values()
-                  if b.seen_by_fbi and b.state == "armed"]
+        goals += [
+            [b.at.level, b.at.x, b.at.y]
+            for b in state.bombs.values()
+            if b.seen_by_fbi and b.state == "armed"
+        ]
         if any(h.leader is not None and h.active for h in state.hostages()):
             goals += [c for c in _cells(state.extraction) if c is not None]
     else:
@@ -72,8 +79,9 @@ def _goals(state: ExecuteState, side: str, seen: list[dict[str, Any]],
 def view(state: ExecuteState, side: str) -> dict[str, Any]:
     """Everything ``side`` knows now, and nothing more (6.3, ruling E-7)."""
     now = visible_ids(state, side)
-    own = [f.to_json() for f in sorted(state.figures.values(), key=lambda f: f.id)
-           if f.side == side]
+    own = [
+        f.to_json() for f in sorted(state.figures.values(), key=lambda f: f.id) if f.side == side
+    ]
     seen = [seen_info(state, state.figures[i], side) for i in sorted(now)]
     memory = state.memory.get(side, {})
     remembered = [m.to_json() for i, m in sorted(memory.items()) if i not in now]
@@ -90,20 +98,29 @@ def view(state: ExecuteState, side: str) -> dict[str, Any]:
                 info["state"] = "armed"  # nobody saw the disarm
             bombs.append(info)
     else:
-        bombs = [{"id": b.id, **bomb_info(state, b)}
-                 for b in sorted(state.bombs.values(), key=lambda b: b.id) if b.seen_by_fbi]
-    doors = [{"at": cell_json(c), "state": DOOR_STATES.get(t, "open")}
-             for c, t in sorted(state.doors.get(side, {}).items())]
+        bombs = [
+            {"id": b.id, **bomb_info(state, b)}
+            for b in sorted(state.bombs.values(), key=lambda b: b.id)
+            if b.seen_by_fbi
+        ]
+    doors = [
+        {"at": cell_json(c), "state": DOOR_STATES.get(t, "open")}
+        for c, t in sorted(state.doors.get(side, {}).items())
+    ]
     last = state.initiative[-1] if state.initiative else None
     out: dict[str, Any] = {
         "side": side,
         "role": role(state, side),
         "turn": state.turn,
         "phase": state.phase,
-        "acting": state.acting_side() if state.phase in ("grenades", "tasks", "movement",
-                                                         "firing") else None,
-        "acted": sorted(i for i in state.acted if state.figures.get(i) is not None
-                        and state.figures[i].side == side),
+        "acting": state.acting_side()
+        if state.phase in ("grenades", "tasks", "movement", "firing")
+        else None,
+        "acted": sorted(
+            i
+            for i in state.acted
+            if state.figures.get(i) is not None and state.figures[i].side == side
+        ),
         "figures": own,
         "seen": seen,
         "remembered": remembered,
@@ -158,15 +175,20 @@ def snapshot(state: ExecuteState) -> dict[str, Any]:
         "benched": sorted(state.benched),
         "pool": list(state.pool),
         "devices": [d.to_json() for d in sorted(state.devices.values(), key=lambda d: d.id)],
-        "bombs": [b.to_json() | {"terrorists_think_armed": b.terrorists_think_armed}
-                  for b in sorted(state.bombs.values(), key=lambda b: b.id)],
+        "bombs": [
+            b.to_json() | {"terrorists_think_armed": b.terrorists_think_armed}
+            for b in sorted(state.bombs.values(), key=lambda b: b.id)
+        ],
         "board": state.board.fingerprint(),
         "known": {s: sorted(v) for s, v in sorted(state.known.items())},
         "seen": {s: sorted(v) for s, v in sorted(state.seen.items())},
-        "memory": {s: [m.to_json() for _, m in sorted(v.items())]
-                   for s, v in sorted(state.memory.items())},
-        "doors": {s: [[cell_json(c), t] for c, t in sorted(v.items())]
-                  for s, v in sorted(state.doors.items())},
+        "memory": {
+            s: [m.to_json() for _, m in sorted(v.items())] for s, v in sorted(state.memory.items())
+        },
+        "doors": {
+            s: [[cell_json(c), t] for c, t in sorted(v.items())]
+            for s, v in sorted(state.doors.items())
+        },
         "alerts": list(state.alerts),
         "explosions": list(state.explosions),
         "initiative": list(state.initiative),
@@ -217,4 +239,3 @@ def invariants(state: ExecuteState) -> list[str]:
         if b.state not in ("armed", "disarmed", "exploded"):
             problems.append(f"bomb {b.id} in unknown state {b.state}")
     return problems
-

@@ -15,18 +15,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from killhouse.core.cells import Cell
+from killhouse.core.cells import Cell, cell_json
 from killhouse.core.events import Audience, EventLog
 from killhouse.core.geometry import los_pairs
 from killhouse.core.terrain import door_mask
-from killhouse.rulesets.execute.state import (
-    HOSTAGE,
-    REMOVED,
-    ExecuteState,
-    Figure,
-    Memory,
-    cell_json,
-)
+from killhouse.rulesets.execute.state import HOSTAGE, REMOVED, ExecuteState, Figure, Memory
 
 
 def observers(state: ExecuteState, side: str) -> list[Figure]:
@@ -153,18 +146,38 @@ def _refresh_side(state: ExecuteState, side: str, log: EventLog) -> None:
         previous = memory.get(fid)
         if fid not in before:
             _emit(log, "sighted", {**info, "observer": side}, audience)
-        elif previous is not None and (previous.at != info["at"]
-                                       or previous.info.get("status") != figure.status):
-            _emit(log, "observed", {"observer": side, "figure": fid, "from": previous.at,
-                                    "to": info["at"], "status": figure.status}, audience)
-        memory[fid] = Memory(fid, info["at"], state.turn, "seen",
-                             {k: v for k, v in info.items() if k not in ("id", "at")})
+        elif previous is not None and (
+            previous.at != info["at"] or previous.info.get("status") != figure.status
+        ):
+            _emit(
+                log,
+                "observed",
+                {
+                    "observer": side,
+                    "figure": fid,
+                    "from": previous.at,
+                    "to": info["at"],
+                    "status": figure.status,
+                },
+                audience,
+            )
+        memory[fid] = Memory(
+            fid,
+            info["at"],
+            state.turn,
+            "seen",
+            {k: v for k, v in info.items() if k not in ("id", "at")},
+        )
         known.add(fid)
     for fid in sorted(before - now):
         figure = state.figures[fid]
         last = memory.get(fid)
-        _emit(log, "lost_sight", {"observer": side, "figure": fid,
-                                  "at": last.at if last else None}, audience)
+        _emit(
+            log,
+            "lost_sight",
+            {"observer": side, "figure": fid, "at": last.at if last else None},
+            audience,
+        )
         if figure.status in REMOVED:
             memory.pop(fid, None)
     # a remembered square seen empty of its figure is no longer a last-known position (E-29)
@@ -215,8 +228,9 @@ def _refresh_bombs(state: ExecuteState, log: EventLog) -> None:
         if ok:
             bomb.seen_by_fbi = True
             state.known.setdefault(state.fbi, set()).add(bomb.id)
-            log.emit("bomb_spotted", {"bomb": bomb.id, **bomb_info(state, bomb)},
-                     frozenset({state.fbi}))
+            log.emit(
+                "bomb_spotted", {"bomb": bomb.id, **bomb_info(state, bomb)}, frozenset({state.fbi})
+            )
 
 
 def _agent_los(state: ExecuteState, cells: Sequence[Cell]) -> list[bool]:
@@ -233,4 +247,3 @@ def bomb_info(state: ExecuteState, bomb: Any) -> dict[str, Any]:
     else:
         info["mode"] = "remote"
     return info
-

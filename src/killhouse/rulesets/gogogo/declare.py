@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from killhouse.core.cells import cell_json
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.gogogo import dice
 from killhouse.rulesets.gogogo.firing import expected_value, fire_targets, hit_need
 from killhouse.rulesets.gogogo.orders import own_fighter
-from killhouse.rulesets.gogogo.state import HOSTAGE, Figure, GoState, cell_json
+from killhouse.rulesets.gogogo.state import HOSTAGE, Figure, GoState
 
 
 def fire_actions(state: GoState, side: str) -> list[Action]:

@@ -10,21 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from killhouse.core.cells import COMPASS, COMPASS_ORDER, Cell
+from killhouse.core.cells import COMPASS, COMPASS_ORDER, Cell, cell_json
 from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.gogogo.movement import enterable
 from killhouse.rulesets.gogogo.orders import as_cell
-from killhouse.rulesets.gogogo.state import (
-    HOSTAGE,
-    OPERATIVE,
-    Figure,
-    GoState,
-    T,
-    cell_json,
-    id_key,
-)
+from killhouse.rulesets.gogogo.state import HOSTAGE, OPERATIVE, Figure, GoState, T, id_key
 from killhouse.rulesets.gogogo.tables import tables
 
 

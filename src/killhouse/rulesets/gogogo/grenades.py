@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from killhouse.core.areas import blast_area
-from killhouse.core.cells import Cell
+from killhouse.core.cells import Cell, cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.core.geometry import line_of_sight
@@ -24,7 +24,7 @@ from killhouse.rulesets.gogogo.geom import scatter_point, throw_line, trace_stop
 from killhouse.rulesets.gogogo.harm import take_out, wound
 from killhouse.rulesets.gogogo.movement import longest_prefix
 from killhouse.rulesets.gogogo.news import audience, public, tell
-from killhouse.rulesets.gogogo.state import HOSTAGE, MOVE, STEALTH, Figure, GoState, cell_json
+from killhouse.rulesets.gogogo.state import HOSTAGE, MOVE, STEALTH, Figure, GoState
 from killhouse.rulesets.gogogo.tables import tables
 from killhouse.rulesets.gogogo.vision import leader_team
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from killhouse.core.cells import cell_json
 from killhouse.core.events import EventLog
 from killhouse.rulesets.gogogo.news import public, team_seats, tell
-from killhouse.rulesets.gogogo.state import HOSTAGE, OOA, VIP, Figure, GoState, T, cell_json
+from killhouse.rulesets.gogogo.state import HOSTAGE, OOA, VIP, Figure, GoState, T
 
 
 def wound(fig: Figure) -> None:

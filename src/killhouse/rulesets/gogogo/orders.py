@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from killhouse.core.cells import COMPASS, COMPASS_ORDER, Cell
+from killhouse.core.cells import COMPASS, COMPASS_ORDER, Cell, cell_json
 from killhouse.core.geometry import cells_on_segment, los_from
 from killhouse.core.paths import DistanceField
 from killhouse.core.terrain import Terrain
@@ -40,7 +40,6 @@ from killhouse.rulesets.gogogo.state import (
     GoState,
     Order,
     T,
-    cell_json,
 )
 from killhouse.rulesets.gogogo.tables import tables
 from killhouse.rulesets.gogogo.vision import leader_team

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from killhouse.core.cells import Cell
+from killhouse.core.cells import Cell, cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import Event, EventLog
 from killhouse.core.terrain import Terrain
@@ -22,17 +22,7 @@ from killhouse.rulesets.gogogo.narrate import narrate as narrate_event
 from killhouse.rulesets.gogogo.news import public, tell
 from killhouse.rulesets.gogogo.rolls import ROLLS
 from killhouse.rulesets.gogogo.scenario import SCENARIO_KEYS, plan_scenario
-from killhouse.rulesets.gogogo.state import (
-    ACTIVE,
-    CT,
-    FIRE,
-    HOSTAGE,
-    OOA,
-    ORDERS,
-    SETUP,
-    GoState,
-    cell_json,
-)
+from killhouse.rulesets.gogogo.state import ACTIVE, CT, FIRE, HOSTAGE, OOA, ORDERS, SETUP, GoState
 from killhouse.rulesets.gogogo.tables import tables
 from killhouse.rulesets.gogogo.turn import (
     announce_start,

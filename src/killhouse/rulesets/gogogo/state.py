@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from killhouse.core.board import Board
-from killhouse.core.cells import Cell
+from killhouse.core.cells import Cell, cell_json
 
 CT = "CT"
 T = "T"
@@ -59,10 +59,6 @@ def id_key(ident: str) -> tuple[tuple[int, int | str], ...]:
             continue
         parts.append((0, int(chunk)) if chunk.isdigit() else (1, chunk))
     return tuple(parts)
-
-
-def cell_json(cell: Cell | None) -> list[int] | None:
-    return None if cell is None else [cell.level, cell.x, cell.y]
 
 
 @dataclass

@@ -7,7 +7,7 @@ turn. The end check runs after steps 2 and 3, after each tier and at the end of 
 
 from __future__ import annotations
 
-from killhouse.core.cells import Cell
+from killhouse.core.cells import Cell, cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.core.terrain import Terrain
@@ -41,7 +41,6 @@ from killhouse.rulesets.gogogo.state import (
     Order,
     T,
     Zones,
-    cell_json,
     id_key,
 )
 from killhouse.rulesets.gogogo.tables import tables

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from killhouse.core.cells import Cell
+from killhouse.core.cells import Cell, cell_json
 from killhouse.rulesets.gogogo.news import visible
 from killhouse.rulesets.gogogo.orders import known_hostages
 from killhouse.rulesets.gogogo.state import (
@@ -26,7 +26,6 @@ from killhouse.rulesets.gogogo.state import (
     GoState,
     Knowledge,
     T,
-    cell_json,
     id_key,
 )
 from killhouse.rulesets.gogogo.vision import leader_team
