@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
-from ruamel.yaml import YAML
+from killhouse.rulesets.data import load_table
 
 #: the six stats of every card, in printed order (digest section 2)
 STATS: tuple[str, ...] = ("movement", "firearms", "grenades", "electronics", "evasion", "vitality")
@@ -98,9 +97,8 @@ class Tables:
         )
 
 
-def _read(name: str) -> Any:
-    text = resources.files("killhouse.rulesets.execute").joinpath("data", name).read_text("utf-8")
-    return YAML(typ="safe").load(text)
+def _read(name: str) -> dict[str, Any]:
+    return load_table("killhouse.rulesets.execute", name)
 
 
 def _cards(raw: dict[str, Any], kind: str) -> dict[str, Card]:

@@ -5,18 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
-from ruamel.yaml import YAML
+from killhouse.rulesets.data import load_table
 
 
 def _load(name: str) -> dict[str, Any]:
-    text = resources.files(__package__).joinpath("data", name).read_text(encoding="utf-8")
-    data = YAML(typ="safe").load(text)
-    if not isinstance(data, dict):
-        raise ValueError(f"gogogo table {name} is not a mapping")
-    return data
+    return load_table("killhouse.rulesets.gogogo", name)
 
 
 def _faces(mapping: Mapping[Any, Any]) -> tuple[str, ...]:
