@@ -23,7 +23,7 @@ from killhouse.core.paths import DistanceField, StepRules, distance_field
 from killhouse.core.rng import Rng
 from killhouse.core.terrain import Terrain, passable_mask, stairs_mask
 from killhouse.rulesets.base import Action
-from killhouse.rulesets.execute.rolls import success_chance
+from killhouse.rulesets.execute.rolls import device_tn, effective, success_chance
 from killhouse.scenario.model import Scenario
 
 _DOOR_CODES = {"open": Terrain.DOOR_OPEN, "closed": Terrain.DOOR_CLOSED,
@@ -45,6 +45,8 @@ class ExecuteBot(BaselineBot):
         self._cache: dict[tuple[Any, ...], DistanceField] = {}
         #: squares believed held by an unseen enemy (a stair whose far end will not let us in)
         self.blocked: dict[Cell, int] = {}
+        #: locked doors nobody on the side can pick: walls to the planner
+        self.sealed: frozenset[Cell] = frozenset()
         self.own_list: list[dict[str, Any]] = []
 
     # -- what the side knows of the map --------------------------------------------------
@@ -67,7 +69,7 @@ class ExecuteBot(BaselineBot):
 
     def distances(self, goals: Iterable[Cell]) -> DistanceField | None:
         """Walking distance on the known plan to the nearest of ``goals`` (locks cost extra)."""
-        blocked = tuple(sorted(self.blocked))
+        blocked = tuple(sorted(self.blocked | dict.fromkeys(self.sealed, 0)))
         key = (self._door_key, tuple(sorted(set(goals))), blocked)
         if not key[1]:
             return None
@@ -89,6 +91,26 @@ class ExecuteBot(BaselineBot):
         ok = los_pairs(self.plan.opaque(cell.level), [(cell.x, cell.y)] * len(same),
                        [(o.x, o.y) for o in same])
         return int(ok.sum())
+
+    def los_counts(self, cells: Iterable[Cell], others: Sequence[Cell]) -> dict[Cell, int]:
+        """``los_count`` for many cells at once: one sight test per level for every pair."""
+        out: dict[Cell, int] = {}
+        todo = sorted(set(cells))
+        by_level: dict[int, list[Cell]] = {}
+        for c in todo:
+            out[c] = 0
+            by_level.setdefault(c.level, []).append(c)
+        for level, here in by_level.items():
+            same = [(o.x, o.y) for o in others if o.level == level]
+            if not same:
+                continue
+            src = np.repeat(np.asarray([(c.x, c.y) for c in here], dtype=np.int64), len(same),
+                            axis=0)
+            dst = np.tile(np.asarray(same, dtype=np.int64), (len(here), 1))
+            ok = los_pairs(self.plan.opaque(level), src, dst).reshape(len(here), len(same))
+            for c, n in zip(here, ok.sum(axis=1).tolist(), strict=True):
+                out[c] = int(n)
+        return out
 
     # -- helpers ---------------------------------------------------------------------------
     @staticmethod
@@ -159,6 +181,8 @@ class FbiBot(ExecuteBot):
     def __init__(self, scenario: Scenario, side: str) -> None:
         super().__init__(scenario, side)
         self.explored = [np.zeros(lv.terrain.shape, dtype=bool) for lv in self.plan.levels]
+        #: deep extraction squares, keyed on the door states and the zone they were found for
+        self._deep: dict[tuple[Any, ...], tuple[Cell, ...]] = {}
         self.last_move_turn = 0
 
     def combat(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action | None:
@@ -179,7 +203,9 @@ class FbiBot(ExecuteBot):
             p = float(a.hint.get("p", 0))
             if a.kind == "disarm":
                 left = timers.get(str(a.get("bomb")))
-                if p >= 2 / 3 or (left is not None and left <= 1 and p > 0):
+                # a timer running out ends it for everyone anyway (E-22): try any odds late
+                late = left is not None and ((left <= 2 and p > 0) or (left <= 4 and p >= 1 / 3))
+                if p >= 2 / 3 or late:
                     scored.append((10.0 + p, a))
             elif a.kind == "task" and p > 0:
                 scored.append((p * float(a.hint.get("value", 0)), a))
@@ -228,6 +254,7 @@ class FbiBot(ExecuteBot):
         self.explore(view)
         self.watch_stairs(view, actions)
         mine = self.own(view)
+        make_way = self.locks(view, mine)
         seen = view.get("seen", [])
         led: dict[str, list[Cell]] = {}
         captives: list[Cell] = []
@@ -266,8 +293,16 @@ class FbiBot(ExecuteBot):
                     for c in self.around(b)]
             goal_field = self.distances(near) or goal_field
         out_field = self.distances(deep or extraction)
+        # a known timer bomb kills everyone when it goes (E-22): the best hands go to disarm it
+        timers = [c for c in (cell_of(b.get("at")) for b in view.get("bombs", [])
+                              if b.get("state") == "armed" and b.get("mode") == "timer")
+                  if c is not None]
+        squad = self.bomb_squad(mine) if timers else set()
+        bomb_field = self.distances(timers) if timers else None
         team = [c for c in (cell_of(f.get("at")) for f in mine.values()
                             if f.get("status") == "active") if c is not None]
+        shots = self.los_counts((c for c in (cell_of(a.hint.get("to")) for a in actions
+                                             if a.kind == "move") if c is not None), enemies)
         scored: list[tuple[float, Action]] = []
         for action in actions:
             if action.kind != "move":
@@ -281,6 +316,21 @@ class FbiBot(ExecuteBot):
                 score = self.lead_score(here, dest, led[fid], out_field, extraction)
                 scored.append((score, action))
                 continue
+            if fid in squad and bomb_field is not None:
+                to_bomb = bomb_field.cost(dest)
+                if to_bomb is not None and here is not None and chebyshev(here, timers[0]) <= 1:
+                    continue  # beside the bomb already: stay and disarm
+                score = 3.0 * self.advance_score(here, dest, bomb_field)
+                if score > 0:
+                    scored.append((score + 5.0, action))
+                continue
+            if fid in make_way and here is not None:
+                # a better picker is coming: step off the lock, but stay close
+                near_lock = any(c.level == dest.level and chebyshev(c, dest) <= 1
+                                for c in self.plan_locks())
+                if not near_lock and chebyshev(here, dest) <= 3:
+                    scored.append((4.0, action))
+                continue
             score = self.advance_score(here, dest, goal_field)
             if score <= 0:
                 continue
@@ -288,7 +338,7 @@ class FbiBot(ExecuteBot):
             others = [c for c in team if c != here and c.level == dest.level]
             if others and min(chebyshev(dest, c) for c in others) > 5:
                 score -= 1.0
-            score += 1.5 * min(2, self.los_count(dest, enemies))
+            score += 1.5 * min(2, shots.get(dest, 0))
             scored.append((score, action))
         chosen = self.pick(scored, rng)
         turn = int(view.get("turn", 0))
@@ -298,6 +348,50 @@ class FbiBot(ExecuteBot):
         if turn - self.last_move_turn >= 2:
             return self.unstick(view, actions, rng)
         return None
+
+    @staticmethod
+    def skill(f: dict[str, Any]) -> int:
+        """An agent's effective Electronics (E-14)."""
+        return effective(int(f.get("card", {}).get("electronics", 0)), int(f.get("damage", 0)))
+
+    def bomb_squad(self, mine: dict[str, dict[str, Any]]) -> set[str]:
+        """The two active agents with the best effective Electronics."""
+        ranked = sorted((-self.skill(f), fid) for fid, f in mine.items()
+                        if f.get("status") == "active")
+        return {fid for _, fid in ranked[:2]}
+
+    def locks(self, view: dict[str, Any], mine: dict[str, dict[str, Any]]) -> set[str]:
+        """Seal the locked doors no active agent can pick (d12, 5.7), and name the agents
+        standing at a lock they cannot pick while a teammate could: they make way."""
+        levels = {c: int(d.get("level", 0)) for d in view["public"].get("devices", [])
+                  if d.get("type") == "lock" for c in [cell_of(d.get("at"))]
+                  if c is not None and self.plan.terrain(c) == Terrain.DOOR_LOCKED}
+        active = {fid: f for fid, f in mine.items() if f.get("status") == "active"}
+
+        def odds(f: dict[str, Any], level: int) -> float:
+            return float(success_chance(12, device_tn(level, self.skill(f), 0)))
+
+        best = {c: max((odds(f, lv) for f in active.values()), default=0.0)
+                for c, lv in levels.items()}
+        self.sealed = frozenset(c for c, p in best.items() if p <= 0)
+        stuck: set[str] = set()
+        for fid, f in active.items():
+            here = cell_of(f.get("at"))
+            if here is None:
+                continue
+            for c, lv in levels.items():
+                if (c.level == here.level and chebyshev(c, here) <= 1 and best[c] > 0
+                        and odds(f, lv) < best[c]):
+                    stuck.add(fid)
+        return stuck
+
+    def plan_locks(self) -> list[Cell]:
+        """Locked doors on the known plan."""
+        out: list[Cell] = []
+        for level, lv in enumerate(self.plan.levels):
+            ys, xs = np.nonzero(lv.terrain == Terrain.DOOR_LOCKED)
+            out.extend(Cell(level, int(x), int(y)) for y, x in zip(ys, xs, strict=True))
+        return out
 
     def unstick(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action | None:
         """Nobody could get closer for two turns (a gunman holds the top of the stairs, say):
@@ -331,17 +425,21 @@ class FbiBot(ExecuteBot):
 
     def around(self, cell: Cell) -> list[Cell]:
         """Squares two steps from ``cell`` on its level with a clear view of it."""
-        out = []
+        near = []
         for dx in range(-2, 3):
             for dy in range(-2, 3):
                 n = Cell(cell.level, cell.x + dx, cell.y + dy)
                 if (n != cell and n not in self.blocked and self.plan.in_bounds(n)
-                        and self.plan.passable(n) and self.los_count(n, [cell])):
-                    out.append(n)
-        return out
+                        and self.plan.passable(n)):
+                    near.append(n)
+        sight = self.los_counts(near, [cell])
+        return [n for n in near if sight[n]]
 
     def deep(self, extraction: list[Cell]) -> list[Cell]:
         """Extraction squares whose every passable neighbour is an extraction square too."""
+        key = (self._door_key, tuple(extraction))
+        if key in self._deep:
+            return list(self._deep[key])
         zone = set(extraction)
         out = []
         for c in extraction:
@@ -353,6 +451,7 @@ class FbiBot(ExecuteBot):
                         ok = False
             if ok:
                 out.append(c)
+        self._deep[key] = tuple(out)
         return out
 
     @staticmethod
@@ -436,7 +535,7 @@ class TerroristBot(ExecuteBot):
         agents = [s for s in view.get("seen", []) if s.get("kind") == "agent"
                   and s.get("status") == "active"]
         fleeing = len(self.moved_hostages(view))
-        losing = active <= max(1, self.strength // 4) or fleeing * 2 >= max(1, len(self.placed))
+        losing = active <= 1 or fleeing * 2 > max(1, len(self.placed))
         return detonate if losing and (agents or fleeing) else None
 
     def moved_hostages(self, view: dict[str, Any]) -> list[str]:
@@ -463,6 +562,10 @@ class TerroristBot(ExecuteBot):
         remembered = [c for c in (cell_of(m.get("at")) for m in view.get("remembered", [])
                                   if m.get("kind") == "agent") if c is not None]
         field = self.distances(seen_agents + noise + remembered)
+        places = [c for c in (cell_of(f.get("at")) for f in mine.values()) if c is not None]
+        places += [c for c in (cell_of(a.hint.get("to")) for a in actions if a.kind == "move")
+                   if c is not None]
+        sight = self.los_counts(places, seen_agents) if seen_agents else {}
         scored: list[tuple[float, Action]] = []
         for action in actions:
             if action.kind != "move":
@@ -474,14 +577,14 @@ class TerroristBot(ExecuteBot):
                 continue
             if fid in self.guards:
                 continue  # guards hold their hostage's room
-            if seen_agents and self.los_count(here, seen_agents):
+            if sight.get(here, 0):
                 continue  # already has a shot: hold and fire
             if field is None:
                 continue
             to, now = field.cost(dest), field.cost(here)
             if to is None or now is None or now - to <= 0:
                 continue
-            exposure = self.los_count(dest, seen_agents)
+            exposure = sight.get(dest, 0)
             # close in, but stop short: a square with a shot at one agent beats walking into many
             score = float(now - to) + (2.0 if exposure == 1 else -1.0 * exposure)
             if to <= 1:

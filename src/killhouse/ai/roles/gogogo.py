@@ -19,7 +19,7 @@ from typing import Any
 from killhouse.ai.baseline import BaselineBot, cell_of
 from killhouse.core.cells import COMPASS, Cell
 from killhouse.core.fov import fields_of_view
-from killhouse.core.geometry import line_of_sight
+from killhouse.core.geometry import line_of_sight, los_pairs
 from killhouse.core.paths import DistanceField, distance_field
 from killhouse.core.rng import Rng
 from killhouse.core.terrain import Terrain
@@ -97,7 +97,12 @@ class GoGoGoBot(BaselineBot):
         self.last_contact = 0
         self.posts: dict[str, Cell] = {}
         self.site: frozenset[Cell] | None = None
+        self.site_roll = -1
+        self.hot_site: frozenset[Cell] | None = None
+        self._room_cache: list[frozenset[Cell]] | None = None
+        self.stunned_rooms: set[int] = set()
         self._fields: dict[Any, DistanceField] = {}
+        self._los: dict[tuple[Cell, Cell], bool] = {}  # this decision's sight lines (smoke moves)
 
     # -- entry point ------------------------------------------------------------------------
     def choose(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action:
@@ -153,9 +158,28 @@ class GoGoGoBot(BaselineBot):
     def _sight(self, a: Cell, b: Cell) -> bool:
         if a.level != b.level:
             return False
-        return line_of_sight(
-            self.board.opaque(a.level), (a.x, a.y), (b.x, b.y), self.board.smoke(a.level)
-        )
+        known = self._los.get((a, b))
+        if known is None:
+            self._prime([(a, b)])
+            known = self._los[(a, b)]
+        return known
+
+    def _prime(self, pairs: Iterable[tuple[Cell, Cell]]) -> None:
+        """Work out line of sight for many pairs at once (one ``los_pairs`` call per level)."""
+        by_level: dict[int, list[tuple[Cell, Cell]]] = {}
+        for a, b in pairs:
+            if a.level == b.level and (a, b) not in self._los:
+                by_level.setdefault(a.level, []).append((a, b))
+        for level, todo in by_level.items():
+            todo = list(dict.fromkeys(todo))
+            seen = los_pairs(
+                self.board.opaque(level),
+                [(a.x, a.y) for a, _ in todo],
+                [(b.x, b.y) for _, b in todo],
+                self.board.smoke(level),
+            )
+            for pair, ok in zip(todo, seen.tolist(), strict=True):
+                self._los[pair] = bool(ok)
 
     # -- reading the view ---------------------------------------------------------------------
     def _read(self, view: dict[str, Any]) -> tuple[list[dict[str, Any]], list[Seen], list[Seen]]:
@@ -181,8 +205,13 @@ class GoGoGoBot(BaselineBot):
     # -- planning the turn ------------------------------------------------------------------
     def _plan(self, view: dict[str, Any], rng: Rng) -> None:
         self._sync(view)
+        self._los.clear()
         own, enemies, hostages = self._read(view)
+        self._prime((Cell(*f["at"]), e.at) for f in own for e in enemies)
         turn = int(view.get("turn", 1))
+        if self.site_roll < 0:
+            self.site_roll = rng.below(3)  # T: one game in three goes for the farther site
+        self._heat(enemies)
         for f in own:
             self.posts.setdefault(f["id"], Cell(*f["at"]))
         self._search(own)
@@ -219,6 +248,8 @@ class GoGoGoBot(BaselineBot):
             paths[fid] = self._from(here).path_to(choice)
             taken.add(choice)
         self._unjam(own, order, goals, plans, enemies, taken, positions, paths, rng)
+        ends = [plans[f["id"]].to or Cell(*f["at"]) for f in own]
+        self._prime((end, e.at) for end in ends for e in enemies)
         for f in own:
             plan = plans[f["id"]]
             end = plan.to or Cell(*f["at"])
@@ -373,7 +404,10 @@ class GoGoGoBot(BaselineBot):
         )
         here_d = gf.cost(here)
         scored: list[tuple[float, float, Cell]] = []
-        for cell in reach.reachable(limit):
+        cells = list(reach.reachable(limit))
+        if exposed:
+            self._prime((e.at, cell) for cell in cells for e in enemies)
+        for cell in cells:
             if cell == here or cell in taken or cell in positions.values():
                 continue
             d = gf.cost(cell)
@@ -434,24 +468,42 @@ class GoGoGoBot(BaselineBot):
     ) -> tuple[frozenset[Cell], str, bool]:
         fid = f["id"]
         z = self.zones
-        advance = MOVE if quiet else STEALTH
-        if f.get("weapon") == "sniper" and (enemies or not quiet):
-            return frozenset(), AIM, False
+        # footsteps alone do not slow the assault to a crawl: the clock is the CT's enemy
+        advance = MOVE if not enemies else STEALTH
         if self.mission == HOSTAGE_MISSION:
             leading = [h for h in hostages if h.led_by == fid]
             free = [h for h in hostages if h.led_by is None]
-            for h in free:
+            remembered = [Seen(hid, "hostage", at) for hid, at in self.hostage_memory.items()]
+            for h in free + [m for m in remembered if m.id not in {s.id for s in hostages}]:
                 if (
                     h.at.level == here.level
                     and max(abs(h.at.x - here.x), abs(h.at.y - here.y)) == 1
+                    and h.id not in plans[fid].follows
                 ):
-                    plans[fid].follows.append(h.id)
+                    plans[fid].follows.append(h.id)  # out of its sight arc, but we know it's there
             if leading or plans[fid].follows:
-                return frozenset(z.rescue), MOVE, True
+                taken = {h.id for h in leading} | set(plans[fid].follows)
+                others = [
+                    at
+                    for hid, at in self.hostage_memory.items()
+                    if hid not in taken and at.level == here.level and _d2(at, here) <= 36
+                ]
+                if others and not in_sight:  # gather the room's other hostages on the way out
+                    return frozenset(_around({min(others, key=lambda c: _d2(c, here))})), MOVE, True
+                return frozenset(z.rescue), MOVE, True  # escorting beats aiming
+        if f.get("weapon") == "sniper" and any(self._sight(here, e.at) for e in enemies):
+            return frozenset(), AIM, False
+        if self.mission == HOSTAGE_MISSION:
             if in_sight:
                 return frozenset(), HOLD, False
             targets = set(self.hostage_memory.values())
             unsearched = frozenset(z.location - self.searched)
+            rooms = self._rooms()
+            if rooms and not targets:
+                # split the assault over the location's rooms rather than queue at one door
+                team = sorted(o["id"] for o in view.get("figures", []) if o.get("kind") != "vip")
+                room = rooms[team.index(fid) % len(rooms)] - self.searched
+                unsearched = frozenset(room) or unsearched
             near = frozenset(_around(targets)) or unsearched or frozenset(z.location)
             return near, advance, False
         if self.mission == DESTRUCTION:
@@ -466,12 +518,16 @@ class GoGoGoBot(BaselineBot):
                 if in_sight:
                     return frozenset(), HOLD, False
                 unsearched = frozenset(z.bomb_sites - self.searched) or frozenset(z.bomb_sites)
+                if self.hot_site is not None and self.hot_site - self.searched:
+                    unsearched = frozenset(self.hot_site - self.searched)  # where they were seen
                 return unsearched, MOVE, False
             if in_sight:
                 return frozenset(), HOLD, False
             team = sorted(o["id"] for o in view.get("figures", []) if o.get("kind") != "vip")
             index = team.index(fid)  # stable even as figures fall
             site = self.sites[index % len(self.sites)] if self.sites else frozenset(z.bomb_sites)
+            if self.hot_site is not None:
+                site = self.hot_site  # rotate to the site under attack
             if here in site:
                 return frozenset(), HIDE if index % 2 else HOLD, False
             return site, MOVE, False
@@ -528,7 +584,7 @@ class GoGoGoBot(BaselineBot):
                     here,
                 )
                 ranked = sorted(self.sites, key=lambda s: (self._dist(carrier, s), min(s)))
-                self.site = ranked[0] if turn % 3 else ranked[-1]
+                self.site = ranked[-1] if self.site_roll == 0 else ranked[0]
             site = self.site or frozenset(self.zones.bomb_sites)
             if f.get("has_bomb"):
                 if here in site:
@@ -539,16 +595,47 @@ class GoGoGoBot(BaselineBot):
                 return frozenset(), guard, False
             return frozenset(_around(site, 2)), MOVE if quiet else STEALTH, False
         if self.mission == ASSASSINATION:
-            if turn - self.last_contact >= 3 and turn >= 4:
+            team = sorted(o["id"] for o in view.get("figures", []))
+            runner = team.index(fid) % 3 == 1  # a third of the team covers the gates from the start
+            if runner or (turn - self.last_contact >= 3 and turn >= 4):
                 if self._dist(here, self.zones.escape) <= 6:
                     return frozenset(), guard, False
-                return frozenset(self.zones.escape), STEALTH, False
+                return frozenset(self.zones.escape), MOVE if quiet else STEALTH, False
             return frozenset(), guard, False
         # hostage mission: hold the posts among the hostages
         post = self.posts.get(fid, here)
         if here != post and not enemies:
             return frozenset({post}), STEALTH, False
         return frozenset(), guard, False
+
+    def _rooms(self) -> list[frozenset[Cell]]:
+        """The location zone split into its separate connected parts (the hostage rooms)."""
+        if self._room_cache is None:
+            cells = {c for c in self.zones.location if enterable(self.board, c.level)[c.y, c.x]}
+            rooms: list[frozenset[Cell]] = []
+            while cells:
+                start = min(cells)
+                part, todo = {start}, [start]
+                while todo:
+                    c = todo.pop()
+                    for dx, dy in COMPASS.values():
+                        n = c.step(dx, dy)
+                        if n in cells and n not in part:
+                            part.add(n)
+                            todo.append(n)
+                cells -= part
+                rooms.append(frozenset(part))
+            self._room_cache = rooms
+        return self._room_cache
+
+    def _heat(self, enemies: list[Seen]) -> None:
+        """CT: the bomb site the terrorists were last seen closing on, for the others to rotate."""
+        if self.team != CT or self.mission != DESTRUCTION or not enemies or not self.sites:
+            return
+        near = [(self._dist(e.at, site), i) for e in enemies for i, site in enumerate(self.sites)]
+        d, i = min(near)
+        if d <= 14:
+            self.hot_site = self.sites[i]
 
     def _search(self, own: list[dict[str, Any]]) -> None:
         """Mark the mission area the side has looked over (rooms cleared of hostages)."""
@@ -559,6 +646,8 @@ class GoGoGoBot(BaselineBot):
             area = self.zones.bomb_sites
         if not area:
             return
+        # walls and pillars inside a zone can never be looked over: leave them out
+        area = frozenset(c for c in area if enterable(self.board, c.level)[c.y, c.x])
         observers = [(Cell(*f["at"]), str(f.get("facing") or "n"), 90.0) for f in own]
         for mask in fields_of_view(self.board, observers):
             for cell in area:
@@ -581,6 +670,8 @@ class GoGoGoBot(BaselineBot):
         hostages: list[Seen],
         plans: dict[str, FigurePlan],
     ) -> None:
+        if self.team == CT and self.mission == HOSTAGE_MISSION:
+            self._clear_with_stun(own, enemies, hostages, plans)
         if not enemies:
             return
         t = tables()
@@ -637,6 +728,47 @@ class GoGoGoBot(BaselineBot):
                     plans[f["id"]].grenade = grenade
                     plans[f["id"]].target = target
                     used.add(target)
+                    break
+
+    def _clear_with_stun(
+        self,
+        own: list[dict[str, Any]],
+        enemies: list[Seen],
+        hostages: list[Seen],
+        plans: dict[str, FigurePlan],
+    ) -> None:
+        """CT: a stun grenade into each hostage room before going in (one per room)."""
+        t = tables()
+        friends = [Cell(*f["at"]) for f in own]
+        for i, room in enumerate(self._rooms()):
+            if i in self.stunned_rooms or room <= self.searched:
+                continue
+            for f in own:
+                plan = plans[f["id"]]
+                if plan.task is not None or f.get("kind") != "operative":
+                    continue
+                if not f.get("grenades", {}).get("stun") or f.get("weapon") == "sniper":
+                    continue
+                if any(h.led_by == f["id"] for h in hostages):
+                    continue
+                here = Cell(*f["at"])
+                best: tuple[int, int, Cell] | None = None
+                for cell in room - self.searched:
+                    d2 = _d2(here, cell)
+                    if not 9 <= d2 <= t.max_throw_sq or cell.level != here.level:
+                        continue
+                    if any(_d2(c, cell) <= t.radius_sq for c in friends):
+                        continue
+                    if not line_of_sight(
+                        self.board.opaque(here.level), (here.x, here.y), (cell.x, cell.y)
+                    ):
+                        continue
+                    key = (abs(d2 - 36), -sum(1 for e in enemies if _d2(e.at, cell) <= 16), cell)
+                    if best is None or key < best:
+                        best = key
+                if best is not None:
+                    plan.task, plan.grenade, plan.target = "throw", "stun", best[2]
+                    self.stunned_rooms.add(i)
                     break
 
     # -- facing ---------------------------------------------------------------------------------

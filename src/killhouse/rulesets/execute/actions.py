@@ -352,13 +352,14 @@ def move_actions(state: ExecuteState, side: str) -> list[Action]:
         if f.pos is None and f.kind != AGENT:
             continue
         for cell, cost in sorted(destinations(state, f).items()):
+            # built directly (what Action.make gives: args sorted, cells frozen to tuples);
+            # a turn lists thousands of moves
             out.append(
-                _act(
+                Action(
                     side,
                     "move",
+                    (("figure", f.id), ("to", tuple(cell))),
                     {"role": "move", "to": cell_json(cell), "cost": cost, "figure": f.id},
-                    figure=f.id,
-                    to=cell_json(cell),
                 )
             )
         if f.kind == AGENT and f.pos is not None:

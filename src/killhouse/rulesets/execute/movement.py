@@ -65,6 +65,10 @@ def step_cost(state: ExecuteState, cell: Cell) -> int:
     return STAIR_COST if terrain in (Terrain.STAIRS_UP, Terrain.STAIRS_DOWN) else 1
 
 
+#: a cost no move reaches, marking squares out of reach in ``destinations``
+_NO_COST = np.iinfo(np.int64).max
+
+
 @dataclass(frozen=True)
 class Reach:
     """Where a figure can get this turn: cost to each square, and how to walk there."""
@@ -140,18 +144,33 @@ def reach(state: ExecuteState, figure: Figure) -> Reach:
 
 
 def destinations(state: ExecuteState, figure: Figure) -> dict[Cell, int]:
-    """Every square ``figure`` may end a move on this turn, with its MP cost (E-4: free squares)."""
+    """Every square ``figure`` may end a move on this turn, with its MP cost (E-4: free squares).
+
+    Computed on the fields' arrays; the squares come out in sorted order.
+    """
     mp = figure.card.movement
     r = reach(state, figure)
-    out: dict[Cell, int] = {}
-    occupied = {f.pos for f in state.figures.values() if f.active and f.pos is not None}
+    best: list[NDArray[np.int64] | None] = [None] * len(state.board.levels)
     for fld, extra, _ in r.fields:
-        for cell in fld.reachable(mp - extra):
-            cost = (fld.cost(cell) or 0) + extra
-            if cell in occupied or cell == figure.pos:
-                continue
-            if cell not in out or cost < out[cell]:
-                out[cell] = cost
+        if mp - extra < 0:
+            continue
+        for level, (mask, raw) in enumerate(zip(fld.within(mp - extra), fld.raw, strict=True)):
+            cost = np.where(mask, raw.astype(np.int64) // fld.rules.divisor + extra, _NO_COST)
+            prev = best[level]
+            best[level] = cost if prev is None else np.minimum(prev, cost)
+    blocked = {f.pos for f in state.figures.values() if f.active and f.pos is not None}
+    if figure.pos is not None:
+        blocked.add(figure.pos)
+    out: dict[Cell, int] = {}
+    for level, level_cost in enumerate(best):
+        if level_cost is None:
+            continue
+        xs, ys = np.nonzero(level_cost.T < _NO_COST)  # x-major: the order of Cell(level, x, y)
+        values = level_cost[ys, xs].tolist()
+        for x, y, c in zip(xs.tolist(), ys.tolist(), values, strict=True):
+            cell = Cell(level, x, y)
+            if cell not in blocked:
+                out[cell] = c
     return out
 
 

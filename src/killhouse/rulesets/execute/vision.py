@@ -136,9 +136,28 @@ def refresh(state: ExecuteState, log: EventLog) -> None:
 
 def _refresh_side(state: ExecuteState, side: str, log: EventLog) -> None:
     audience = frozenset({side})
-    now = visible_ids(state, side)
     before = state.seen.setdefault(side, set())
     memory = state.memory.setdefault(side, {})
+    doors = door_cells(state)
+    # one sight test for the figures, the remembered squares and the doors (nothing moves here)
+    remembered = {fid: Cell(*m.at) for fid, m in memory.items() if m.at is not None}
+    if state.options.open_map:
+        sight: dict[str, bool] = {}
+        door_flags = [True] * len(doors)
+        now = visible_ids(state, side)
+    else:
+        key = ("visible", side)
+        targets = [] if key in state.cache else _targets(state, side)
+        cells = [f.pos for f in targets if f.pos is not None]
+        flags = cells_in_sight(state, side, [*cells, *remembered.values(), *doors])
+        if key not in state.cache:
+            state.cache[key] = frozenset(
+                f.id for f, ok in zip(targets, flags[: len(cells)], strict=True) if ok
+            )
+        sight = dict(zip(remembered, flags[len(cells) : len(cells) + len(remembered)],
+                         strict=True))
+        door_flags = flags[len(cells) + len(remembered) :]
+        now = visible_ids(state, side)
     known = state.known.setdefault(side, set())
     for fid in sorted(now):
         figure = state.figures[fid]
@@ -182,16 +201,11 @@ def _refresh_side(state: ExecuteState, side: str, log: EventLog) -> None:
             memory.pop(fid, None)
     # a remembered square seen empty of its figure is no longer a last-known position (E-29)
     stale = [m for fid, m in memory.items() if fid not in now and m.at is not None]
-    if stale and not state.options.open_map:
-        cells = [Cell(*m.at) for m in stale if m.at is not None]
-        for m, ok in zip(stale, cells_in_sight(state, side, cells), strict=True):
-            if ok:
-                memory.pop(m.id, None)
-    elif state.options.open_map:
-        for m in stale:
+    for m in stale:
+        if state.options.open_map or sight.get(m.id, False):
             memory.pop(m.id, None)
     state.seen[side] = set(now)
-    _refresh_doors(state, side)
+    _refresh_doors(state, side, door_flags)
 
 
 def door_cells(state: ExecuteState) -> list[Cell]:
@@ -208,11 +222,11 @@ def door_cells(state: ExecuteState) -> list[Cell]:
     return result
 
 
-def _refresh_doors(state: ExecuteState, side: str) -> None:
-    """Ruling E-58: a side knows the doors it sees now as they are, the rest as last seen."""
+def _refresh_doors(state: ExecuteState, side: str, flags: Sequence[bool]) -> None:
+    """Ruling E-58: a side knows the doors it sees now (``flags``, one per door square of
+    ``door_cells``) as they are, the rest as last seen."""
     doors = state.doors.setdefault(side, {})
     cells = door_cells(state)
-    flags = [True] * len(cells) if state.options.open_map else cells_in_sight(state, side, cells)
     for cell, ok in zip(cells, flags, strict=True):
         if ok:
             doors[cell] = int(state.board.levels[cell.level].terrain[cell.y, cell.x])

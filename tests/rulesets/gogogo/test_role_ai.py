@@ -1,0 +1,88 @@
+"""The gogogo role bot's own reasoning: rooms of the location, batched sight, hostage plans."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from killhouse.ai.roles.gogogo import FigurePlan, GoGoGoBot, Seen
+from killhouse.core.cells import Cell
+from killhouse.core.geometry import line_of_sight
+from killhouse.core.rng import Rng
+from killhouse.engine.game import Game
+from killhouse.rulesets.gogogo.movement import enterable
+from killhouse.scenario.loader import load_scenario
+
+SCENARIOS = Path(__file__).resolve().parents[3] / "scenarios" / "gogogo"
+
+
+def test_the_location_splits_into_its_rooms_without_walls() -> None:
+    scn = load_scenario(SCENARIOS / "hostage.yaml")
+    bot = GoGoGoBot(scn, "ct")
+    rooms = bot._rooms()
+    assert len(rooms) == 2  # the two back rooms of the warehouse
+    walk = enterable(scn.board, 0)
+    inside = {c for c in scn.board.zones["location"] if walk[c.y, c.x]}
+    assert set().union(*rooms) == inside
+    assert not rooms[0] & rooms[1]
+
+
+def test_batched_sight_matches_one_line_at_a_time() -> None:
+    scn = load_scenario(SCENARIOS / "destruction.yaml")
+    bot = GoGoGoBot(scn, "ct")
+    bot.board.levels[0].smoke[5:8, 20:24] = True  # smoke must block the batch as it does one line
+    rng = Rng.from_seed(7)
+    h, w = bot.board.levels[0].smoke.shape
+    pairs = [
+        (Cell(0, rng.below(w), rng.below(h)), Cell(0, rng.below(w), rng.below(h)))
+        for _ in range(300)
+    ]
+    bot._prime(pairs)
+    opaque, smoke = bot.board.opaque(0), bot.board.smoke(0)
+    for a, b in pairs:
+        assert bot._sight(a, b) == line_of_sight(opaque, (a.x, a.y), (b.x, b.y), smoke)
+
+
+def _ct_turn_one(name: str) -> tuple[GoGoGoBot, dict[str, Any]]:
+    scn = load_scenario(SCENARIOS / f"{name}.yaml")
+    game = Game(scn, 1)
+    return GoGoGoBot(scn, "ct"), game.view("ct")
+
+
+def test_counter_terrorists_split_over_the_hostage_rooms() -> None:
+    bot, view = _ct_turn_one("hostage")
+    own, enemies, hostages = bot._read(view)
+    plans = {f["id"]: FigurePlan() for f in own}
+    goals = bot._goals(view, own, enemies, hostages, plans)
+    rooms = bot._rooms()
+    chosen = {
+        i for cells, _, _ in goals.values() for i, r in enumerate(rooms) if cells and cells <= r
+    }
+    assert chosen == {0, 1}  # both rooms get an assault team
+
+
+def test_a_sniper_leading_a_hostage_walks_it_out() -> None:
+    bot, view = _ct_turn_one("hostage")
+    own, _, _ = bot._read(view)
+    sniper = next(f for f in own if f.get("weapon") == "sniper")
+    here = Cell(*sniper["at"])
+    led = Seen("h1", "hostage", here.step(1, 0), led_by=sniper["id"])
+    enemy = Seen("t1", "operative", here.step(3, 0))
+    plans = {f["id"]: FigurePlan() for f in own}
+    cells, posture, exposed = bot._ct_goal(
+        view, sniper, here, True, False, own, [enemy], [led], plans
+    )
+    assert posture == "move" and exposed
+    assert cells == bot.zones.rescue
+
+
+def test_a_remembered_hostage_next_to_a_ct_is_told_to_follow() -> None:
+    bot, view = _ct_turn_one("hostage")
+    own, _, _ = bot._read(view)
+    f = next(f for f in own if f.get("weapon") != "sniper")
+    here = Cell(*f["at"])
+    bot.hostage_memory["h2"] = here.step(0, 1)  # seen there before, out of its arc now
+    plans = {g["id"]: FigurePlan() for g in own}
+    _, posture, _ = bot._ct_goal(view, f, here, False, True, own, [], [], plans)
+    assert plans[f["id"]].follows == ["h2"]
+    assert posture == "move"
