@@ -25,18 +25,6 @@ IntArray = NDArray[np.int32]
 #: ruling G-3: orthogonal 2, diagonal 3, halved and floored: o + d + floor(d/2)
 RULES = StepRules(cardinal=2, diagonal=3, divisor=2, squeeze="solid+window")
 
-#: terrain a figure may enter; ruling G-45: locked doors are walls in this game
-_ENTERABLE = np.zeros(16, dtype=bool)
-_ENTERABLE[
-    [
-        Terrain.FLOOR,
-        Terrain.DOOR_CLOSED,
-        Terrain.DOOR_OPEN,
-        Terrain.STAIRS_UP,
-        Terrain.STAIRS_DOWN,
-        Terrain.WATER,
-    ]
-] = True
 #: terrain a diagonal step may not squeeze past (ruling G-3); doors are added per side
 _SQUEEZE = np.zeros(16, dtype=bool)
 _SQUEEZE[
@@ -47,9 +35,9 @@ _DOOR[[Terrain.DOOR_CLOSED, Terrain.DOOR_OPEN]] = True
 
 
 def enterable(board: Board, level: int) -> BoolArray:
-    """Cells a figure may stand on or walk through on ``level``."""
-    result: BoolArray = _ENTERABLE[board.levels[level].terrain]
-    return result
+    """Cells a figure may stand on or walk through on ``level`` (ruling G-45: a locked door is
+    a wall in this game, as the core's passable mask already says)."""
+    return board.passable_mask(level)
 
 
 def enter_costs(board: Board, blocked: Iterable[Cell] = ()) -> list[IntArray]:
