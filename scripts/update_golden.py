@@ -1,7 +1,8 @@
 """Rewrite the golden playthroughs in tests/golden/ (review the diff before committing).
 
 Each is a short seeded bot game on each ruleset's first shipped scenario, cut to
-``GOLDEN_TURNS`` turns so a rules change shows up as a readable diff.
+``GOLDEN_TURNS`` turns so a rules change shows up as a readable diff: the umpire's
+narration, and every side's final view.
 """
 
 from __future__ import annotations
@@ -12,14 +13,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.test_golden import GOLDEN_DIR, cases, render  # noqa: E402
+from tests.test_golden import GOLDEN_DIR, cases, render, render_views, views_name  # noqa: E402
 
 
 def main() -> None:
     GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
     for name, path, seed in cases():
         (GOLDEN_DIR / name).write_text(render(path, seed))
-        print(f"wrote tests/golden/{name}")
+        (GOLDEN_DIR / views_name(name)).write_text(render_views(path, seed))
+        print(f"wrote tests/golden/{name} and {views_name(name)}")
 
 
 if __name__ == "__main__":
