@@ -20,11 +20,20 @@ from killhouse.scenario.model import Issue, Scenario
 JSON = Any
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def _freeze(value: JSON) -> JSON:
-    if isinstance(value, list | tuple):
-        return tuple(_freeze(v) for v in value)
+    """JSON as hashable tuples (actions are compared and hashed; cells are the common case)."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is list or kind is tuple:
+        return tuple(v if type(v) in _SCALARS else _freeze(v) for v in value)
     if isinstance(value, dict):
         return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(v) for v in value)
     return value
 
 
@@ -47,7 +56,7 @@ class Action:
     def make(
         cls, side: str, kind: str, hint: Mapping[str, JSON] | None = None, **args: JSON
     ) -> Action:
-        frozen = tuple(sorted((k, _freeze(v)) for k, v in args.items() if v is not None))
+        frozen = tuple((k, _freeze(args[k])) for k in sorted(args) if args[k] is not None)
         return cls(side, kind, frozen, dict(hint or {}))
 
     def get(self, key: str, default: JSON = None) -> JSON:

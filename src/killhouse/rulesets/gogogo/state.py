@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from killhouse.core.board import Board
@@ -51,8 +52,11 @@ OVER = "over"
 _DIGITS = re.compile(r"(\d+)")
 
 
+@cache
 def id_key(ident: str) -> tuple[tuple[int, int | str], ...]:
-    """Sort key for "ascending id" (ruling G-42): natural order, so t2 comes before t10."""
+    """Sort key for "ascending id" (ruling G-42): natural order, so t2 comes before t10.
+
+    Cached: ids are few and sorting by them is on every hot path."""
     parts: list[tuple[int, int | str]] = []
     for chunk in _DIGITS.split(ident):
         if not chunk:
