@@ -272,28 +272,10 @@ def figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
             )
         )
     if fig.kind == OPERATIVE:
-        if can_plant(state, fig):
-            out.append(
-                _act(
-                    side,
-                    "order",
-                    {"role": "task", "p": 1.0, "value": 10.0, "to": here},
-                    figure=fig.id,
-                    posture=HOLD,
-                    task="plant",
-                )
-            )
-        if can_defuse(state, fig):
-            out.append(
-                _act(
-                    side,
-                    "order",
-                    {"role": "task", "p": 1.0, "value": 10.0, "to": here},
-                    figure=fig.id,
-                    posture=HOLD,
-                    task="defuse",
-                )
-            )
+        for task, allowed in (("plant", can_plant), ("defuse", can_defuse)):
+            if allowed(state, fig):
+                task_hint = {"role": "task", "p": 1.0, "value": 10.0, "to": here}
+                out.append(_act(side, "order", task_hint, figure=fig.id, posture=HOLD, task=task))
         stock = sorted(g for g, n in fig.grenades.items() if n > 0)
         if stock and throw_targets(state, side, fig):
             near = [

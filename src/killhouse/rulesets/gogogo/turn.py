@@ -7,6 +7,9 @@ turn. The end check runs after steps 2 and 3, after each tier and at the end of 
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from typing import Any
+
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
@@ -348,20 +351,25 @@ def removals(state: GoState, log: EventLog) -> None:
             public(state, log, "vip-escaped", {})
 
 
+def _sightings(state: GoState, seen_ids: Collection[str]) -> list[dict[str, Any]]:
+    """Position and facing (G-36: nothing more) of each active figure in ``seen_ids``."""
+    return [
+        {
+            "id": f.id,
+            "kind": f.kind,
+            "at": cell_json(f.pos),
+            **({"facing": f.facing} if f.kind != HOSTAGE else {}),
+        }
+        for f in state.ordered()
+        if f.id in seen_ids and f.active
+    ]
+
+
 def report_sightings(state: GoState, log: EventLog) -> None:
     """The mid-turn view's news: who each side sees, and what it hears (5.2 step 4)."""
     for side in state.sides:
         know = state.know[side]
-        seen = [
-            {
-                "id": f.id,
-                "kind": f.kind,
-                "at": cell_json(f.pos),
-                **({"facing": f.facing} if f.kind != HOSTAGE else {}),
-            }
-            for f in state.ordered()
-            if f.id in know.seen and f.active
-        ]
+        seen = _sightings(state, know.seen)
         tell(
             state,
             log,
@@ -371,16 +379,7 @@ def report_sightings(state: GoState, log: EventLog) -> None:
         )
     if state.per_player:
         for ident, seat in sorted(state.seat_know.items(), key=lambda kv: id_key(kv[0])):
-            seen = [
-                {
-                    "id": f.id,
-                    "kind": f.kind,
-                    "at": cell_json(f.pos),
-                    **({"facing": f.facing} if f.kind != HOSTAGE else {}),
-                }
-                for f in state.ordered()
-                if f.id in seat.seen and f.active
-            ]
+            seen = _sightings(state, seat.seen)
             tell(
                 state,
                 log,
