@@ -15,20 +15,49 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from killhouse.core.board import Board, Level
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.deck import Card, Deck, standard_cards
 from killhouse.core.events import EventLog
 from killhouse.core.geometry import chebyshev, line_of_sight
+from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action, GameInfo, Result
 from killhouse.rulesets.kit import Arg, Flow, FlowRuleset, Move, Phase, Reaction, Window
 from killhouse.rulesets.kit.flow import own_question, windows_json
 from killhouse.rulesets.kit.view import Status, viewer
-from killhouse.scenario.model import Issue, Scenario
+from killhouse.scenario.model import FigureSpec, Issue, Scenario, SideSpec
 
 STEPS = 4  # the runner's allowance
 RUN, WATCH, OVER = "run", "watch", "over"
+
+# y0  . . . . . . . .
+# y1  . # # # # # # .
+# y2  . . . . . . . .     the runner walks along this corridor, west to east
+# y3  . # # . # # # .
+# y4  . . . . . . . .
+WALLS = [(x, 1) for x in range(1, 7)] + [(x, 3) for x in (1, 2, 4, 5, 6)]
+
+
+def patrol_scenario(
+    watchers: dict[str, tuple[int, int]] | None = None,
+    runner: tuple[int, int] = (0, 2),
+    gaps: tuple[tuple[int, int], ...] = (),
+) -> Scenario:
+    """The corridor map with a runner and one figure per watcher side; ``gaps`` opens walls."""
+    watchers = {"blue": (3, 4), "green": (3, 0)} if watchers is None else watchers
+    level = Level.blank("ground", 8, 5)
+    for x, y in WALLS:
+        if (x, y) not in gaps:
+            level.terrain[y, x] = Terrain.WALL
+    board = Board([level], zones={"exit": frozenset({Cell(0, 7, 2)})})
+    sides = [SideSpec("runner", "Runner", "ai", "sides[0]")]
+    figures = [FigureSpec("r", "runner", "figure", "figures[0]", at=Cell(0, *runner))]
+    for i, (side, at) in enumerate(watchers.items(), start=1):
+        sides.append(SideSpec(side, side.title(), "ai", f"sides[{i}]"))
+        figures.append(FigureSpec(side[0], side, "figure", f"figures[{i}]", at=Cell(0, *at)))
+    return Scenario("patrol", "patrol", board, sides, figures, content_hash="patrol-test")
 
 
 @dataclass
