@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from killhouse.core.cells import Cell
+from killhouse.core.losjit import los_pairs_compiled
 
 BoolArray = NDArray[np.bool_]
 IntArray = NDArray[np.int64]
@@ -39,12 +40,21 @@ def los_pairs(
 
     ``opaque`` is indexed ``[y, x]``; ``veil`` (smoke) blocks even at the ends.
     """
-    a = np.asarray(origins, dtype=np.int64).reshape(-1, 2)
-    b = np.asarray(targets, dtype=np.int64).reshape(-1, 2)
+    a = np.ascontiguousarray(np.asarray(origins, dtype=np.int64).reshape(-1, 2))
+    b = np.ascontiguousarray(np.asarray(targets, dtype=np.int64).reshape(-1, 2))
     if a.shape != b.shape:
         raise ValueError(f"{a.shape[0]} origins but {b.shape[0]} targets")
-    # Pairs are padded to the longest segment in a batch: batch them by length, so that
-    # little is padded and each batch's arrays stay small.
+    return los_pairs_compiled(opaque, a, b, veil)
+
+
+def los_pairs_numpy(
+    opaque: BoolArray, a: IntArray, b: IntArray, veil: BoolArray | None = None
+) -> BoolArray:
+    """The same rule vectorized on numpy: the reference the compiled kernel is tested against.
+
+    Pairs are padded to the longest segment in a batch: batch them by length, so that
+    little is padded and each batch's arrays stay small.
+    """
     length = np.abs(b - a).max(axis=1) + 1
     n = a.shape[0]
     if n * int(length.max(initial=0)) <= _BUDGET:
