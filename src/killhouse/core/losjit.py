@@ -18,7 +18,7 @@ BoolArray = NDArray[np.bool_]
 IntArray = NDArray[np.int64]
 
 
-@njit(cache=True, nogil=True)  # type: ignore[untyped-decorator]
+@njit(cache=True, nogil=True)
 def _pair_clear(
     opaque: BoolArray, veil: BoolArray, has_veil: bool, ax: int, ay: int, bx: int, by: int
 ) -> bool:
@@ -60,7 +60,7 @@ def _pair_clear(
     return True
 
 
-@njit(cache=True, nogil=True)  # type: ignore[untyped-decorator]
+@njit(cache=True, nogil=True)
 def _pairs(
     opaque: BoolArray, veil: BoolArray, has_veil: bool, a: IntArray, b: IntArray, out: BoolArray
 ) -> None:
