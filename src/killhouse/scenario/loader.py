@@ -17,6 +17,7 @@ from killhouse.errors import Problem, ScenarioError
 from killhouse.rulesets import get_ruleset, ruleset_ids
 from killhouse.rulesets.base import Ruleset
 from killhouse.scenario.fields import Fields, Report, suggest
+from killhouse.scenario.limits import MAX_TURN_LIMIT
 from killhouse.scenario.mapsection import parse_map
 from killhouse.scenario.model import Scenario
 from killhouse.scenario.pieces import Extras, Ids, parse_figures, parse_objects, parse_sides
@@ -109,7 +110,9 @@ def _load(source: Source) -> Scenario | list[Problem]:
     extras = Extras(dict(ruleset.scenario_keys) if ruleset else {}, known=ruleset is not None)
     name = top.text("name")
     description = top.text("description", nonempty=False)
-    turn_limit = top.integer("turn_limit", "a number of turns (1 or more)", low=1)
+    turn_limit = top.integer(
+        "turn_limit", f"a number of turns from 1 to {MAX_TURN_LIMIT}", low=1, high=MAX_TURN_LIMIT
+    )
     seed = top.integer("seed", f"a seed from 0 to {MAX_SEED}", low=0, high=MAX_SEED)
     objectives = _free_mapping(top, "objectives")
     options = _free_mapping(top, "options")
