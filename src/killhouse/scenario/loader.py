@@ -21,6 +21,7 @@ from killhouse.scenario.limits import MAX_TURN_LIMIT
 from killhouse.scenario.mapsection import parse_map
 from killhouse.scenario.model import Scenario
 from killhouse.scenario.pieces import Extras, Ids, parse_figures, parse_objects, parse_sides
+from killhouse.scenario.reach import sealed_sides
 from killhouse.scenario.yamlsource import (
     LineIndex,
     Source,
@@ -68,6 +69,21 @@ def check_file(path: str | Path) -> list[Problem]:
         return [source]
     result = _load(source)
     return result if isinstance(result, list) else []
+
+
+def check_file_with_warnings(path: str | Path) -> tuple[list[Problem], list[Problem]]:
+    """The problems of the file (it is refused) and, if there are none, its warnings.
+
+    A warning does not stop a game: it names something that loads but plays badly, such
+    as a side sealed off from every objective and enemy (``scenario.reach``).
+    """
+    source = read_source(path)
+    if isinstance(source, Problem):
+        return [source], []
+    result = _load(source)
+    if isinstance(result, list):
+        return result, []
+    return [], sealed_sides(result)
 
 
 def _scenario_or_raise(source: Source) -> Scenario:
