@@ -332,3 +332,34 @@ def test_alias_bombs_load_or_are_refused_by_a_limit(width: int, depth: int, wher
 )
 def test_hostile_fragments_never_crash(parts: list[str]) -> None:
     _problems(HEADER + "".join(parts))
+
+
+def test_the_scenario_layer_does_not_import_the_ruleset_registry() -> None:
+    """scenario/ sits below rulesets/: loading it pulls in no ruleset (issue 8, item 9)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, killhouse.scenario.loader, killhouse.scenario.reach\n"
+        "print(sorted(m for m in sys.modules if m.startswith('killhouse.rulesets')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == "[]"
+
+
+def test_a_catalogue_can_be_passed_in() -> None:
+    from tests.scenario.toy_ruleset import ToyRuleset
+
+    class Only:
+        def ids(self) -> list[str]:
+            return ["mine"]
+
+        def get(self, ruleset_id: str) -> ToyRuleset:
+            return ToyRuleset()
+
+    text = HEADER.replace("ruleset: toy", "ruleset: mine") + "figures: []\n"
+    assert loads_scenario(text, rulesets=Only()).ruleset == "mine"
+    with pytest.raises(ScenarioError, match="unknown ruleset 'toy'"):
+        loads_scenario(HEADER + "figures: []\n", rulesets=Only())

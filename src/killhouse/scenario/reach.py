@@ -33,8 +33,9 @@ def sealed_sides(scenario: Scenario) -> list[Problem]:
     """One warning per side whose placed figures can reach no target (see the module text)."""
     board = scenario.board
     enter = [
-        (passable_mask(lv.terrain) | door_mask(lv.terrain) | (lv.terrain == Terrain.WINDOW))
-        .astype(np.int64)
+        (passable_mask(lv.terrain) | door_mask(lv.terrain) | (lv.terrain == Terrain.WINDOW)).astype(
+            np.int64
+        )
         for lv in board.levels
     ]
     zones = objective_zones(scenario.objectives, board.zones)
