@@ -32,18 +32,24 @@ def _print_json(data: Any) -> None:
 def validate(
     files: Annotated[list[Path], typer.Argument(help="scenario YAML files")],
 ) -> None:
-    """Check scenario files: print ok or one line per problem (file:line: field: ...)."""
-    from killhouse.scenario.loader import check_file
+    """Check scenario files: print ok or one line per problem (file:line: field: ...).
+
+    Warnings (a side sealed off from every objective and enemy) are printed too, but
+    leave the exit code 0.
+    """
+    from killhouse.scenario.loader import check_file_with_warnings
 
     bad = False
     for path in files:
-        problems = check_file(path)
+        problems, warnings = check_file_with_warnings(path)
         if problems:
             bad = True
             for problem in problems:
                 typer.echo(str(problem), err=False)
-        else:
-            typer.echo(f"{path}: ok" if len(files) > 1 else "ok")
+            continue
+        for warning in warnings:
+            typer.echo(str(warning))
+        typer.echo(f"{path}: ok" if len(files) > 1 else "ok")
     if bad:
         raise typer.Exit(2)
 
