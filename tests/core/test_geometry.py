@@ -292,7 +292,9 @@ def test_compiled_kernel_equals_the_numpy_rule_on_60000_random_pairs() -> None:
             b = np.stack([gen.integers(0, w, 3750), gen.integers(0, h, 3750)], axis=1)
             b[::50] = a[::50]  # zero-length segments too
             for v in (None, veil):
-                assert (los_pairs(opaque, a, b, v) == los_pairs_numpy(opaque, a, b, v)).all()
+                for mode in ("exact", "supercover"):
+                    got = los_pairs(opaque, a, b, v, mode)
+                    assert (got == los_pairs_numpy(opaque, a, b, v, mode)).all()
 
 
 # -- cells on a segment -------------------------------------------------------------------

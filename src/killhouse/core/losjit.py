@@ -20,7 +20,14 @@ IntArray = NDArray[np.int64]
 
 @njit(cache=True, nogil=True)
 def _pair_clear(
-    opaque: BoolArray, veil: BoolArray, has_veil: bool, ax: int, ay: int, bx: int, by: int
+    opaque: BoolArray,
+    veil: BoolArray,
+    has_veil: bool,
+    supercover: bool,
+    ax: int,
+    ay: int,
+    bx: int,
+    by: int,
 ) -> bool:
     dx, dy = bx - ax, by - ay
     sx = 1 if dx > 0 else (-1 if dx < 0 else 0)
@@ -51,6 +58,12 @@ def _pair_clear(
                 if not end and opaque[y, x]:
                     return False
             elif lhs1 <= rhs1 and lhs2 <= rhs2:
+                if supercover:
+                    # ruling F-24: every cell the segment touches, corners included, blocks
+                    end = (u == 0 and v == 0) or (u == adx and v == ady)
+                    if (has_veil and veil[y, x]) or (not end and opaque[y, x]):
+                        return False
+                    continue
                 total[u + v] += 1
                 if opaque[y, x]:
                     shut[u + v] += 1
@@ -62,23 +75,36 @@ def _pair_clear(
 
 @njit(cache=True, nogil=True)
 def _pairs(
-    opaque: BoolArray, veil: BoolArray, has_veil: bool, a: IntArray, b: IntArray, out: BoolArray
+    opaque: BoolArray,
+    veil: BoolArray,
+    has_veil: bool,
+    supercover: bool,
+    a: IntArray,
+    b: IntArray,
+    out: BoolArray,
 ) -> None:
     for k in range(a.shape[0]):
-        out[k] = _pair_clear(opaque, veil, has_veil, a[k, 0], a[k, 1], b[k, 0], b[k, 1])
+        out[k] = _pair_clear(
+            opaque, veil, has_veil, supercover, a[k, 0], a[k, 1], b[k, 0], b[k, 1]
+        )
 
 
 _NO_VEIL = np.zeros((1, 1), dtype=np.bool_)
 
 
 def los_pairs_compiled(
-    opaque: BoolArray, a: IntArray, b: IntArray, veil: BoolArray | None
+    opaque: BoolArray,
+    a: IntArray,
+    b: IntArray,
+    veil: BoolArray | None,
+    supercover: bool = False,
 ) -> BoolArray:
-    """Line of sight for ``(n, 2)`` origin and target arrays of ``(x, y)`` on one level."""
+    """Line of sight for ``(n, 2)`` origin and target arrays of ``(x, y)`` on one level; with
+    ``supercover`` every touched cell between the ends blocks (F-24) instead of K-1's corners."""
     out = np.empty(a.shape[0], dtype=np.bool_)
     op = np.ascontiguousarray(opaque, dtype=np.bool_)
     if veil is None:
-        _pairs(op, _NO_VEIL, False, a, b, out)
+        _pairs(op, _NO_VEIL, False, supercover, a, b, out)
     else:
-        _pairs(op, np.ascontiguousarray(veil, dtype=np.bool_), True, a, b, out)
+        _pairs(op, np.ascontiguousarray(veil, dtype=np.bool_), True, supercover, a, b, out)
     return out
