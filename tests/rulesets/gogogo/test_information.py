@@ -136,12 +136,21 @@ def test_shots_tell_the_target_side_the_shooter_only_if_seen() -> None:
         dice,
     )
     table.turn(fire_ct={"c1": "t1"})
-    shot_at = table.events("shot-at")[-1]
-    assert shot_at.audience == frozenset({"t"}) and shot_at.data["by"] == "c1"  # t2 sees c1
+    shot = table.events("shot")[-1]
+    assert shot.audience == frozenset({"ct", "t"})  # named in full: no spectator reads it
+    assert shot.for_side("t") == {  # t2 sees c1; no tier (G-68)
+        "seq": shot.seq,
+        "kind": "shot",
+        "target": "t1",
+        "result": "miss",
+        "by": "c1",
+    }
+    assert shot.for_side("spectator") is None
     table.state.fig("t2").facing = "e"
     table.orders(t={"t2": {"facing": "e"}})
     table.fire(ct={"c1": "t1"})
-    assert table.events("shot-at")[-1].data["by"] is None
+    copy = table.events("shot")[-1].for_side("t")
+    assert copy is not None and copy["by"] is None
 
 
 def test_enemies_unseen_this_turn_vanish_from_the_view() -> None:
@@ -323,7 +332,7 @@ def check_side(game: Game, side: str, start: int, seen_before: set[str]) -> None
     words = strings(view)
     leaked = secret & words
     assert not leaked, f"{side}'s view names {leaked} (phase {state.phase}, turn {state.turn})"
-    events = [e.to_json() for e in game.log.since(start) if e.visible_to(side)]
+    events = [e.for_side(side) for e in game.log.since(start) if e.visible_to(side)]
     leaked = secret & strings(events)
     assert not leaked, f"an event {side} sees names {leaked}"
     # the view's enemies are exactly the ones seen this turn and still in play
@@ -372,3 +381,71 @@ def test_a_grenade_from_an_unseen_thrower_does_not_name_it() -> None:
     seen_by_ct = [e.to_json() for e in table.log.events if e.visible_to("ct")]
     assert "t1" not in strings(seen_by_ct)
     assert any(e["kind"] == "burst" for e in seen_by_ct)
+
+
+# -- the firer learns nothing of its target's hidden state (issue 10 item 1, G-67) --------------
+
+
+def _firer_copy(target_does: str, faces: list[int], per_player: bool) -> tuple[str, str]:
+    """One turn in which c1 shoots t1; what the CT side (and c1's seat) read of it."""
+    start = 8 if target_does == "stealth" else 7  # t1 ends on (7,4) in every case
+    dice = ScriptedDice(faces)
+    table = Table(
+        scenario(
+            ROOM,
+            [
+                fig("c1", "ct", 2, 4, "w"),  # facing away at setup: nothing seen, no die
+                fig("t1", "t", start, 4, "e", equipment=["he", "bomb"]),
+            ],
+            mission="destruction",
+            zones=SITE,
+            options={"per_player_views": per_player},
+        ),
+        dice,
+    )
+    order: dict[str, Any] = {"posture": target_does, "facing": "e"}
+    if target_does == "stealth":
+        order["to"] = (7, 4)
+    table.turn(ct={"c1": {"facing": "e"}}, t={"t1": order}, fire_ct={"c1": "t1"})
+    assert dice.faces == [] and table.state.fig("t1").pos == Cell(0, 7, 4)
+    need = table.events("shot")[-1].data["need"]
+    assert need == (2 if target_does == "hold" else 3)  # the umpire's copy has the truth
+    out = []
+    for who in ("ct", "c1") if per_player else ("ct",):
+        # without seq: its gaps count the events hidden between (a core matter, not a rule's)
+        copies = [
+            {k: v for k, v in (e.for_side(who) or {}).items() if k != "seq"}
+            for e in table.log.events
+            if e.visible_to(who)
+        ]
+        out.append(dump({"events": copies, "view": RULES.view(table.state, who)}))
+    return out[0], out[-1]
+
+
+@pytest.mark.parametrize("per_player", [False, True])
+@pytest.mark.parametrize("faces", [[6, 4], [6, 1], [1]], ids=["wound", "kill", "miss"])
+def test_the_firers_copy_is_the_same_whether_the_target_hid_moved_or_neither(
+    faces: list[int], per_player: bool
+) -> None:
+    copies = {
+        does: _firer_copy(does, list(faces), per_player) for does in ("hold", "hide", "stealth")
+    }
+    assert copies["hold"] == copies["hide"] == copies["stealth"]
+    assert '"need"' not in copies["hold"][0] and "needs" not in copies["hold"][0]
+
+
+def test_the_target_side_is_not_told_the_shooters_tier() -> None:
+    table = Table(
+        scenario(
+            ROOM,
+            [fig("c1", "ct", 2, 4, "e"), fig("t1", "t", 7, 4, "e", equipment=["he", "bomb"])],
+            mission="destruction",
+            zones=SITE,
+        ),
+        ScriptedDice([6, 4]),
+    )
+    table.turn(ct={"c1": {"posture": "stealth", "to": (3, 4)}}, fire_ct={"c1": "t1"})
+    shot = table.events("shot")[-1]
+    assert shot.data["tier"] == 2
+    copy = shot.for_side("t")
+    assert copy is not None and "tier" not in copy and copy["by"] is None

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from killhouse.core.cells import Cell, cell_json
-from killhouse.rulesets.gogogo.news import visible
+from killhouse.rulesets.gogogo.news import report_for, visible
 from killhouse.rulesets.gogogo.orders import known_hostages
 from killhouse.rulesets.gogogo.state import (
     ASSASSINATION,
@@ -225,11 +225,7 @@ def view(state: GoState, who: str) -> dict[str, Any]:
         "hostages": [h.id for h in known_hostages(state, side)],
         "draft": draft.to_json() if draft is not None else None,
         "orders": {k: v.to_json() for k, v in sorted(state.orders.items()) if k in own_ids},
-        "reports": [
-            {k: v for k, v in r.items() if k != "audience"}
-            for r in state.reports
-            if visible(r, who)
-        ],
+        "reports": [report_for(r, who) for r in state.reports if visible(r, who)],
     }
     if state.per_player:
         result["seats"] = sorted((f.id for f in state.side_figures(side) if f.fighter), key=id_key)

@@ -115,16 +115,9 @@ def spotting(state: GoState, chance: Chance, initial: bool = False) -> None:
                 continue
             column = "stationary" if initial else ("moving" if target_moving(t) else "stationary")
             hiding = False if initial else target_hiding(t)
-            if dice.spot(
-                chance,
-                row,
-                column,
-                hiding,
-                o.wounds,
-                o.stunned,
-                f"spot {o.id} {t.id}",
-                UMPIRE,
-            ):
+            need = dice.spot_need(row, column, hiding, o.wounds, o.stunned)
+            # the umpire's die: its mere existence would betray a figure in the arc
+            if dice.need_roll(chance, need, f"spot {o.id} {t.id}: needs {need}", UMPIRE):
                 sees[o.id].add(t.id)
     for side in state.sides:
         know = state.know[side]
