@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Iterator
@@ -449,3 +450,106 @@ def test_the_target_side_is_not_told_the_shooters_tier() -> None:
     assert shot.data["tier"] == 2
     copy = shot.for_side("t")
     assert copy is not None and "tier" not in copy and copy["by"] is None
+
+
+def test_each_player_lists_its_own_sighted_hostages_and_goals() -> None:
+    """Issue 10 item 2 (G-35): a player's hostages and goals are its figure's, not the team's."""
+    table = Table(
+        scenario(
+            ROOM,
+            [
+                fig("c1", "ct", 2, 4, "e"),  # sees h1 ahead
+                fig("c2", "ct", 2, 6, "w"),  # faces the wall
+                fig("t1", "t", 17, 7, "e"),
+                fig("h1", None, 6, 4, kind="hostage"),
+            ],
+            zones={"location": ["ground:5,1-8,7"], "rescue": ["ground:1,1-1,1"]},
+            options={"per_player_views": True},
+        ),
+        ScriptedDice(),
+    )
+    assert table.view("ct")["hostages"] == ["h1"]
+    assert table.view("c1")["hostages"] == ["h1"] and table.view("c2")["hostages"] == []
+    assert table.view("c1")["goals"] == [[0, 6, 4]]
+    assert [0, 6, 4] in table.view("c2")["goals"] and len(table.view("c2")["goals"]) > 1
+    assert "h1" not in strings(table.view("c2"))
+
+
+def test_each_player_knows_the_bomb_square_only_from_its_own_figure() -> None:
+    """Issue 10 item 2 (G-35): a dropped bomb seen by c1 is not on c2's map."""
+    table = Table(
+        scenario(
+            ROOM,
+            [
+                fig("c1", "ct", 2, 4, "e"),
+                fig("c2", "ct", 2, 6, "w"),
+                fig("t1", "t", 17, 7, "e"),
+            ],
+            mission="destruction",
+            zones=SITE,
+            objects=[{"id": "bomb", "type": "bomb", "at": "ground:6,4"}],
+            options={"per_player_views": True},
+        ),
+        ScriptedDice(),
+    )
+    assert table.view("ct")["explosive"]["at"] == [0, 6, 4]
+    assert table.view("c1")["explosive"]["at"] == [0, 6, 4]
+    assert table.view("c1")["goals"] == [[0, 6, 4]]
+    assert table.view("c2")["explosive"]["at"] is None and not table.view("c2")["explosive"][
+        "in_sight"
+    ]
+    assert table.view("c2")["goals"] == [[0, 3, 3]]  # the bomb sites, as briefed
+    assert "bomb" in RULES.known_ids(table.state, "c1")
+    assert "bomb" not in RULES.known_ids(table.state, "c2")
+
+
+def check_seat(game: Game, seat: str, start: int, seen_before: set[str]) -> None:
+    """The per-player leak check: a player names only what its own figure saw (G-35)."""
+    state: GoState = game.state
+    side = state.fig(seat).side
+    assert side is not None
+    team = state.team(side)
+    allowed = state.seat_know[seat].seen | seen_before | {f.id for f in state.side_figures(side)}
+    allowed |= {
+        h.id
+        for h in state.figures.values()
+        if h.kind == HOSTAGE and h.leader is not None and state.fig(h.leader).team == team
+    }
+    # the side decides together (G-53): hostages its orders name are the team's decision
+    draft = state.drafts[side]
+    allowed |= {h for hs in draft.follows.values() for h in hs}
+    secret = (enemy_ids(state, side) | hostage_ids(state)) - allowed
+    view = RULES.view(state, seat)
+    view = {k: v for k, v in view.items() if k not in ("draft", "orders")}
+    leaked = secret & strings(view)
+    assert not leaked, f"{seat}'s view names {leaked} (phase {state.phase}, turn {state.turn})"
+    events = [
+        e.for_side(seat)
+        for e in game.log.since(start)
+        if e.visible_to(seat) and e.kind not in ("orders", "hostage-follows")
+    ]
+    leaked = secret & strings(events)
+    assert not leaked, f"an event {seat} reads names {leaked}"
+
+
+@pytest.mark.parametrize("name", ["hostage", "destruction"])
+def test_no_per_player_view_leaks_in_random_play(name: str) -> None:
+    """Issue 10 item 2: the leak test over per-player views (every seat of both sides)."""
+    base = load_scenario(SCENARIOS / f"{name}.yaml")
+    scn = dataclasses.replace(base, options={**base.options, "per_player_views": True})
+    game = Game(scn, 21)
+    bot = RandomBot(game.scenario, "any")
+    rng = Rng.from_seed(21)
+    seats = [f.id for f in game.state.ordered() if f.fighter]
+    seen_before: dict[str, set[str]] = {s: set() for s in seats}
+    states = 0
+    while game.pending() and states < 300:
+        pending = game.pending()
+        decision = pending[rng.below(len(pending))]
+        start = len(game.log)
+        game.apply(bot.choose({}, game.legal_actions(decision.side), rng))
+        for seat in seats:
+            check_seat(game, seat, start, seen_before[seat])
+            seen_before[seat] = set(game.state.seat_know[seat].seen)
+        states += 1
+    assert states >= 100

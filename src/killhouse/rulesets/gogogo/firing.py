@@ -184,7 +184,12 @@ def resolve_fire(state: GoState, chance: Chance, log: EventLog, declared: dict[s
                 by = firer.id if firer.id in state.know[owner_side].seen else None
                 copies[owner_side] = {"target": target.id, "result": result, "by": by}
                 seats.append(target.id)
-            tell(state, log, "shot", umpire, list(copies), seats, copies)
+                if state.per_player and target.id in state.seat_know:
+                    # G-35: the target's player names the shooter only if its figure sees it
+                    mine = firer.id if firer.id in state.seat_know[target.id].seen else None
+                    copies[target.id] = {"target": target.id, "result": result, "by": mine}
+            sides = [s for s in copies if s in state.sides]
+            tell(state, log, "shot", umpire, sides, seats, copies)
             if target.kind == HOSTAGE and target.leader is None:
                 target.in_danger = True  # G-26: a hostage shot at takes cover
         for _firer, target, _umpire, result in shots:

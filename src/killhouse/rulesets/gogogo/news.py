@@ -54,7 +54,8 @@ def tell(
 ) -> None:
     """Emit an event for ``sides`` (and ``seats``) and keep it as this turn's news.
 
-    ``views`` gives a side its own redacted copy; a seat reads its side's copy. An event
+    ``views`` gives a side (or a seat) its own redacted copy; a seat without one reads its
+    side's copy. An event
     with copies is never public: a spectator would read the umpire's data.
     """
     side_list = list(sides)
@@ -67,7 +68,9 @@ def tell(
         copies: dict[str, dict[str, Any]] = {}
         for who in sorted(chosen):
             owner = who if who in state.sides else state.fig(who).side
-            if owner is not None and owner in views:
+            if who in views:
+                copies[who] = dict(views[who])  # a seat's own copy
+            elif owner is not None and owner in views:
                 copies[who] = dict(views[owner])
     else:
         aud = audience(state, side_list, seat_list)
