@@ -7,7 +7,8 @@ import pytest
 from killhouse.core.cells import Cell
 from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
-from killhouse.rulesets.execute.movement import destinations, move
+from killhouse.rulesets.execute.combat import can_see
+from killhouse.rulesets.execute.movement import claim, destinations, move
 from killhouse.rulesets.execute.state import EXTRACTED, INCAPACITATED
 from tests.rulesets.execute.helpers import RULESET, Dice, act, place, scenario, state_of, to_combat
 
@@ -121,6 +122,7 @@ def test_hostage_claimed_and_follows_then_extracted() -> None:
     hostage = st.figures["h1"]  # at (8,2), Movement 6
     st.figures["t1"].pos = Cell(0, 1, 1)
     st.touch()
+    claim(st, agent, hostage, log)
     move(st, agent, Cell(0, 5, 5), log)
     assert hostage.leader == "zach"
     assert hostage.pos is not None and max(abs(hostage.pos.x - 5), abs(hostage.pos.y - 5)) == 1
@@ -139,6 +141,7 @@ def test_hostage_with_too_few_mp_goes_as_far_as_it_can() -> None:
         {"id": "h1", "kind": "hostage", "card": "hostage_pregnant", "at": "ground:2,1"},
     ])
     agent = place(st, "zach", 0, 1, 1)
+    claim(st, agent, st.figures["h1"], log)
     move(st, agent, Cell(0, 11, 1), log)  # 10 MP; the hostage has 4
     assert st.figures["h1"].pos == Cell(0, 6, 1)
 
@@ -147,6 +150,7 @@ def test_dropped_leader_loses_its_hostages() -> None:
     """E-30: a leader incapacitated or killed loses its hostages, which stay put."""
     st, log = combat()
     agent = place(st, "zach", 0, 7, 2)
+    claim(st, agent, st.figures["h1"], log)
     move(st, agent, Cell(0, 7, 3), log)
     assert st.figures["h1"].leader == "zach"
     from killhouse.rulesets.execute.combat import apply_damage
@@ -170,3 +174,63 @@ def test_claim_action_steals_a_hostage_before_a_move() -> None:
     to_movement(st, log)
     act(st, log, Dice(), st.fbi, "claim", figure="gary", hostage="h1")
     assert st.figures["h1"].leader == "gary"
+
+
+def claims(st, side: str) -> set[tuple[str, str]]:  # type: ignore[no-untyped-def]
+    return {(str(a.get("figure")), str(a.get("hostage")))
+            for a in RULESET.legal_actions(st, side) if a.kind == "claim"}
+
+
+def test_claims_are_a_choice_never_automatic() -> None:
+    """E-30 "may claim" (ruling E-46): walking next to a hostage claims nothing by itself."""
+    st, log = combat()
+    place(st, "zach", 0, 6, 3)
+    st.figures["t1"].pos = Cell(0, 1, 1)
+    st.touch()
+    to_movement(st, log)
+    act(st, log, Dice(), st.fbi, "move", figure="zach", to=[0, 7, 2])
+    assert st.figures["h1"].leader is None
+    assert not [e for e in log.events if e.kind == "claimed"]
+    # right after its move the agent may still claim (E-30: before and after a move)
+    assert claims(st, st.fbi) == {("zach", "h1")}
+    act(st, log, Dice(), st.fbi, "claim", figure="zach", hostage="h1")
+    assert st.figures["h1"].leader == "zach"
+
+
+def test_claim_needs_adjacency_not_sight() -> None:
+    """E-30: an adjacent hostage round a wall corner may be claimed; one two squares off not."""
+    level = "#######\n##.#..#\n#.#...#\n#.....#\n###+###\n.......\n"
+    st, log = combat(levels={"ground": level}, figures=[
+        {"id": "zach", "side": "fbi", "card": "zach_dante"},
+        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:5,1"},
+        {"id": "h1", "kind": "hostage", "card": "hostage_male", "at": "ground:1,2"},
+    ])
+    place(st, "zach", 0, 2, 1)  # diagonal to the hostage at (1,2); walls at (1,1) and (2,2)
+    assert not can_see(st, Cell(0, 2, 1), Cell(0, 1, 2))  # no sight through the corner (E-6)
+    to_movement(st, log)
+    assert claims(st, st.fbi) == {("zach", "h1")}
+    place(st, "zach", 0, 3, 3)  # Chebyshev 2: out of reach
+    assert claims(st, st.fbi) == set()
+    place(st, "zach", 0, 2, 3)  # adjacent again (edge: Chebyshev 1)
+    assert claims(st, st.fbi) == {("zach", "h1")}
+
+
+def test_claim_after_a_move_only_for_the_last_mover() -> None:
+    """E-30: "immediately" after a move: once another agent has moved, the chance has gone."""
+    st, log = combat(figures=[
+        {"id": "zach", "side": "fbi", "card": "zach_dante"},
+        {"id": "gary", "side": "fbi", "card": "gary_ballanger"},
+        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:1,1"},
+        {"id": "h1", "kind": "hostage", "card": "hostage_male", "at": "ground:8,2"},
+    ])
+    place(st, "zach", 0, 5, 3)
+    place(st, "gary", 0, 2, 4)
+    to_movement(st, log)
+    act(st, log, Dice(), st.fbi, "move", figure="zach", to=[0, 7, 3])
+    assert claims(st, st.fbi) == {("zach", "h1")}
+    act(st, log, Dice(), st.fbi, "move", figure="gary", to=[0, 2, 5])
+    assert claims(st, st.fbi) == set()
+    before = RULESET.snapshot(st)
+    with pytest.raises(IllegalActionError):
+        act(st, log, Dice(), st.fbi, "claim", figure="zach", hostage="h1")
+    assert RULESET.snapshot(st) == before

@@ -160,6 +160,7 @@ def enter_phase(state: ExecuteState, phase: str, slot: int, log: EventLog) -> No
     state.slot = slot
     state.acted = set()
     state.threw_this_slot = False
+    state.last_mover = None
     state.touch()
 
 
@@ -184,6 +185,7 @@ def end_slot(state: ExecuteState, chance: Chance, log: EventLog) -> None:
     state.slot += 1
     state.acted = set()
     state.threw_this_slot = False
+    state.last_mover = None
     state.touch()
     if state.slot >= 2:
         index = COMBAT_PHASES.index(state.phase)

@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.events import EventLog
-from killhouse.core.geometry import chebyshev, line_of_sight
+from killhouse.core.geometry import chebyshev
 from killhouse.core.paths import DistanceField, StepRules, distance_field, path_cost
 from killhouse.core.terrain import Terrain, passable_mask, stairs_mask
 from killhouse.rulesets.execute.state import AGENT, EXTRACTED, HOSTAGE, ExecuteState, Figure
@@ -211,15 +211,14 @@ def extract(state: ExecuteState, hostage: Figure, log: EventLog) -> None:
 
 
 def claimable(state: ExecuteState, agent: Figure, hostage: Figure) -> bool:
-    """Whether ``agent`` may claim ``hostage`` now (E-30): adjacent, same level, in sight."""
+    """Whether ``agent`` may claim ``hostage`` (E-30): an active agent on the map, a hostage
+    not incapacitated nor extracted, adjacent on the same level. Adjacency, not sight: a
+    hostage round a corner can be taken by the hand (ruling E-46)."""
     if hostage.kind != HOSTAGE or not hostage.active or hostage.pos is None:
         return False
     if not agent.active or agent.pos is None or agent.kind != AGENT:
         return False
-    if hostage.pos.level != agent.pos.level or chebyshev(hostage.pos, agent.pos) > 1:
-        return False
-    opaque = state.board.opaque(agent.pos.level)
-    return line_of_sight(opaque, (agent.pos.x, agent.pos.y), (hostage.pos.x, hostage.pos.y))
+    return hostage.pos.level == agent.pos.level and chebyshev(hostage.pos, agent.pos) <= 1
 
 
 def claim(state: ExecuteState, agent: Figure, hostage: Figure, log: EventLog) -> None:
@@ -227,28 +226,24 @@ def claim(state: ExecuteState, agent: Figure, hostage: Figure, log: EventLog) ->
     state.claim_counter += 1
     hostage.leader = agent.id
     hostage.claim_seq = state.claim_counter
+    state.touch()
     log.emit("claimed", {"agent": agent.id, "hostage": hostage.id}, frozenset({state.fbi}))
 
 
-def auto_claim(state: ExecuteState, agent: Figure, log: EventLog) -> None:
-    """Claim every leaderless hostage next to ``agent`` (ruling E-46)."""
-    for h in sorted(state.hostages(), key=lambda f: f.id):
-        if h.leader is None and claimable(state, agent, h):
-            claim(state, agent, h, log)
-
-
-def move(state: ExecuteState, figure: Figure, dest: Cell, log: EventLog) -> None:
+def move(state: ExecuteState, figure: Figure, dest: Cell, log: EventLog,
+         path: Sequence[Cell] | None = None, cost: int | None = None) -> None:
     """Resolve a move to ``dest`` (already checked legal), then hostages follow (E-30).
 
-    Ruling E-59: the walk takes the cheapest path with the path finder's fixed tie-break,
-    chosen on the map as it is when the move starts.
+    Without ``path`` the walk takes the cheapest path with the path finder's fixed
+    tie-break, chosen on the map as it is when the move starts (ruling E-59); a route the
+    player chose (waypoints, 5.2) comes in as ``path`` with its ``cost``. Claims are the
+    player's choice, before or after the move (ruling E-46), never automatic.
     """
-    r = reach(state, figure)
-    path = r.path(state, dest)
-    cost = r.cost(dest)
+    if path is None:
+        r = reach(state, figure)
+        path = r.path(state, dest)
+        cost = r.cost(dest)
     start = figure.pos
-    if figure.kind == AGENT and start is not None:
-        auto_claim(state, figure, log)
     walk(state, figure, path, log)
     state.touch()
     log.emit(
@@ -263,7 +258,6 @@ def move(state: ExecuteState, figure: Figure, dest: Cell, log: EventLog) -> None
         frozenset({figure.side or state.fbi}),
     )
     if figure.kind == AGENT:
-        auto_claim(state, figure, log)
         led = sorted(
             (h for h in state.hostages() if h.leader == figure.id and h.active),
             key=lambda h: h.claim_seq,

@@ -15,7 +15,7 @@ from killhouse.rulesets.execute.actions import MAX_NOTES, MAX_TEXT, legal
 from killhouse.rulesets.execute.build import pool_key, recruit_figure
 from killhouse.rulesets.execute.combat import can_see
 from killhouse.rulesets.execute.news import tell
-from killhouse.rulesets.execute.state import GRENADES, RELEASED, SETUP, ExecuteState
+from killhouse.rulesets.execute.state import AGENT, GRENADES, RELEASED, SETUP, ExecuteState
 from killhouse.rulesets.execute.tables import tables
 from killhouse.rulesets.execute.vision import refresh
 
@@ -273,6 +273,7 @@ def _disarm(state: ExecuteState, action: Action, chance: Chance, log: EventLog) 
 def _move(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
     figure = state.figures[str(action.get("figure"))]
     state.acted.add(figure.id)
+    state.last_mover = figure.id if figure.kind == AGENT else None
     movement.move(state, figure, _cell(action.get("to")), log)
 
 

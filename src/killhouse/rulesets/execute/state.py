@@ -200,6 +200,8 @@ class ExecuteState:
     slot: int = 0
     acted: set[str] = field(default_factory=set)
     threw_this_slot: bool = False
+    #: the agent whose move was the last one of this slot: it may still claim (E-30, E-46)
+    last_mover: str | None = None
     negotiation_ended: set[str] = field(default_factory=set)
     messages: dict[str, int] = field(default_factory=dict)
     claim_counter: int = 0

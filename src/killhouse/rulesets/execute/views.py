@@ -171,6 +171,7 @@ def snapshot(state: ExecuteState) -> dict[str, Any]:
         "slot": state.slot,
         "acted": sorted(state.acted),
         "threw_this_slot": state.threw_this_slot,
+        "last_mover": state.last_mover,
         "figures": [f.to_json() for f in sorted(state.figures.values(), key=lambda f: f.id)],
         "benched": sorted(state.benched),
         "pool": list(state.pool),
