@@ -234,3 +234,115 @@ def test_claim_after_a_move_only_for_the_last_mover() -> None:
     with pytest.raises(IllegalActionError):
         act(st, log, Dice(), st.fbi, "claim", figure="zach", hostage="h1")
     assert RULESET.snapshot(st) == before
+
+
+# -- the player's route (5.2, issue: waypoints) ------------------------------------------------
+
+
+def routed(st, log, **args):  # type: ignore[no-untyped-def]
+    """Apply a move and return its ``moved`` event's data."""
+    act(st, log, Dice(), st.fbi, "move", **args)
+    return [e for e in log.events if e.kind == "moved"][-1].data
+
+
+def test_a_move_walks_through_its_waypoints_in_order() -> None:
+    """5.2: the player picks the route; each leg is the cheapest legal path."""
+    st, log = combat()
+    place(st, "zach", 0, 1, 1)
+    st.figures["t1"].pos = Cell(0, 10, 5)
+    st.touch()
+    to_movement(st, log)
+    moved = routed(st, log, figure="zach", to=[0, 3, 1], via=[[0, 1, 3]])
+    assert moved["path"] == [[0, 1, 2], [0, 1, 3], [0, 2, 2], [0, 3, 1]]
+    assert moved["cost"] == 4 and st.figures["zach"].pos == Cell(0, 3, 1)
+
+
+def test_waypoint_routes_take_the_chosen_door_and_trip_only_their_alarms() -> None:
+    """5.2 with E-19: going round an alarmed square is the player's choice."""
+    level = ("#########\n#.......#\n#.......#\n#.......#\n#########\n.........\n")
+    st, log = combat(levels={"ground": level}, zones={
+        "entry": ["ground:0,5-8,5"], "hall": ["ground:4,2"]},
+        objects=[{"id": "pir", "type": "alarm", "level": 3, "covers": "hall",
+                  "at": "ground:7,3"}],
+        figures=[{"id": "zach", "side": "fbi", "card": "zach_dante"},
+                 {"id": "t1", "side": "terrorists", "card": "standard_terrorist",
+                  "at": "ground:7,1"}])
+    place(st, "zach", 0, 1, 2)
+    to_movement(st, log)
+    routed(st, log, figure="zach", to=[0, 6, 2], via=[[0, 3, 3], [0, 4, 3], [0, 5, 3]])
+    assert not [e for e in log.events if e.kind == "alert"]
+    st2, log2 = combat(levels={"ground": level}, zones={
+        "entry": ["ground:0,5-8,5"], "hall": ["ground:4,2"]},
+        objects=[{"id": "pir", "type": "alarm", "level": 3, "covers": "hall",
+                  "at": "ground:7,3"}],
+        figures=[{"id": "zach", "side": "fbi", "card": "zach_dante"},
+                 {"id": "t1", "side": "terrorists", "card": "standard_terrorist",
+                  "at": "ground:7,1"}])
+    place(st2, "zach", 0, 1, 2)
+    to_movement(st2, log2)
+    routed(st2, log2, figure="zach", to=[0, 6, 2], via=[[0, 4, 2]])
+    assert [e.data["at"] for e in log2.events if e.kind == "alert"] == [[0, 4, 2]]
+
+
+def test_default_move_is_unchanged_without_waypoints() -> None:
+    """The destination alone walks the path finder's cheapest path (ruling E-59)."""
+    st, log = combat()
+    place(st, "zach", 0, 1, 1)
+    st.figures["t1"].pos = Cell(0, 10, 5)
+    st.touch()
+    to_movement(st, log)
+    moved = routed(st, log, figure="zach", to=[0, 3, 1])
+    assert moved["cost"] == 2 and len(moved["path"]) == 2
+
+
+@pytest.mark.parametrize(("via", "to", "reason"), [
+    ([[0, 0, 0]], [0, 3, 1], "wall"),
+    ([[0, 40, 1]], [0, 3, 1], "not on the map"),
+    ([[0, 5, 2]], [0, 3, 1], "active enemy"),
+    ([[0, 10, 5], [0, 1, 5]], [0, 1, 1], r"costs 22 MP; 'zach' has 9"),
+    ([[0, 2, 2]], [0, 8, 2], "not a free square"),
+    ("east", [0, 3, 1], "via must be a list"),
+])
+def test_bad_routes_are_refused_with_a_reason_and_change_nothing(
+    via: object, to: list[int], reason: str
+) -> None:
+    st, log = combat()
+    place(st, "zach", 0, 1, 1)
+    to_movement(st, log)
+    before, events = RULESET.snapshot(st), len(log.events)
+    with pytest.raises(IllegalActionError, match=reason):
+        act(st, log, Dice(), st.fbi, "move", figure="zach", to=to, via=via)
+    assert RULESET.snapshot(st) == before and len(log.events) == events
+
+
+def test_route_allowance_edge_and_one_past() -> None:
+    """5.2 in play: a route costing exactly Movement is legal; one MP more is refused."""
+    st, log = combat()
+    zach = place(st, "zach", 0, 1, 1)  # Movement 9
+    st.figures["t1"].pos = Cell(0, 10, 5)
+    st.touch()
+    to_movement(st, log)
+    with pytest.raises(IllegalActionError, match="costs 10 MP"):
+        act(st, log, Dice(), st.fbi, "move", figure="zach", to=[0, 1, 2], via=[[0, 6, 1]])
+    moved = routed(st, log, figure="zach", to=[0, 2, 1], via=[[0, 6, 1]])
+    assert moved["cost"] == 9 == zach.card.movement
+
+
+def test_unreachable_waypoint_is_refused() -> None:
+    """A waypoint behind a locked door cannot be reached this move."""
+    st, log = combat()
+    st.board.set_terrain(Cell(0, 5, 6), Terrain.DOOR_LOCKED)
+    place(st, "zach", 0, 5, 7)
+    to_movement(st, log)
+    with pytest.raises(IllegalActionError, match="cannot be reached"):
+        act(st, log, Dice(), st.fbi, "move", figure="zach", to=[0, 6, 7], via=[[0, 5, 4]])
+
+
+def test_off_map_agent_enters_along_its_route() -> None:
+    """E-34 with 5.2: the first leg comes in by an entry square."""
+    st, log = combat()
+    st.figures["t1"].pos = Cell(0, 10, 1)
+    st.touch()
+    to_movement(st, log)
+    moved = routed(st, log, figure="zach", to=[0, 5, 4], via=[[0, 2, 7]])
+    assert moved["path"][0] == [0, 2, 7] and moved["from"] is None

@@ -20,6 +20,7 @@ from killhouse.core.events import EventLog
 from killhouse.core.geometry import chebyshev
 from killhouse.core.paths import DistanceField, StepRules, distance_field, path_cost
 from killhouse.core.terrain import Terrain, passable_mask, stairs_mask
+from killhouse.errors import IllegalActionError
 from killhouse.rulesets.execute.state import AGENT, EXTRACTED, HOSTAGE, ExecuteState, Figure
 from killhouse.rulesets.execute.vision import witnesses
 
@@ -172,6 +173,61 @@ def destinations(state: ExecuteState, figure: Figure) -> dict[Cell, int]:
             if cell not in blocked:
                 out[cell] = c
     return out
+
+
+#: the most waypoints one move may carry (a route longer than any Movement needs no more)
+MAX_WAYPOINTS = 12
+
+
+def route(
+    state: ExecuteState, figure: Figure, dest: Cell, via: Sequence[Cell]
+) -> tuple[list[Cell], int]:
+    """The walk through ``via`` in order, then to ``dest``: the cheapest legal path of each leg
+    (5.2, ruling E-59), with its total cost. Raises ``IllegalActionError`` with the reason
+    (a waypoint that is a wall, out of the map, held by an enemy or unreachable; a route over
+    the Movement allowance) before anything changes."""
+    if len(via) > MAX_WAYPOINTS:
+        raise IllegalActionError(f"a move carries at most {MAX_WAYPOINTS} waypoints")
+    costs = enter_costs(state, blocking_side(state, figure))
+    walls = squeeze(state)
+    stops = [*via, dest]
+    for i, cell in enumerate(stops):
+        what = f"waypoint {i + 1} {cell_json(cell)}" if i < len(via) else str(cell_json(cell))
+        if not state.board.in_bounds(cell):
+            raise IllegalActionError(f"{what} is not on the map")
+        if costs[cell.level][cell.y, cell.x] <= 0:
+            enemy = state.active_at(cell)
+            if enemy is not None and enemy.side == blocking_side(state, figure):
+                raise IllegalActionError(f"{what} holds an active enemy: no route passes "
+                                         "through it (E-4)")
+            raise IllegalActionError(f"{what} is a wall, a locked door or outside the "
+                                     "building: no route goes through it (E-2, E-5)")
+    path: list[Cell] = []
+    total = 0
+    here = figure.pos
+    for i, stop in enumerate(stops):
+        what = f"waypoint {i + 1} {cell_json(stop)}" if i < len(via) else str(cell_json(stop))
+        if here is None:  # off the map: the first leg comes in by an entry square (E-34)
+            r = reach(state, figure)
+            leg_cost = r.cost(stop)
+            leg = r.path(state, stop) if leg_cost is not None else []
+        else:
+            fld = distance_field(state.board, [here], costs, STEP_RULES, walls)
+            leg_cost = fld.cost(stop)
+            leg = fld.path_to(stop) if leg_cost is not None and stop != here else []
+        if leg_cost is None:
+            start = "off the map" if here is None else cell_json(here)
+            raise IllegalActionError(f"{what} cannot be reached from {start} (E-2 … E-5)")
+        total += leg_cost
+        path += leg
+        here = stop
+    if total > figure.card.movement:
+        raise IllegalActionError(
+            f"the route costs {total} MP; {figure.id!r} has {figure.card.movement} (5.2, E-3)"
+        )
+    if dest == figure.pos or state.active_at(dest) is not None:
+        raise IllegalActionError(f"{cell_json(dest)} is not a free square to end on (E-4)")
+    return path, total
 
 
 # -- resolving a move ----------------------------------------------------------------------
