@@ -234,8 +234,13 @@ def route(
 
 
 def walk(state: ExecuteState, figure: Figure, path: Sequence[Cell], log: EventLog) -> None:
-    """Put ``figure`` on each square of ``path`` in turn: doors open, alarms sound (E-5, E-19)."""
+    """Put ``figure`` on each square of ``path`` in turn: doors open, alarms sound (E-5, E-19).
+
+    An alarm reports every covered square an agent enters; one walk gives one alert per
+    alarm, listing its squares in order (the first is ``at``).
+    """
     own = frozenset({figure.side or state.fbi})
+    tripped: dict[str, list[list[int] | None]] = {}
     for cell in path:
         terrain = Terrain(int(state.board.levels[cell.level].terrain[cell.y, cell.x]))
         if terrain == Terrain.DOOR_CLOSED:
@@ -245,14 +250,14 @@ def walk(state: ExecuteState, figure: Figure, path: Sequence[Cell], log: EventLo
         if figure.kind == AGENT:
             for device in state.devices.values():
                 if device.type == "alarm" and device.working and cell in device.covers:
-                    alert = {"alarm": device.id, "at": cell_json(cell), "turn": state.turn}
-                    log.emit("alert", alert, frozenset({state.terrorists}))
-                    state.alerts.append(
-                        {"alarm": device.id, "at": cell_json(cell), "turn": state.turn}
-                    )
+                    tripped.setdefault(device.id, []).append(cell_json(cell))
         if figure.kind == HOSTAGE and cell in state.extraction:  # ruling E-56: at once
             extract(state, figure, log)
-            return
+            break
+    for alarm, squares in tripped.items():
+        alert = {"alarm": alarm, "at": squares[0], "squares": squares, "turn": state.turn}
+        log.emit("alert", alert, frozenset({state.terrorists}))
+        state.alerts.append(dict(alert))
 
 
 def extract(state: ExecuteState, hostage: Figure, log: EventLog) -> None:
