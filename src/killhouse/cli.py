@@ -242,6 +242,28 @@ def play(
     typer.echo(footer(play_game(scn, seed, on_step=show)))
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    db: Annotated[
+        str,
+        typer.Option(help="database: a SQLite file path, sqlite:///path or postgresql://…"),
+    ] = "data/killhouse.sqlite3",
+    scenarios: Annotated[
+        Path | None, typer.Option(help="folder of shipped scenarios (default: ./scenarios)")
+    ] = None,
+) -> None:
+    """Run the game server: play in the browser against the AI or each other."""
+    try:
+        from killhouse.server.app import serve as run_server
+    except ImportError as exc:
+        raise KillhouseError(
+            f"the server needs the server extra: pip install -e '.[server]' ({exc.name} missing)"
+        ) from exc
+    run_server(host, port, db, scenarios)
+
+
 def _read_line(prompt: str) -> str | None:
     """One line typed by the human (the prompt goes to the terminal), ``None`` at end of input."""
     typer.echo(prompt, nl=False)
