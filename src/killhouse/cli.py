@@ -253,8 +253,15 @@ def odds(
 def play(
     scenario: Annotated[Path, typer.Argument(help="scenario YAML file")] = DEFAULT_DEMO,
     seed: Annotated[int, typer.Option(help="the game's seed")] = 1,
+    human: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--as",
+            help="play this side yourself (repeat for several sides at one terminal)",
+        ),
+    ] = None,
 ) -> None:
-    """Play a scenario between the AI sides and print the game turn by turn (umpire's view)."""
+    """Play a scenario and print it turn by turn; --as SIDE lets you decide for that side."""
     from killhouse.scenario.loader import load_scenario
     from killhouse.sim.play import play as play_game
     from killhouse.sim.transcript import footer, header, narrate_new
@@ -262,6 +269,9 @@ def play(
     scn = load_scenario(scenario)
     for line in header(scn, seed):
         typer.echo(line)
+    if human:
+        _play_human(scn, seed, human)
+        return
     cursor = 0
 
     def show(game: Any) -> None:
@@ -269,6 +279,46 @@ def play(
         cursor = narrate_new(game, cursor, typer.echo)
 
     typer.echo(footer(play_game(scn, seed, on_step=show)))
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    db: Annotated[
+        str,
+        typer.Option(help="database: a SQLite file path, sqlite:///path or postgresql://…"),
+    ] = "data/killhouse.sqlite3",
+    scenarios: Annotated[
+        Path | None, typer.Option(help="folder of shipped scenarios (default: ./scenarios)")
+    ] = None,
+) -> None:
+    """Run the game server: play in the browser against the AI or each other."""
+    try:
+        from killhouse.server.app import serve as run_server
+    except ImportError as exc:
+        raise KillhouseError(
+            f"the server needs the server extra: pip install -e '.[server]' ({exc.name} missing)"
+        ) from exc
+    run_server(host, port, db, scenarios)
+
+
+def _read_line(prompt: str) -> str | None:
+    """One line typed by the human (the prompt goes to the terminal), ``None`` at end of input."""
+    typer.echo(prompt, nl=False)
+    line = sys.stdin.readline()
+    if not line:
+        typer.echo("")
+        return None
+    return line.rstrip("\n")
+
+
+def _play_human(scn: Any, seed: int, sides: list[str]) -> None:
+    from killhouse.sim.terminal import TerminalGame
+    from killhouse.sim.transcript import footer
+
+    game = TerminalGame(scn, seed, sides, _read_line, typer.echo).run()
+    typer.echo(footer(game))
 
 
 def main() -> None:
