@@ -184,7 +184,6 @@ body { font-family: sans-serif; max-width: 1100px; margin: 1.5em auto; color: #2
 table { border-collapse: collapse; margin: 0.6em 0 1.2em; }
 td, th { border: 1px solid #ccc; padding: 3px 8px; text-align: left; font-size: 0.9em; }
 th { background: #f0f0f0; } img { max-width: 100%; border: 1px solid #ddd; margin: 0.4em 0; }
-.num { text-align: right; font-variant-numeric: tabular-nums; }
 """
 
 
