@@ -74,6 +74,7 @@ def heatmaps(summary: Mapping[str, Any], board: Board, out: Path) -> list[Path]:
                     shown = ax.imshow(
                         _grid(cells, level.width, level.height),
                         cmap="inferno_r",
+                        vmin=0,
                         alpha=0.85,
                         interpolation="nearest",
                     )
