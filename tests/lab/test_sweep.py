@@ -107,3 +107,28 @@ def test_closest_to_even_takes_the_smallest_gap_between_the_sides() -> None:
     rows = [(15, {"a": 0.8, "b": 0.1}), (20, {"a": 0.55, "b": 0.4}), (25, {"a": 0.3, "b": 0.6})]
     assert closest_to_even(rows) == 20
     assert closest_to_even([(1, {"a": 0.5, "b": 0.4}), (2, {"a": 0.4, "b": 0.5})]) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--vary", "figures.gunman-9.stats.firearms=5,6"], "error: --vary: no item 'gunman-9'"),
+        (["--vary", "turn_limit=0,10"], "turn_limit: expected a number of turns"),
+        (["--address", "localhost:6379"], "error: --address is for --backend ray"),
+        (["--backend", "slurm"], "error: unknown backend 'slurm': expected local or ray"),
+    ],
+)
+def test_the_command_reports_bad_sweeps_and_backends_in_one_line(
+    args: list[str],
+    message: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from killhouse.cli import main
+
+    monkeypatch.setattr("sys.argv", ["killhouse", "lab", str(HOSTAGE), "--games", "1", *args])
+    with pytest.raises(SystemExit) as caught:
+        main()
+    assert caught.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
