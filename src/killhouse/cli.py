@@ -1,4 +1,4 @@
-"""The killhouse command: validate scenarios, list rulesets, play, simulate, replay, odds.
+"""The killhouse command: validate scenarios, list rulesets, play, simulate, the lab, replay, odds.
 
 The CLI only translates: it parses words, calls the library, and prints.
 """
@@ -187,6 +187,100 @@ def _print_summary(summary: dict[str, Any]) -> None:
     )
     for reason, n in summary["end_reasons"].items():
         typer.echo(f"  end: {reason}: {n}")
+
+
+@app.command()
+def lab(
+    scenario: Annotated[Path, typer.Argument(help="scenario YAML file")],
+    games: Annotated[
+        int | None,
+        typer.Option(
+            min=1, help="games to play (at most, with --until-ci) [100; 10000 with --until-ci]"
+        ),
+    ] = None,
+    seed: Annotated[
+        int, typer.Option(help="base seed; game i uses a seed derived from (seed, i)")
+    ] = 1,
+    workers: Annotated[
+        int, typer.Option(min=1, help="worker processes (CPUs for a local Ray)")
+    ] = 1,
+    out: Annotated[
+        Path | None, typer.Option(help="folder for summary.json, games.csv, PNGs, report.html")
+    ] = None,
+    until_ci: Annotated[
+        float | None,
+        typer.Option(
+            "--until-ci",
+            min=0.001,
+            max=1.0,
+            help="play batches until every side's 95% win-rate interval is at most this wide",
+        ),
+    ] = None,
+    vary: Annotated[
+        str | None,
+        typer.Option(help="sweep one scenario value: PATH=v1,v2,… (e.g. turn_limit=15,20,25)"),
+    ] = None,
+    backend: Annotated[str, typer.Option(help="local (processes) or ray")] = "local",
+    address: Annotated[
+        str | None, typer.Option(help="HOST:PORT of a Ray cluster (--backend ray)")
+    ] = None,
+) -> None:
+    """The balance lab: win rates with 95% intervals, end reasons, survival, heatmaps, sweeps."""
+    import time
+
+    from killhouse.sim.lab.run import Plan, make_backend
+    from killhouse.sim.lab.session import run_lab, run_sweep
+
+    cap = games if games is not None else (10_000 if until_ci is not None else 100)
+    plan = Plan(cap, until_ci)
+    start = time.perf_counter()
+    engine = make_backend(backend, workers, address)
+    try:
+        show = sys.stderr.isatty() and not os.environ.get("CI")
+        if show:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            columns = (
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                TextColumn("left"),
+                TimeRemainingColumn(),
+            )
+            with Progress(*columns, transient=True) as bar:
+                tasks: dict[str, Any] = {}
+
+                def tick(label: str, played: int, target: int) -> None:
+                    if label not in tasks:
+                        tasks[label] = bar.add_task(label, total=target)
+                    bar.update(tasks[label], completed=played, total=target)
+
+                outcome = (
+                    run_sweep(scenario, vary, seed, plan, engine, out, tick)
+                    if vary
+                    else run_lab(scenario, seed, plan, engine, out, tick)
+                )
+        else:
+            outcome = (
+                run_sweep(scenario, vary, seed, plan, engine, out)
+                if vary
+                else run_lab(scenario, seed, plan, engine, out)
+            )
+    finally:
+        engine.close()
+    for line in outcome.lines:
+        typer.echo(line)
+    typer.echo(f"  wall time {time.perf_counter() - start:.1f} s ({engine.name} backend)")
+    if out is not None:
+        typer.echo(f"  wrote {len(outcome.files)} files to {out} (open {out / 'report.html'})")
 
 
 @app.command()

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import multiprocessing
 from collections import Counter
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import fmean
-from typing import Any
+from typing import Any, Protocol
 
 from killhouse.core.rng import derive_seed
-from killhouse.scenario.loader import load_scenario
+from killhouse.engine.game import Game
+from killhouse.scenario.loader import load_scenario, loads_scenario
 from killhouse.scenario.model import Scenario
 from killhouse.sim.play import play
 
@@ -30,11 +31,28 @@ class GameSummary:
     reason: str
     turns: int
     casualties: dict[str, int]
+    #: what a probe recorded of the game (the balance lab's positions and statuses)
+    extra: Mapping[str, Any] = field(default_factory=dict)
 
 
-def play_one(scenario: Scenario, index: int, base_seed: int) -> GameSummary:
+class Probe(Protocol):
+    """Watches one game without touching it: after every action, then once at the end."""
+
+    def step(self, game: Game) -> None: ...
+
+    def finish(self, game: Game) -> dict[str, Any]: ...
+
+
+#: makes a fresh probe per game; a top-level class or function, so worker processes can use it
+ProbeFactory = Callable[[], Probe]
+
+
+def play_one(
+    scenario: Scenario, index: int, base_seed: int, probe: ProbeFactory | None = None
+) -> GameSummary:
     seed = derive_seed(base_seed, index)
-    game = play(scenario, seed)
+    watch = probe() if probe is not None else None
+    game = play(scenario, seed, on_step=watch.step if watch is not None else None)
     result = game.result
     assert result is not None
     snapshot = game.ruleset.snapshot(game.state)
@@ -45,32 +63,54 @@ def play_one(scenario: Scenario, index: int, base_seed: int) -> GameSummary:
         reason=result.reason,
         turns=int(snapshot.get("turn", 0)),
         casualties=game.ruleset.casualties(game.state),
+        extra=watch.finish(game) if watch is not None else {},
     )
 
 
 _WORKER_SCENARIO: Scenario | None = None
+_WORKER_PROBE: ProbeFactory | None = None
 
 
-def _init_worker(path: str) -> None:
-    global _WORKER_SCENARIO
-    _WORKER_SCENARIO = load_scenario(Path(path))
+def _load(path: str | Path, text: bytes | None) -> Scenario:
+    """The scenario at ``path``, or the one in ``text`` (a variant) named after ``path``."""
+    return load_scenario(Path(path)) if text is None else loads_scenario(text, str(path))
+
+
+def _init_worker(path: str, text: bytes | None = None, probe: ProbeFactory | None = None) -> None:
+    global _WORKER_SCENARIO, _WORKER_PROBE
+    _WORKER_SCENARIO = _load(path, text)
+    _WORKER_PROBE = probe
 
 
 def _work(task: tuple[int, int]) -> GameSummary:
     assert _WORKER_SCENARIO is not None
-    return play_one(_WORKER_SCENARIO, task[0], task[1])
+    return play_one(_WORKER_SCENARIO, task[0], task[1], _WORKER_PROBE)
 
 
-def run_games(path: Path, games: int, seed: int, workers: int = 1) -> Iterator[GameSummary]:
-    """Yield one summary per game, in game order, played by ``workers`` processes."""
-    tasks = [(i, seed) for i in range(games)]
+def run_games(
+    path: Path,
+    games: int,
+    seed: int,
+    workers: int = 1,
+    *,
+    first: int = 0,
+    text: bytes | None = None,
+    probe: ProbeFactory | None = None,
+) -> Iterator[GameSummary]:
+    """Yield one summary per game, in game order, played by ``workers`` processes.
+
+    The games are ``first`` … ``first + games - 1``; ``text`` replaces the file's contents
+    (a scenario variant) and ``probe`` watches each game.
+    """
+    tasks = [(i, seed) for i in range(first, first + games)]
     if workers <= 1:
-        scenario = load_scenario(path)
+        scenario = _load(path, text)
         for index, base in tasks:
-            yield play_one(scenario, index, base)
+            yield play_one(scenario, index, base, probe)
         return
     context = multiprocessing.get_context("spawn")
-    with context.Pool(workers, initializer=_init_worker, initargs=(str(path),)) as pool:
+    args = (str(path), text, probe)
+    with context.Pool(workers, initializer=_init_worker, initargs=args) as pool:
         yield from pool.imap(_work, tasks, chunksize=max(1, min(16, games // (workers * 4) or 1)))
 
 
