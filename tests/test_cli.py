@@ -116,3 +116,93 @@ def test_readme_names_the_two_commands() -> None:
     text = (ROOT / "README.md").read_text()
     assert "make demo" in text and "make test" in text
     assert "make test" in (ROOT / ".ci" / "run").read_text()
+
+
+@pytest.fixture(scope="module")
+def logged(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """The lines of one logged game, written into a folder that did not exist."""
+    path = shipped_scenarios(registered()[0])[0]
+    log = tmp_path_factory.mktemp("logs") / "new" / "deeper" / "game.jsonl"
+    code, _ = run("sim", str(path), "--games", "1", "--seed", "5", "--log", str(log))
+    assert code == 0 and log.exists()
+    return log.read_text().splitlines()
+
+
+def _replay(tmp_path: Path, lines: list[str] | bytes, *extra: str) -> tuple[int, str]:
+    log = tmp_path / "game.jsonl"
+    if isinstance(lines, bytes):
+        log.write_bytes(lines)
+    else:
+        log.write_text("\n".join(lines) + "\n")
+    return run("replay", str(log), *extra)
+
+
+def _edit(line: str, **changes: object) -> str:
+    record = json.loads(line)
+    for key, value in changes.items():
+        if value is None:
+            record.pop(key, None)
+        else:
+            record[key] = value
+    return json.dumps(record)
+
+
+def test_a_log_replays_from_any_folder(
+    logged: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    header = json.loads(logged[0])
+    assert header["scenario_text"] and header["scenario_hash"]
+    monkeypatch.chdir(tmp_path)
+    moved = [_edit(logged[0], scenario="gone/elsewhere.yaml"), *logged[1:]]
+    code, out = _replay(tmp_path, moved)
+    assert code == 0 and out.startswith("identical "), out
+
+
+def test_an_old_log_without_the_text_replays_from_its_path(
+    logged: list[str], tmp_path: Path
+) -> None:
+    code, out = _replay(tmp_path, [_edit(logged[0], scenario_text=None), *logged[1:]])
+    assert code == 0 and out.startswith("identical "), out
+    missing = [_edit(logged[0], scenario_text=None, scenario="gone.yaml"), *logged[1:]]
+    code, out = _replay(tmp_path, missing)
+    assert code == 1 and out.count("\n") == 1 and "gone.yaml: no such file" in out, out
+
+
+@pytest.mark.parametrize(
+    ("case", "expected"),
+    [
+        ("binary", "game.jsonl:1: not a killhouse game log (byte 0x89 at offset 0 is not UTF-8"),
+        ("not json", "game.jsonl:1: not a killhouse game log (not JSON: Expecting property name"),
+        ("no seed", "game.jsonl:1: the header has no seed"),
+        ("text edited", "the scenario text in the log does not match its scenario_hash"),
+        ("forged result", 'diverged: the logged result {"reason":"forged","winner":"nobody"}'),
+        ("after the end", "comes after the end of the game"),
+        ("bad action", "the action record has no action with a side and a kind"),
+        ("empty", "game.jsonl: the log is empty"),
+    ],
+)
+def test_a_bad_log_is_one_line_and_exit_1(
+    logged: list[str], tmp_path: Path, case: str, expected: str
+) -> None:
+    lines: list[str] | bytes
+    if case == "binary":
+        lines = b"\x89PNG\r\n\x1a\n\x00\x00"
+    elif case == "not json":
+        lines = ["{'a': 1", *logged[1:]]
+    elif case == "no seed":
+        lines = [_edit(logged[0], seed=None), *logged[1:]]
+    elif case == "text edited":
+        text = json.loads(logged[0])["scenario_text"] + "# edited\n"
+        lines = [_edit(logged[0], scenario_text=text), *logged[1:]]
+    elif case == "forged result":
+        lines = [*logged[:-1], _edit(logged[-1], result={"winner": "nobody", "reason": "forged"})]
+    elif case == "after the end":
+        lines = [*logged, logged[-2]]
+    elif case == "bad action":
+        lines = [*logged[:2], _edit(logged[2], action=[1, 2]), *logged[3:]]
+    else:
+        lines = b"\n\n"
+    code, out = _replay(tmp_path, lines)
+    assert code == 1, out
+    assert out.count("\n") == 1, out
+    assert expected in out, out

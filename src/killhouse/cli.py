@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from killhouse.errors import KillhouseError, ScenarioError
+from killhouse.errors import KillhouseError, ReplayError, ScenarioError
 
 app = typer.Typer(
     add_completion=False,
@@ -160,17 +160,34 @@ def _print_summary(summary: dict[str, Any]) -> None:
 def replay(
     log: Annotated[Path, typer.Argument(help="a game log written by sim --log")],
     scenario: Annotated[
-        Path | None, typer.Option(help="the scenario file, if it has moved")
+        Path | None, typer.Option(help="the scenario file, for an old log that holds only its path")
     ] = None,
 ) -> None:
-    """Re-run a logged game: print identical and the state hash, or where it diverged."""
-    from killhouse.engine.record import read_log
-    from killhouse.engine.record import replay as run_replay
-    from killhouse.scenario.loader import load_scenario
+    """Re-run a logged game: print identical and the state hash, or where it diverged (exit 1).
 
-    records = read_log(log)
-    path = scenario or Path(str(records[0].get("scenario", "")))
-    report = run_replay(records, load_scenario(path))
+    A log carries its scenario's text, so it replays from any folder. Anything wrong with
+    the log is one line and exit 1.
+    """
+    from killhouse.engine.record import logged_scenario, read_log
+    from killhouse.engine.record import replay as run_replay
+    from killhouse.scenario.loader import load_scenario, loads_scenario
+
+    try:
+        records = read_log(log)
+        scn = None if scenario is not None else logged_scenario(records, loads_scenario)
+        if scn is None:
+            named = records[0].get("scenario")
+            if scenario is None and not isinstance(named, str):
+                raise ReplayError(f"{log}: the log names no scenario: give it with --scenario")
+            scn = load_scenario(scenario or Path(str(named)))
+        report = run_replay(records, scn)
+    except ScenarioError as exc:
+        typer.echo(f"error: {log}: the logged scenario does not load: {exc.problems[0]}")
+        raise typer.Exit(1) from None
+    except KillhouseError as exc:
+        where = "" if str(exc).startswith(str(log)) else f"{log}: "
+        typer.echo(f"error: {where}{exc}")
+        raise typer.Exit(1) from None
     if report.identical:
         typer.echo(f"identical {report.state_hash}")
         return

@@ -195,6 +195,7 @@ def _load(source: Source, rulesets: Catalogue) -> Scenario | list[Problem]:
         seed=seed,
         file=source.file,
         content_hash=hashlib.sha256(source.data).hexdigest(),
+        source_text=source.data.decode("utf-8"),  # with any byte-order mark: hashes the same
         line_of=index.line_of,
     )
     _ruleset_checks(scenario, ruleset, report)
