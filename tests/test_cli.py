@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any, ClassVar
 
 import pytest
 from typer.testing import CliRunner
@@ -206,3 +207,104 @@ def test_a_bad_log_is_one_line_and_exit_1(
     assert code == 1, out
     assert out.count("\n") == 1, out
     assert expected in out, out
+
+
+def test_play_defaults_to_the_scenarios_own_seed() -> None:
+    path = ROOT / "scenarios" / "execute" / "bank.yaml"
+    code, out = run("play", str(path))
+    assert code == 0 and out.splitlines()[0].endswith("seed 21"), out.splitlines()[0]
+    code, given = run("play", str(path), "--seed", "21")
+    assert code == 0 and given == out
+    code, other = run("play", str(path), "--seed", "1")
+    assert other.splitlines()[0].endswith("seed 1")
+
+
+class _FakePool:
+    """A stand-in for a process pool: runs the tasks in this process, records its size."""
+
+    sizes: ClassVar[list[int]] = []
+
+    def __init__(self, size: int, initializer: Any, initargs: tuple[Any, ...]) -> None:
+        _FakePool.sizes.append(size)
+        initializer(*initargs)
+
+    def __enter__(self) -> _FakePool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def imap(self, func: Any, tasks: list[Any], chunksize: int = 1) -> Any:
+        return map(func, tasks)
+
+
+@pytest.mark.parametrize(("games", "workers", "pool"), [(1, 4, None), (3, 8, 3), (4, 2, 2)])
+def test_workers_never_exceed_games(
+    games: int, workers: int, pool: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import multiprocessing
+    import types
+
+    from killhouse.sim import batch
+
+    _FakePool.sizes = []
+    fake = types.SimpleNamespace(Pool=_FakePool)
+    monkeypatch.setattr(multiprocessing, "get_context", lambda method: fake)
+    path = ROOT / "scenarios" / "gogogo" / "hostage.yaml"
+    results = list(batch.run_games(path, games, 3, workers))
+    assert [r.index for r in results] == list(range(games))
+    assert _FakePool.sizes == ([] if pool is None else [pool])
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["execute", "shot", "--firearms", "10"], None),
+        (
+            ["execute", "shot", "--firearms", "11"],
+            "--firearms: 11 is outside the rules' range, 1 to 10",
+        ),
+        (
+            ["execute", "shot", "--firearms", "99"],
+            "--firearms: 99 is outside the rules' range, 1 to 10",
+        ),
+        (["execute", "shot", "--firearms", "1"], None),
+        (["execute", "shot", "--firearms", "0"], "--firearms: 0 is outside"),
+        (["execute", "shot", "--evasion", "8"], None),
+        (["execute", "shot", "--evasion", "9"], "--evasion: 9 is outside the rules' range, 1 to 8"),
+        (["execute", "device", "--level", "10"], None),
+        (
+            ["execute", "device", "--level", "11"],
+            "--level: 11 is outside the rules' range, 1 to 10",
+        ),
+        (["execute", "grenade", "--distance", "15"], None),
+        (["execute", "grenade", "--distance", "16"], "--distance: 16 is outside"),
+        (["execute", "shot", "--damage", "9"], None),
+        (["execute", "shot", "--damage", "10"], "--damage: 10 is outside the rules' range, 0 to 9"),
+        (["gogogo", "grenade-radius", "--distance", "10"], None),
+        (["gogogo", "grenade-radius", "--distance", "11"], "--distance: 11 is outside"),
+        (["gogogo", "fire", "--range", "1"], None),
+        (["gogogo", "fire", "--range", "0"], "--range: 0 is outside the rules' range, 1 or more"),
+        (
+            ["gogogo", "fire", "--wounds", "-1"],
+            "--wounds: -1 is outside the rules' range, 0 or more",
+        ),
+        (["gogogo", "fire", "--aim", "9" * 30], "--aim: expected a whole number, found '999"),
+    ],
+)
+def test_odds_refuses_parameters_outside_the_rules(args: list[str], expected: str | None) -> None:
+    from killhouse.errors import UnknownRollError
+    from killhouse.sim.odds import odds_report
+
+    if expected is None:
+        report = odds_report(args[0], args[1], args[2:])
+        assert abs(sum(report["exact"].values()) - 1.0) < 1e-9
+    else:
+        with pytest.raises(UnknownRollError) as caught:
+            odds_report(args[0], args[1], args[2:])
+        assert str(caught.value).startswith(expected), str(caught.value)
+
+
+def test_odds_list_shows_the_ranges() -> None:
+    code, out = run("odds", "execute", "--list")
+    assert code == 0 and "--firearms <int 1-10>" in out and "--evasion <int 1-8>" in out

@@ -215,7 +215,7 @@ def odds(
             return
         for row in rows:
             params = " ".join(
-                f"--{p['name']}" + ("" if p["type"] == "bool" else f" <{p['type']}>")
+                f"--{p['name']}" + ("" if p["type"] == "bool" else f" <{_bounds(p)}>")
                 for p in row["params"]
             )
             typer.echo(f"{row['roll']:<14} {params}")
@@ -233,10 +233,20 @@ def odds(
         typer.echo(line)
 
 
+def _bounds(param: dict[str, Any]) -> str:
+    """``int 1-10`` for a bounded number in ``odds --list``; the type name otherwise."""
+    low, high = param.get("min"), param.get("max")
+    if low is None and high is None:
+        return str(param["type"])
+    return f"{param['type']} {'' if low is None else low}-{'' if high is None else high}"
+
+
 @app.command()
 def play(
     scenario: Annotated[Path, typer.Argument(help="scenario YAML file")] = DEFAULT_DEMO,
-    seed: Annotated[int, typer.Option(help="the game's seed")] = 1,
+    seed: Annotated[
+        int | None, typer.Option(help="the game's seed (default: the scenario's seed, else 1)")
+    ] = None,
 ) -> None:
     """Play a scenario between the AI sides and print the game turn by turn (umpire's view)."""
     from killhouse.scenario.loader import load_scenario
@@ -244,7 +254,8 @@ def play(
     from killhouse.sim.transcript import footer, header, narrate_new
 
     scn = load_scenario(scenario)
-    for line in header(scn, seed):
+    game_seed = seed if seed is not None else (scn.seed if scn.seed is not None else 1)
+    for line in header(scn, game_seed):
         typer.echo(line)
     cursor = 0
 
@@ -252,7 +263,7 @@ def play(
         nonlocal cursor
         cursor = narrate_new(game, cursor, typer.echo)
 
-    typer.echo(footer(play_game(scn, seed, on_step=show)))
+    typer.echo(footer(play_game(scn, game_seed, on_step=show)))
 
 
 def main() -> None:

@@ -359,7 +359,36 @@ def test_a_catalogue_can_be_passed_in() -> None:
         def get(self, ruleset_id: str) -> ToyRuleset:
             return ToyRuleset()
 
+        def bots(self) -> list[str]:
+            return ["only"]
+
     text = HEADER.replace("ruleset: toy", "ruleset: mine") + "figures: []\n"
     assert loads_scenario(text, rulesets=Only()).ruleset == "mine"
+    with pytest.raises(ScenarioError, match="no bot named 'baseline'"):
+        loads_scenario(
+            text.replace("{id: a}", "{id: a, controller: 'ai:baseline'}"), rulesets=Only()
+        )
     with pytest.raises(ScenarioError, match="unknown ruleset 'toy'"):
         loads_scenario(HEADER + "figures: []\n", rulesets=Only())
+
+
+@pytest.mark.parametrize(
+    ("controller", "expected"),
+    [
+        ("ai:baseline", None),
+        ("ai:random", None),
+        ("ai:role", None),
+        (
+            "ai:baselin",
+            "s.yaml:4: sides[0].controller: no bot named 'baselin' (did you mean 'baseline'?)",
+        ),
+        (
+            "ai:zzz",
+            "s.yaml:4: sides[0].controller: no bot named 'zzz' "
+            "(expected one of: baseline, random, role)",
+        ),
+    ],
+)
+def test_controller_names_a_known_bot(controller: str, expected: str | None) -> None:
+    text = HEADER.replace("{id: a}", f"{{id: a, controller: '{controller}'}}") + "figures: []\n"
+    assert _problems(text) == ([] if expected is None else [expected])

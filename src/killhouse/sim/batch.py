@@ -62,8 +62,12 @@ def _work(task: tuple[int, int]) -> GameSummary:
 
 
 def run_games(path: Path, games: int, seed: int, workers: int = 1) -> Iterator[GameSummary]:
-    """Yield one summary per game, in game order, played by ``workers`` processes."""
+    """Yield one summary per game, in game order, played by ``workers`` processes.
+
+    Never more processes than games: a worker without a game would only cost its start-up.
+    """
     tasks = [(i, seed) for i in range(games)]
+    workers = min(workers, games)
     if workers <= 1:
         scenario = load_scenario(path)
         for index, base in tasks:

@@ -79,7 +79,9 @@ def scenario(
         "ruleset": "execute",
         "map": {"levels": levels, "zones": zones},
         "sides": [{"id": "fbi", "controller": "ai"}, {"id": "terrorists", "controller": "ai"}],
-        "figures": figures if figures is not None else [
+        "figures": figures
+        if figures is not None
+        else [
             {"id": "zach", "side": "fbi", "card": "zach_dante"},
             {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": f"{first}:5,2"},
             {"id": "h1", "kind": "hostage", "card": "hostage_male", "at": f"{first}:8,2"},
@@ -102,14 +104,16 @@ def state_of(sc: Scenario, chance: Chance | None = None) -> tuple[ExecuteState, 
     return RULESET.new_state(sc, chance or Dice(), log), log
 
 
-def act(state: ExecuteState, log: EventLog, chance: Chance, side: str, kind: str,
-        **args: Any) -> None:
+def act(
+    state: ExecuteState, log: EventLog, chance: Chance, side: str, kind: str, **args: Any
+) -> None:
     """Apply one action through the ruleset (validation included)."""
     RULESET.apply(state, Action.make(side, kind, **args), chance, log)
 
 
-def to_combat(state: ExecuteState, log: EventLog, fbi_wins: bool = True,
-              surveillance: int = 1) -> None:
+def to_combat(
+    state: ExecuteState, log: EventLog, fbi_wins: bool = True, surveillance: int = 1
+) -> None:
     """Run the pre-game (surveillance roll ``surveillance``, reveals first in the list),
     and turn 1's start with the initiative to the FBI (or the terrorists)."""
     picks = [0] * 40

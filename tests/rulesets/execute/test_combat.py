@@ -55,35 +55,43 @@ def test_initiative_side_acts_first_in_every_phase() -> None:
 
 def test_killed_figures_do_not_fire_back() -> None:
     """E-9: a figure dropped by the initiative side's fire takes no shot that turn."""
-    st, log = combat_state(figures=[
-        {"id": "zach", "side": "fbi", "card": "zach_dante"},
-        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:5,2"},
-        {"id": "t2", "side": "terrorists", "card": "standard_terrorist", "at": "ground:9,4"},
-    ])
+    st, log = combat_state(
+        figures=[
+            {"id": "zach", "side": "fbi", "card": "zach_dante"},
+            {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:5,2"},
+            {"id": "t2", "side": "terrorists", "card": "standard_terrorist", "at": "ground:9,4"},
+        ]
+    )
     place(st, "zach", 0, 2, 2)
     skip_to(st, log, "firing")
     act(st, log, Dice(), st.fbi, "fire", figure="zach", target="t1")  # TN 0: automatic
     assert st.figures["t1"].status == INCAPACITATED  # standard card: V 3, SMG 2 VD
     act(st, log, Dice(), st.fbi, "done")
     assert st.acting_side() == st.terrorists
-    shooters = {a.get("figure") for a in RULESET.legal_actions(st, st.terrorists)
-                if a.kind == "fire"}
+    shooters = {
+        a.get("figure") for a in RULESET.legal_actions(st, st.terrorists) if a.kind == "fire"
+    }
     assert shooters == {"t2"}
 
 
 def test_fire_needs_line_of_sight_and_never_at_friends() -> None:
     """E-12: a target in LOS, not of one's own side; hostages may be targeted."""
-    st, log = combat_state(figures=[
-        {"id": "zach", "side": "fbi", "card": "zach_dante"},
-        {"id": "gary", "side": "fbi", "card": "gary_ballanger"},
-        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:5,2"},
-        {"id": "h1", "kind": "hostage", "card": "hostage_male", "at": "ground:8,2"},
-    ])
+    st, log = combat_state(
+        figures=[
+            {"id": "zach", "side": "fbi", "card": "zach_dante"},
+            {"id": "gary", "side": "fbi", "card": "gary_ballanger"},
+            {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:5,2"},
+            {"id": "h1", "kind": "hostage", "card": "hostage_male", "at": "ground:8,2"},
+        ]
+    )
     place(st, "zach", 0, 2, 2)
     place(st, "gary", 0, 2, 4)
     skip_to(st, log, "firing")
-    targets = {a.get("target") for a in RULESET.legal_actions(st, st.fbi)
-               if a.kind == "fire" and a.get("figure") == "zach"}
+    targets = {
+        a.get("target")
+        for a in RULESET.legal_actions(st, st.fbi)
+        if a.kind == "fire" and a.get("figure") == "zach"
+    }
     assert targets == {"t1", "h1"}
     with pytest.raises(IllegalActionError):
         act(st, log, Dice(), st.fbi, "fire", figure="zach", target="gary")
@@ -91,8 +99,9 @@ def test_fire_needs_line_of_sight_and_never_at_friends() -> None:
     st.board.set_terrain(Cell(0, 3, 1), Terrain.WALL)
     st.board.set_terrain(Cell(0, 3, 3), Terrain.WALL)
     st.touch()
-    assert "fire" not in {a.kind for a in RULESET.legal_actions(st, st.fbi)
-                          if a.get("figure") == "zach"}
+    assert "fire" not in {
+        a.kind for a in RULESET.legal_actions(st, st.fbi) if a.get("figure") == "zach"
+    }
 
 
 def test_automatic_results_use_no_die_and_shots_show_tn_first() -> None:
@@ -100,8 +109,9 @@ def test_automatic_results_use_no_die_and_shots_show_tn_first() -> None:
     st, log = combat_state()
     place(st, "zach", 0, 2, 2)
     skip_to(st, log, "firing")
-    action = next(a for a in RULESET.legal_actions(st, st.fbi)
-                  if a.kind == "fire" and a.get("target") == "t1")
+    action = next(
+        a for a in RULESET.legal_actions(st, st.fbi) if a.kind == "fire" and a.get("target") == "t1"
+    )
     assert action.hint["tn"] == 0 and action.hint["p"] == 1.0
     dice = Dice()
     act(st, log, dice, st.fbi, "fire", figure="zach", target="t1")
@@ -140,11 +150,13 @@ def test_overshoot_stops_before_a_wall() -> None:
 
 def test_blast_radius_los_and_friends() -> None:
     """E-27: Chebyshev 3 on the level, LOS from the landing square; friends are hit too."""
-    st, log = combat_state(figures=[
-        {"id": "zach", "side": "fbi", "card": "zach_dante"},
-        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:5,2"},
-        {"id": "t2", "side": "terrorists", "card": "standard_terrorist", "at": "ground:9,2"},
-    ])
+    st, log = combat_state(
+        figures=[
+            {"id": "zach", "side": "fbi", "card": "zach_dante"},
+            {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:5,2"},
+            {"id": "t2", "side": "terrorists", "card": "standard_terrorist", "at": "ground:9,2"},
+        ]
+    )
     place(st, "zach", 0, 3, 3)
     combat.blast(st, Cell(0, 5, 3), log)
     assert st.figures["t1"].damage == 4 and st.figures["zach"].damage == 4
@@ -163,9 +175,10 @@ def test_grenade_tn_above_eight_still_rolls_for_the_overshoot() -> None:
 
 def test_tasks_only_fbi_adjacent_once_per_turn() -> None:
     """E-18: FBI agents, adjacent to the device, one attempt each per turn."""
-    st, log = combat_state(objects=[{"id": "cam", "type": "camera", "at": "ground:0,3",
-                                     "level": 5, "covers": "hall"}],
-                           zones={"entry": ["ground:0,7-11,7"], "hall": ["ground:1,1-10,5"]})
+    st, log = combat_state(
+        objects=[{"id": "cam", "type": "camera", "at": "ground:0,3", "level": 5, "covers": "hall"}],
+        zones={"entry": ["ground:0,7-11,7"], "hall": ["ground:1,1-10,5"]},
+    )
     place(st, "zach", 0, 3, 3)
     skip_to(st, log, "tasks")
     assert "task" not in kinds(st, st.fbi)  # not adjacent
@@ -178,13 +191,16 @@ def test_tasks_only_fbi_adjacent_once_per_turn() -> None:
 
 def test_camera_shows_terrorists_its_squares_until_shut_off() -> None:
     """E-19: a working camera lets the terrorists see its squares; shut off, it does not."""
-    st, _log = combat_state(objects=[{"id": "cam", "type": "camera", "at": "ground:11,3",
-                                     "level": 2, "covers": "corner"}],
-                           zones={"entry": ["ground:0,7-11,7"], "corner": ["ground:1,4-3,5"]},
-                           figures=[
-        {"id": "zach", "side": "fbi", "card": "zach_dante"},
-        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:9,1"},
-    ])
+    st, _log = combat_state(
+        objects=[
+            {"id": "cam", "type": "camera", "at": "ground:11,3", "level": 2, "covers": "corner"}
+        ],
+        zones={"entry": ["ground:0,7-11,7"], "corner": ["ground:1,4-3,5"]},
+        figures=[
+            {"id": "zach", "side": "fbi", "card": "zach_dante"},
+            {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:9,1"},
+        ],
+    )
     st.board.set_terrain(Cell(0, 5, 1), Terrain.WALL)
     for y in range(1, 6):
         st.board.set_terrain(Cell(0, 6, y), Terrain.WALL)
@@ -197,11 +213,14 @@ def test_camera_shows_terrorists_its_squares_until_shut_off() -> None:
 
 def test_alarm_alerts_and_power_cuts_everything_linked() -> None:
     """E-19: an agent entering a covered square alerts the terrorists; power shuts all off."""
-    st, log = combat_state(objects=[
-        {"id": "alarm", "type": "alarm", "at": "ground:0,5", "level": 4, "covers": "hall"},
-        {"id": "cam", "type": "camera", "at": "ground:0,1", "level": 4, "covers": "hall"},
-        {"id": "box", "type": "power", "at": "ground:11,7", "level": 1},
-    ], zones={"entry": ["ground:0,7-10,7"], "hall": ["ground:1,5-10,5"]})
+    st, log = combat_state(
+        objects=[
+            {"id": "alarm", "type": "alarm", "at": "ground:0,5", "level": 4, "covers": "hall"},
+            {"id": "cam", "type": "camera", "at": "ground:0,1", "level": 4, "covers": "hall"},
+            {"id": "box", "type": "power", "at": "ground:11,7", "level": 1},
+        ],
+        zones={"entry": ["ground:0,7-10,7"], "hall": ["ground:1,5-10,5"]},
+    )
     skip_to(st, log, "movement")
     act(st, log, Dice(), st.fbi, "move", figure="zach", to=[0, 5, 5])
     alerts = [e for e in log.events if e.kind == "alert"]
@@ -221,8 +240,7 @@ def test_alarm_alerts_and_power_cuts_everything_linked() -> None:
 
 def test_lock_pick_unlocks_the_door() -> None:
     """E-19: a picked lock leaves a closed, unlocked door."""
-    st, log = combat_state(objects=[{"id": "lk", "type": "lock", "at": "ground:5,6",
-                                     "level": 7}])
+    st, log = combat_state(objects=[{"id": "lk", "type": "lock", "at": "ground:5,6", "level": 7}])
     assert st.board.terrain(Cell(0, 5, 6)) == Terrain.DOOR_LOCKED
     place(st, "zach", 0, 5, 7)
     skip_to(st, log, "tasks")
@@ -234,8 +252,7 @@ def test_lock_pick_unlocks_the_door() -> None:
 
 def test_bomb_disarm_above_six_explodes_without_a_roll() -> None:
     """E-21: TN above 6 sets the bomb off on the attempt, with no die."""
-    st, log = combat_state(objects=[{"id": "b", "type": "bomb", "at": "ground:3,3",
-                                     "level": 9}])
+    st, log = combat_state(objects=[{"id": "b", "type": "bomb", "at": "ground:3,3", "level": 9}])
     place(st, "zach", 0, 3, 4)
     skip_to(st, log, "tasks")
     assert st.bombs["b"].seen_by_fbi
@@ -250,12 +267,15 @@ def test_bomb_disarm_above_six_explodes_without_a_roll() -> None:
 def test_bomb_reaches_every_level_and_spares_off_map_agents() -> None:
     """E-22: 10 VD to every figure within 50 on any level; agents still off-map are safe."""
     levels = {"ground": "#####\n#.>.#\n#####\n.....\n", "upper": "#####\n#.<.#\n#####\n     \n"}
-    st, log = combat_state(levels=levels, figures=[
-        {"id": "zach", "side": "fbi", "card": "zach_dante"},
-        {"id": "gary", "side": "fbi", "card": "gary_ballanger"},
-        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "upper:1,1"},
-    ], objects=[{"id": "b", "type": "bomb", "at": "ground:1,1", "mode": "remote",
-                 "holder": "t1"}])
+    st, log = combat_state(
+        levels=levels,
+        figures=[
+            {"id": "zach", "side": "fbi", "card": "zach_dante"},
+            {"id": "gary", "side": "fbi", "card": "gary_ballanger"},
+            {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "upper:1,1"},
+        ],
+        objects=[{"id": "b", "type": "bomb", "at": "ground:1,1", "mode": "remote", "holder": "t1"}],
+    )
     place(st, "zach", 0, 3, 1)
     combat.explode(st, "b", log)
     assert st.figures["t1"].status == DEAD and st.figures["zach"].status == DEAD
@@ -264,8 +284,7 @@ def test_bomb_reaches_every_level_and_spares_off_map_agents() -> None:
 
 def test_timer_bomb_goes_off_at_the_end_of_its_turn() -> None:
     """E-23: a timer bomb explodes after firing in its turn, then the end check runs."""
-    st, log = combat_state(objects=[{"id": "b", "type": "bomb", "at": "ground:3,3",
-                                     "timer": 5}])
+    st, log = combat_state(objects=[{"id": "b", "type": "bomb", "at": "ground:3,3", "timer": 5}])
     for turn in range(1, 6):
         assert st.turn == turn and st.bombs["b"].state == "armed"
         skip_to(st, log, "turn-start")
@@ -278,8 +297,10 @@ def test_timer_bomb_goes_off_at_the_end_of_its_turn() -> None:
 
 def test_remote_detonation_needs_an_active_holder_and_the_grenade_slot() -> None:
     """E-23: the holder's side detonates in its grenade slot, before any throw."""
-    st, _log = combat_state(fbi_wins=False, objects=[
-        {"id": "b", "type": "bomb", "at": "ground:3,3", "mode": "remote", "holder": "t1"}])
+    st, _log = combat_state(
+        fbi_wins=False,
+        objects=[{"id": "b", "type": "bomb", "at": "ground:3,3", "mode": "remote", "holder": "t1"}],
+    )
     assert "detonate" in kinds(st, st.terrorists)
     st.figures["t1"].status, st.figures["t1"].damage = INCAPACITATED, 2
     st.touch()

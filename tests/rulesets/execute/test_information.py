@@ -27,12 +27,22 @@ def text(data: object) -> str:
 
 
 def walled(**kw: object) -> ExecuteState:
-    st, log = state_of(scenario(levels={"ground": WALLED}, figures=[
-        {"id": "zach", "side": "fbi", "card": "zach_dante"},
-        {"id": "gunman", "side": "terrorists", "card": "standard_terrorist",
-         "at": "ground:8,2"},
-        {"id": "clerk", "kind": "hostage", "card": "hostage_female", "at": "ground:9,4"},
-    ], **kw))  # type: ignore[arg-type]
+    st, log = state_of(
+        scenario(
+            levels={"ground": WALLED},
+            figures=[
+                {"id": "zach", "side": "fbi", "card": "zach_dante"},
+                {
+                    "id": "gunman",
+                    "side": "terrorists",
+                    "card": "standard_terrorist",
+                    "at": "ground:8,2",
+                },
+                {"id": "clerk", "kind": "hostage", "card": "hostage_female", "at": "ground:9,4"},
+            ],
+            **kw,
+        )
+    )  # type: ignore[arg-type]
     to_combat(st, log)
     return st
 
@@ -60,11 +70,20 @@ def test_open_map_shows_everyone_on_the_map() -> None:
 
 def test_surveillance_reveals_setup_squares_as_markers() -> None:
     """E-29: revealed figures become last-known markers until an agent sees the square."""
-    st, log = state_of(scenario(levels={"ground": WALLED}, figures=[
-        {"id": "zach", "side": "fbi", "card": "zach_dante"},
-        {"id": "gunman", "side": "terrorists", "card": "standard_terrorist",
-         "at": "ground:8,2"},
-    ]))
+    st, log = state_of(
+        scenario(
+            levels={"ground": WALLED},
+            figures=[
+                {"id": "zach", "side": "fbi", "card": "zach_dante"},
+                {
+                    "id": "gunman",
+                    "side": "terrorists",
+                    "card": "standard_terrorist",
+                    "at": "ground:8,2",
+                },
+            ],
+        )
+    )
     act(st, log, Dice(12, 0), st.terrorists, "ready")  # everyone: pick gunman
     revealed = next(e for e in log.events if e.kind == "surveillance")
     assert revealed.audience is None and revealed.data["revealed"][0]["id"] == "gunman"
@@ -135,8 +154,9 @@ def test_planning_is_hidden_from_the_terrorists() -> None:
     act(st, log, Dice(), st.fbi, "loadout", figure="gary_ballanger", weapon="sniper", armour=1)
     act(st, log, Dice(), st.fbi, "dismiss", figure="zach")
     act(st, log, Dice(), st.fbi, "ready")
-    private = [e for e in log.events[start:] if e.kind in ("recruited", "loadout", "dismissed",
-                                                          "planned")]
+    private = [
+        e for e in log.events[start:] if e.kind in ("recruited", "loadout", "dismissed", "planned")
+    ]
     assert len(private) == 4 and all(e.audience == frozenset({st.fbi}) for e in private)
     assert [f.id for f in st.agents()] == ["gary_ballanger"]
     assert st.figures["gary_ballanger"].weapon == "sniper"
@@ -145,8 +165,9 @@ def test_planning_is_hidden_from_the_terrorists() -> None:
 
 def test_devices_and_levels_are_public() -> None:
     """E-20: both sides know every building device and its level."""
-    st, _ = state_of(scenario(objects=[{"id": "lk", "type": "lock", "at": "ground:5,6",
-                                        "level": 7}]))
+    st, _ = state_of(
+        scenario(objects=[{"id": "lk", "type": "lock", "at": "ground:5,6", "level": 7}])
+    )
     for side in st.side_ids():
         devices = RULESET.view(st, side)["public"]["devices"]
         assert [(d["id"], d["level"]) for d in devices] == [("lk", 7)]

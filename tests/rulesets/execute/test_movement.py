@@ -27,10 +27,13 @@ def to_movement(st, log) -> None:  # type: ignore[no-untyped-def]
 
 def test_no_corner_cutting_past_walls() -> None:
     """E-2: a diagonal may not squeeze between a wall and anything."""
-    st, _ = combat(levels={"ground": "#####\n#.#.#\n##..#\n#...#\n.....\n"}, figures=[
-        {"id": "zach", "side": "fbi", "card": "zach_dante"},
-        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:3,3"},
-    ])
+    st, _ = combat(
+        levels={"ground": "#####\n#.#.#\n##..#\n#...#\n.....\n"},
+        figures=[
+            {"id": "zach", "side": "fbi", "card": "zach_dante"},
+            {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:3,3"},
+        ],
+    )
     agent = place(st, "zach", 0, 1, 1)
     reach = destinations(st, agent)
     assert Cell(0, 2, 2) not in reach  # (1,1)->(2,2) squeezes past walls at (2,1) and (1,2)
@@ -46,12 +49,15 @@ def test_diagonal_costs_one() -> None:
 def test_pass_through_friends_not_enemies_and_end_on_bodies() -> None:
     """E-4: friends and hostages may be passed, never an active enemy; bodies do not block."""
     level = "#########\n#.......#\n#########\n.........\n"
-    st, _log = combat(levels={"ground": level}, figures=[
-        {"id": "zach", "side": "fbi", "card": "zach_dante"},
-        {"id": "gary", "side": "fbi", "card": "gary_ballanger"},
-        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:5,1"},
-        {"id": "h1", "kind": "hostage", "card": "hostage_male", "at": "ground:3,1"},
-    ])
+    st, _log = combat(
+        levels={"ground": level},
+        figures=[
+            {"id": "zach", "side": "fbi", "card": "zach_dante"},
+            {"id": "gary", "side": "fbi", "card": "gary_ballanger"},
+            {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:5,1"},
+            {"id": "h1", "kind": "hostage", "card": "hostage_male", "at": "ground:3,1"},
+        ],
+    )
     zach = place(st, "zach", 0, 1, 1)
     place(st, "gary", 0, 2, 1)
     reach = destinations(st, zach)
@@ -92,10 +98,14 @@ def test_insertion_through_entry_squares() -> None:
 def test_insertion_onto_a_stair_entry_costs_two() -> None:
     """E-34: the entry step costs 2 MP when the entry square is a stair square."""
     levels = {"ground": "#####\n#...#\n#.>.#\n#####\n", "upper": "#####\n#...#\n#.<.#\n#####\n"}
-    st, _log = combat(levels=levels, zones={"entry": ["ground:2,2"]}, figures=[
-        {"id": "zach", "side": "fbi", "card": "zach_dante"},
-        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "upper:1,1"},
-    ])
+    st, _log = combat(
+        levels=levels,
+        zones={"entry": ["ground:2,2"]},
+        figures=[
+            {"id": "zach", "side": "fbi", "card": "zach_dante"},
+            {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "upper:1,1"},
+        ],
+    )
     reach = destinations(st, st.figures["zach"])
     assert reach[Cell(0, 2, 2)] == 2
     assert reach[Cell(0, 1, 1)] == 3
@@ -133,11 +143,14 @@ def test_hostage_claimed_and_follows_then_extracted() -> None:
 def test_hostage_with_too_few_mp_goes_as_far_as_it_can() -> None:
     """E-30: if it cannot reach the leader this turn, it walks its MP along a cheapest path."""
     level = "##################\n#................#\n##################\n..................\n"
-    st, log = combat(levels={"ground": level}, figures=[
-        {"id": "zach", "side": "fbi", "card": "walt_tohmas"},
-        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:16,1"},
-        {"id": "h1", "kind": "hostage", "card": "hostage_pregnant", "at": "ground:2,1"},
-    ])
+    st, log = combat(
+        levels={"ground": level},
+        figures=[
+            {"id": "zach", "side": "fbi", "card": "walt_tohmas"},
+            {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:16,1"},
+            {"id": "h1", "kind": "hostage", "card": "hostage_pregnant", "at": "ground:2,1"},
+        ],
+    )
     agent = place(st, "zach", 0, 1, 1)
     move(st, agent, Cell(0, 11, 1), log)  # 10 MP; the hostage has 4
     assert st.figures["h1"].pos == Cell(0, 6, 1)
@@ -158,12 +171,14 @@ def test_dropped_leader_loses_its_hostages() -> None:
 
 def test_claim_action_steals_a_hostage_before_a_move() -> None:
     """E-30: an agent may claim a hostage already led by another agent, before its move."""
-    st, log = combat(figures=[
-        {"id": "zach", "side": "fbi", "card": "zach_dante"},
-        {"id": "gary", "side": "fbi", "card": "gary_ballanger"},
-        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:1,1"},
-        {"id": "h1", "kind": "hostage", "card": "hostage_male", "at": "ground:8,2"},
-    ])
+    st, log = combat(
+        figures=[
+            {"id": "zach", "side": "fbi", "card": "zach_dante"},
+            {"id": "gary", "side": "fbi", "card": "gary_ballanger"},
+            {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:1,1"},
+            {"id": "h1", "kind": "hostage", "card": "hostage_male", "at": "ground:8,2"},
+        ]
+    )
     place(st, "zach", 0, 7, 2)
     place(st, "gary", 0, 9, 2)
     st.figures["h1"].leader = "zach"

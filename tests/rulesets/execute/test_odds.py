@@ -93,8 +93,14 @@ def test_grenade_table(skill: int) -> None:
         got = odds("grenade", distance=distance, grenades=skill)
         assert got.get("on-target", F(0)) == p_on
         # in the blast: on target, or overshot by at most 3 (walls aside)
-        near = sum((p for name, p in got.items()
-                    if name == "on-target" or int(name.rsplit("-", 1)[1]) <= 3), F(0))
+        near = sum(
+            (
+                p
+                for name, p in got.items()
+                if name == "on-target" or int(name.rsplit("-", 1)[1]) <= 3
+            ),
+            F(0),
+        )
         assert near == p_blast, (skill, distance, tn)
         assert sum(got.values()) == 1
 

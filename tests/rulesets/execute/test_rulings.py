@@ -16,16 +16,23 @@ from killhouse.rulesets.execute.state import DEAD
 from killhouse.rulesets.execute.vision import visible_ids
 from tests.rulesets.execute.helpers import RULESET, Dice, act, place, scenario, state_of, to_combat
 
-TWO_FLOORS = {"ground": "#######\n#..>..#\n#######\n.......\n",
-              "upper": "#######\n#..<..#\n#######\n       \n"}
+TWO_FLOORS = {
+    "ground": "#######\n#..>..#\n#######\n.......\n",
+    "upper": "#######\n#..<..#\n#######\n       \n",
+}
 
 
 def test_no_sight_between_levels() -> None:
     """E-3: LOS never crosses levels, even straight up a stair link."""
-    st, log = state_of(scenario(levels=TWO_FLOORS, figures=[
-        {"id": "zach", "side": "fbi", "card": "zach_dante"},
-        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "upper:3,1"},
-    ]))
+    st, log = state_of(
+        scenario(
+            levels=TWO_FLOORS,
+            figures=[
+                {"id": "zach", "side": "fbi", "card": "zach_dante"},
+                {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "upper:3,1"},
+            ],
+        )
+    )
     to_combat(st, log)
     place(st, "zach", 0, 3, 1)
     assert visible_ids(st, st.fbi) == frozenset()
@@ -36,16 +43,29 @@ def test_default_loadout() -> None:
     st, _ = state_of(scenario())
     assert (st.figures["zach"].weapon, st.figures["zach"].grenades) == ("smg", 2)
     assert (st.figures["h1"].weapon, st.figures["h1"].grenades, st.figures["h1"].armour) == (
-        None, 0, 0)
+        None,
+        0,
+        0,
+    )
     assert st.options.turn_limit == 30  # E-37
 
 
 def test_listed_grenades_override_the_supply() -> None:
     """E-48: grenade entries in a figure's equipment set its own supply."""
-    st, _ = state_of(scenario(figures=[
-        {"id": "zach", "side": "fbi", "card": "zach_dante", "equipment": ["grenade"] * 3},
-        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:5,2"},
-    ], options={"grenades_per_figure": 0}))
+    st, _ = state_of(
+        scenario(
+            figures=[
+                {"id": "zach", "side": "fbi", "card": "zach_dante", "equipment": ["grenade"] * 3},
+                {
+                    "id": "t1",
+                    "side": "terrorists",
+                    "card": "standard_terrorist",
+                    "at": "ground:5,2",
+                },
+            ],
+            options={"grenades_per_figure": 0},
+        )
+    )
     assert st.figures["zach"].grenades == 3 and st.figures["t1"].grenades == 0
 
 
@@ -54,8 +74,9 @@ def test_terrorist_setup_sets_bomb_modes() -> None:
     st, log = state_of(scenario(objects=[{"id": "b", "type": "bomb", "at": "ground:3,3"}]))
     bomb = st.bombs["b"]
     assert (bomb.mode, bomb.explode_turn, bomb.level) == ("timer", 5, 6)  # E-23 defaults
-    turns = {a.get("turn") for a in RULESET.legal_actions(st, st.terrorists)
-             if a.kind == "bomb_timer"}
+    turns = {
+        a.get("turn") for a in RULESET.legal_actions(st, st.terrorists) if a.kind == "bomb_timer"
+    }
     assert min(turns) == 5 and max(turns) == 30
     act(st, log, Dice(), st.terrorists, "bomb_remote", bomb="b", holder="t1")
     assert (bomb.mode, bomb.holder, bomb.explode_turn) == ("remote", "t1", None)
@@ -63,25 +84,39 @@ def test_terrorist_setup_sets_bomb_modes() -> None:
     assert (bomb.mode, bomb.explode_turn) == ("timer", 9)
     with pytest.raises(IllegalActionError):
         act(st, log, Dice(), st.terrorists, "bomb_timer", bomb="b", turn=4)
-    assert all(e.audience == frozenset({st.terrorists}) for e in log.events
-               if e.kind == "bomb_set")
+    assert all(e.audience == frozenset({st.terrorists}) for e in log.events if e.kind == "bomb_set")
 
 
 def test_drawn_locks_take_the_default_level() -> None:
     """E-44: a locked door drawn without a level is a level-5 lock."""
     room = "#####\n#...#\n##L##\n.....\n"
-    st, _ = state_of(scenario(levels={"ground": room}, figures=[
-        {"id": "zach", "side": "fbi", "card": "zach_dante"},
-        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:1,1"},
-    ]))
+    st, _ = state_of(
+        scenario(
+            levels={"ground": room},
+            figures=[
+                {"id": "zach", "side": "fbi", "card": "zach_dante"},
+                {
+                    "id": "t1",
+                    "side": "terrorists",
+                    "card": "standard_terrorist",
+                    "at": "ground:1,1",
+                },
+            ],
+        )
+    )
     lock = st.devices["lock@ground:2,2"]
     assert (lock.type, lock.level, lock.working) == ("lock", 5, True)
 
 
 def test_device_shutoffs_are_announced() -> None:
     """E-45: the terrorists notice at once when their camera goes dead."""
-    st, log = state_of(scenario(objects=[{"id": "cam", "type": "camera", "at": "ground:0,1",
-                                          "level": 1, "covers": "entry"}]))
+    st, log = state_of(
+        scenario(
+            objects=[
+                {"id": "cam", "type": "camera", "at": "ground:0,1", "level": 1, "covers": "entry"}
+            ]
+        )
+    )
     to_combat(st, log)
     place(st, "zach", 0, 1, 1)
     act(st, log, Dice(), st.fbi, "done")
@@ -111,8 +146,11 @@ def test_negotiation_can_be_switched_off() -> None:
 
 def test_open_map_does_not_show_bombs() -> None:
     """E-49: the open map shows figures; a bomb is still found only by sight."""
-    st, log = state_of(scenario(options={"open_map": True}, objects=[
-        {"id": "b", "type": "bomb", "at": "ground:3,3"}]))
+    st, log = state_of(
+        scenario(
+            options={"open_map": True}, objects=[{"id": "b", "type": "bomb", "at": "ground:3,3"}]
+        )
+    )
     to_combat(st, log)
     assert RULESET.view(st, st.fbi)["bombs"] == []
     assert "t1" in visible_ids(st, st.fbi)
@@ -120,10 +158,19 @@ def test_open_map_does_not_show_bombs() -> None:
 
 def test_no_hostages_no_x4_and_the_special_case() -> None:
     """E-50 and section 7 step 5: with H = 0, X4 never fires; X3 with agents left is an FBI win."""
-    st, log = state_of(scenario(figures=[
-        {"id": "zach", "side": "fbi", "card": "zach_dante"},
-        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:5,2"},
-    ]))
+    st, log = state_of(
+        scenario(
+            figures=[
+                {"id": "zach", "side": "fbi", "card": "zach_dante"},
+                {
+                    "id": "t1",
+                    "side": "terrorists",
+                    "card": "standard_terrorist",
+                    "at": "ground:5,2",
+                },
+            ]
+        )
+    )
     to_combat(st, log)
     assert victory.check(st, end_of_turn=True) is None
     st.figures["t1"].status, st.figures["t1"].damage = DEAD, 3
@@ -141,8 +188,13 @@ def test_every_side_gets_its_slots() -> None:
 
 def test_a_dud_tells_the_terrorists_of_an_unseen_disarm() -> None:
     """E-55: a bomb disarmed out of their sight still shows armed until they try it."""
-    st, log = state_of(scenario(objects=[{"id": "b", "type": "bomb", "at": "ground:9,5",
-                                          "mode": "remote", "holder": "t1"}]))
+    st, log = state_of(
+        scenario(
+            objects=[
+                {"id": "b", "type": "bomb", "at": "ground:9,5", "mode": "remote", "holder": "t1"}
+            ]
+        )
+    )
     to_combat(st, log, fbi_wins=False)
     st.bombs["b"].state = "disarmed"
     st.touch()
@@ -163,9 +215,19 @@ def test_entry_squares_must_be_free() -> None:
 
 def test_default_roster_when_the_file_lists_none() -> None:
     """E-61: without FBI figures the roster is the first fbi_count printed cards."""
-    st, _ = state_of(scenario(figures=[
-        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:5,2"},
-    ], options={"fbi_count": 3}))
+    st, _ = state_of(
+        scenario(
+            figures=[
+                {
+                    "id": "t1",
+                    "side": "terrorists",
+                    "card": "standard_terrorist",
+                    "at": "ground:5,2",
+                },
+            ],
+            options={"fbi_count": 3},
+        )
+    )
     assert [a.id for a in st.agents()] == ["harry_lars", "gary_ballanger", "matt_timmerman"]
     assert all(a.armour == 3 and a.weapon == "smg" for a in st.agents())
 
@@ -201,4 +263,3 @@ def test_illegal_actions_change_nothing() -> None:
             act(st, log, Dice(), side, kind, **args)
         assert str(caught.value)
         assert RULESET.snapshot(st) == before
-

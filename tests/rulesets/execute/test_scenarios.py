@@ -42,8 +42,9 @@ def test_role_bots_play_to_the_end(path: Path, seed: int) -> None:
         if not pending:
             break
         side = pending[0].side
-        game.apply(bots[side].choose(game.view(side, events_since=None),
-                                     game.legal_actions(side), rng))
+        game.apply(
+            bots[side].choose(game.view(side, events_since=None), game.legal_actions(side), rng)
+        )
     result = game.result
     assert result is not None and result.reason
     limit = sc.turn_limit or 30

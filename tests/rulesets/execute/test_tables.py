@@ -56,12 +56,18 @@ def test_standard_terrorist_and_budgets() -> None:
 def test_equipment_and_numbers() -> None:
     t = tables()
     assert {w: (x.die, x.damage) for w, x in t.weapons.items()} == {
-        "pistol": (6, 1), "smg": (8, 2), "sniper": (10, 3)}
+        "pistol": (6, 1),
+        "smg": (8, 2),
+        "sniper": (10, 3),
+    }
     assert t.default_weapon == "smg"  # E-11
     assert t.armour_absorbs == {0: 0, 1: 1, 2: 2, 3: 3}
     assert t.armour_names[3] == "III"
     assert (t.grenade["base_rating"], t.grenade["step_spaces"], t.grenade["max_distance"]) == (
-        5, 5, 15)
+        5,
+        5,
+        15,
+    )
     assert (t.grenade["die"], t.grenade["damage"], t.grenade["blast_radius"]) == (8, 4, 3)
     assert (t.bomb["damage"], t.bomb["radius"], t.bomb["die"]) == (10, 50, 6)
     assert t.device["die"] == 12 and t.surveillance_die == 12 and t.initiative_die == 6

@@ -40,8 +40,16 @@ def card(v: int = 4, ev: int = 6, f: int = 8, g: int = 6, e: int = 4, m: int = 7
 
 
 def figure(v: int = 4, armour: int = 0, **stats: int) -> Figure:
-    return Figure("x", "terrorist", "terrorists", card(v=v, **stats), "X", weapon="smg",
-                  armour=armour, pos=Cell(0, 1, 1))
+    return Figure(
+        "x",
+        "terrorist",
+        "terrorists",
+        card(v=v, **stats),
+        "X",
+        weapon="smg",
+        armour=armour,
+        pos=Cell(0, 1, 1),
+    )
 
 
 def fresh(width: int = 0) -> tuple[ExecuteState, EventLog]:
@@ -58,8 +66,16 @@ def fresh(width: int = 0) -> tuple[ExecuteState, EventLog]:
 # -- one checker per kind of vector ---------------------------------------------------------
 
 
-def shot(weapon: str, firearms: int, evasion: int, damage: int, roll: int | None, tn: int,
-         hit: bool, p: Fraction) -> None:
+def shot(
+    weapon: str,
+    firearms: int,
+    evasion: int,
+    damage: int,
+    roll: int | None,
+    tn: int,
+    hit: bool,
+    p: Fraction,
+) -> None:
     dice = Dice(*([roll] if roll is not None else []))
     check = resolve_shot(dice, weapon, firearms, evasion, damage)
     assert (check.tn, check.success, check.roll) == (tn, hit, roll)
@@ -67,8 +83,9 @@ def shot(weapon: str, firearms: int, evasion: int, damage: int, roll: int | None
     assert success_chance(tables().weapons[weapon].die, tn) == p
 
 
-def wounds(vitality: int, hits: list[int], armour: int, statuses: list[str],
-           taken: list[int]) -> None:
+def wounds(
+    vitality: int, hits: list[int], armour: int, statuses: list[str], taken: list[int]
+) -> None:
     st, log = fresh()
     target = st.figures["t1"]
     target.card = card(v=vitality, ev=target.card.evasion)
@@ -78,8 +95,9 @@ def wounds(vitality: int, hits: list[int], armour: int, statuses: list[str],
         assert target.status == status
 
 
-def device(level: int, electronics: int, tn: int, p: Fraction,
-           rolls: list[tuple[int, bool]]) -> None:
+def device(
+    level: int, electronics: int, tn: int, p: Fraction, rolls: list[tuple[int, bool]]
+) -> None:
     assert device_tn(level, electronics) == tn
     assert success_chance(12, tn) == p
     for roll, ok in rolls:
@@ -90,8 +108,7 @@ def device(level: int, electronics: int, tn: int, p: Fraction,
         assert dice.used == []
 
 
-def armour_turns(armour: int, turn1: list[int], turn2: list[int], taken1: int,
-                 taken2: int) -> None:
+def armour_turns(armour: int, turn1: list[int], turn2: list[int], taken1: int, taken2: int) -> None:
     st, log = fresh()
     target = st.figures["t1"]
     target.card = card(v=10, ev=5)
@@ -102,8 +119,9 @@ def armour_turns(armour: int, turn1: list[int], turn2: list[int], taken1: int,
     assert sum(combat.apply_damage(st, target, raw, "shot", log) for raw in turn2) == taken2
 
 
-def disarm(level: int, electronics: int, damage: int, roll: int | None, disarmed: bool,
-           p: Fraction) -> None:
+def disarm(
+    level: int, electronics: int, damage: int, roll: int | None, disarmed: bool, p: Fraction
+) -> None:
     dice = Dice(*([roll] if roll is not None else []))
     check = resolve_disarm(dice, level, electronics, damage)
     assert check.success is disarmed and check.roll == roll and dice.values == []
@@ -154,8 +172,9 @@ def harry(damage: int, evasion: int) -> None:
     assert success_chance(8, 6) == Fraction(3, 8)
 
 
-def landing(start: tuple[int, int], target: tuple[int, int], m: int,
-            expected: tuple[int, int], cheb: int) -> None:
+def landing(
+    start: tuple[int, int], target: tuple[int, int], m: int, expected: tuple[int, int], cheb: int
+) -> None:
     point = combat.overshoot_point(start, target, m)
     assert point == expected
     assert max(abs(point[0] - target[0]), abs(point[1] - target[1])) == cheb
@@ -184,12 +203,17 @@ def blast_armour() -> None:
 
 
 def stairs_walk() -> None:
-    levels = {"ground": "#######\n#..>..#\n#######\n.......\n",
-              "upper": "#######\n#..<..#\n#######\n       \n"}
-    sc = scenario(levels=levels, figures=[
-        {"id": "zach", "side": "fbi", "card": "harry_lars"},
-        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "upper:5,1"},
-    ])
+    levels = {
+        "ground": "#######\n#..>..#\n#######\n.......\n",
+        "upper": "#######\n#..<..#\n#######\n       \n",
+    }
+    sc = scenario(
+        levels=levels,
+        figures=[
+            {"id": "zach", "side": "fbi", "card": "harry_lars"},
+            {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "upper:5,1"},
+        ],
+    )
     st, log = state_of(sc)
     to_combat(st, log)
     walker = place(st, "zach", 0, 0, 1)  # Movement 7
@@ -215,21 +239,31 @@ def hostage_hit(raw: int, status: str) -> None:
     assert h.status == status
 
 
-def victory_case(extracted: int, dead: int, alive: int, terrorists_active: bool,
-                 end_of_turn: bool, at_limit: bool, winner: str | None, rescued: int,
-                 agents_active: bool = True) -> None:
-    figs: list[dict[str, Any]] = [{"id": "zach", "side": "fbi", "card": "zach_dante"},
-                                  {"id": "t1", "side": "terrorists", "card": "standard_terrorist",
-                                   "at": "ground:1,1"}]
+def victory_case(
+    extracted: int,
+    dead: int,
+    alive: int,
+    terrorists_active: bool,
+    end_of_turn: bool,
+    at_limit: bool,
+    winner: str | None,
+    rescued: int,
+    agents_active: bool = True,
+) -> None:
+    figs: list[dict[str, Any]] = [
+        {"id": "zach", "side": "fbi", "card": "zach_dante"},
+        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:1,1"},
+    ]
     for i in range(8):
-        figs.append({"id": f"h{i}", "kind": "hostage", "card": "hostage_male",
-                     "at": f"ground:{1 + i},4"})
+        figs.append(
+            {"id": f"h{i}", "kind": "hostage", "card": "hostage_male", "at": f"ground:{1 + i},4"}
+        )
     st, log = state_of(scenario(figures=figs))
     to_combat(st, log)
     hs = st.hostages()
     for h in hs[:extracted]:
         h.status, h.pos = EXTRACTED, None
-    for h in hs[extracted:extracted + dead]:
+    for h in hs[extracted : extracted + dead]:
         h.status, h.damage = DEAD, 2
     assert len(hs) - extracted - dead == alive
     if not terrorists_active:
@@ -240,38 +274,89 @@ def victory_case(extracted: int, dead: int, alive: int, terrorists_active: bool,
         st.turn = st.options.turn_limit
     result = victory.check(st, end_of_turn=end_of_turn)
     assert result is not None
-    assert result.winner == (None if winner is None else {"fbi": st.fbi,
-                                                         "terrorists": st.terrorists}[winner])
+    assert result.winner == (
+        None if winner is None else {"fbi": st.fbi, "terrorists": st.terrorists}[winner]
+    )
     assert result.details["rescued"] == rescued
 
 
 VECTORS: list[tuple[str, Callable[..., None], dict[str, Any]]] = [
-    ("E-TV1", shot, dict(weapon="smg", firearms=8, evasion=6, damage=0, roll=7, tn=4, hit=True,
-                         p=Fraction(5, 8))),
-    ("E-TV2", wounds, dict(vitality=3, hits=[2, 1], armour=0, statuses=[INCAPACITATED, DEAD],
-                           taken=[2, 1])),
-    ("E-TV3", device, dict(level=7, electronics=5, tn=9, p=Fraction(1, 3),
-                           rolls=[(9, True), (8, False)])),
+    (
+        "E-TV1",
+        shot,
+        dict(
+            weapon="smg", firearms=8, evasion=6, damage=0, roll=7, tn=4, hit=True, p=Fraction(5, 8)
+        ),
+    ),
+    (
+        "E-TV2",
+        wounds,
+        dict(vitality=3, hits=[2, 1], armour=0, statuses=[INCAPACITATED, DEAD], taken=[2, 1]),
+    ),
+    (
+        "E-TV3",
+        device,
+        dict(level=7, electronics=5, tn=9, p=Fraction(1, 3), rolls=[(9, True), (8, False)]),
+    ),
     ("E-TV4", armour_turns, dict(armour=3, turn1=[3, 2], turn2=[], taken1=2, taken2=0)),
     ("E-TV5", armour_turns, dict(armour=2, turn1=[2, 2], turn2=[], taken1=2, taken2=0)),
     ("E-TV6", armour_turns, dict(armour=3, turn1=[1, 2], turn2=[1], taken1=2, taken2=0)),
-    ("E-TV7", disarm, dict(level=6, electronics=9, damage=0, roll=3, disarmed=True,
-                           p=Fraction(2, 3))),
+    (
+        "E-TV7",
+        disarm,
+        dict(level=6, electronics=9, damage=0, roll=3, disarmed=True, p=Fraction(2, 3)),
+    ),
     ("E-TV8", jim, dict(distance=11, grenades=8, roll=4, tn=6, m=2)),
     ("E-TV9", surveillance, dict(roll=8, terrorists=10, hostages=8, shown=(5, 6))),
-    ("E-TV10", shot, dict(weapon="pistol", firearms=10, evasion=5, damage=0, roll=None, tn=0,
-                          hit=True, p=Fraction(1))),
-    ("E-TV11", shot, dict(weapon="pistol", firearms=6, evasion=8, damage=0, roll=None, tn=10,
-                          hit=False, p=Fraction(0))),
+    (
+        "E-TV10",
+        shot,
+        dict(
+            weapon="pistol",
+            firearms=10,
+            evasion=5,
+            damage=0,
+            roll=None,
+            tn=0,
+            hit=True,
+            p=Fraction(1),
+        ),
+    ),
+    (
+        "E-TV11",
+        shot,
+        dict(
+            weapon="pistol",
+            firearms=6,
+            evasion=8,
+            damage=0,
+            roll=None,
+            tn=10,
+            hit=False,
+            p=Fraction(0),
+        ),
+    ),
     ("E-TV12", harry, dict(damage=1, evasion=6)),
-    ("E-TV13", disarm, dict(level=6, electronics=10, damage=3, roll=None, disarmed=False,
-                            p=Fraction(0))),
+    (
+        "E-TV13",
+        disarm,
+        dict(level=6, electronics=10, damage=3, roll=None, disarmed=False, p=Fraction(0)),
+    ),
     ("E-TV14", lambda: bomb_victims(), {}),
     ("E-TV15", lambda: blast_armour(), {}),
-    ("E-TV16", grenade_table, dict(grenades=6, rows=[(3, 0, 4, Fraction(5, 8)),
-                                                    (5, 1, 6, Fraction(3, 8)),
-                                                    (10, 2, 8, Fraction(1, 8)),
-                                                    (15, 3, 10, Fraction(0))])),
+    (
+        "E-TV16",
+        grenade_table,
+        dict(
+            grenades=6,
+            rows=[
+                (3, 0, 4, Fraction(5, 8)),
+                (5, 1, 6, Fraction(3, 8)),
+                (10, 2, 8, Fraction(1, 8)),
+                (15, 3, 10, Fraction(0)),
+            ],
+        ),
+    ),
     ("E-TV17", landing, dict(start=(0, 0), target=(11, 4), m=2, expected=(13, 5), cheb=2)),
     ("E-TV18", landing, dict(start=(0, 0), target=(5, 3), m=3, expected=(8, 5), cheb=3)),
     ("E-TV19", lambda: stairs_walk(), {}),
@@ -279,14 +364,49 @@ VECTORS: list[tuple[str, Callable[..., None], dict[str, Any]]] = [
     ("E-TV20", hostage_hit, dict(raw=2, status=DEAD)),
     ("E-TV21", surveillance, dict(roll=5, terrorists=10, hostages=0, shown=(2, 0))),
     ("E-TV22", surveillance, dict(roll=7, terrorists=3, hostages=5, shown=(3, 4))),
-    ("E-TV23", victory_case, dict(extracted=4, dead=2, alive=2, terrorists_active=False,
-                                  end_of_turn=False, at_limit=False, winner="fbi", rescued=6)),
-    ("E-TV24", victory_case, dict(extracted=4, dead=0, alive=4, terrorists_active=True,
-                                  end_of_turn=True, at_limit=True, winner="terrorists",
-                                  rescued=4)),
-    ("E-TV25", victory_case, dict(extracted=0, dead=8, alive=0, terrorists_active=False,
-                                  end_of_turn=False, at_limit=False, winner=None, rescued=0,
-                                  agents_active=False)),
+    (
+        "E-TV23",
+        victory_case,
+        dict(
+            extracted=4,
+            dead=2,
+            alive=2,
+            terrorists_active=False,
+            end_of_turn=False,
+            at_limit=False,
+            winner="fbi",
+            rescued=6,
+        ),
+    ),
+    (
+        "E-TV24",
+        victory_case,
+        dict(
+            extracted=4,
+            dead=0,
+            alive=4,
+            terrorists_active=True,
+            end_of_turn=True,
+            at_limit=True,
+            winner="terrorists",
+            rescued=4,
+        ),
+    ),
+    (
+        "E-TV25",
+        victory_case,
+        dict(
+            extracted=0,
+            dead=8,
+            alive=0,
+            terrorists_active=False,
+            end_of_turn=False,
+            at_limit=False,
+            winner=None,
+            rescued=0,
+            agents_active=False,
+        ),
+    ),
     ("E-TV26", device, dict(level=10, electronics=4, tn=16, p=Fraction(0), rolls=[])),
 ]
 

@@ -26,8 +26,11 @@ from killhouse.rulesets.base import Action
 from killhouse.rulesets.execute.rolls import device_tn, effective, success_chance
 from killhouse.scenario.model import Scenario
 
-_DOOR_CODES = {"open": Terrain.DOOR_OPEN, "closed": Terrain.DOOR_CLOSED,
-               "locked": Terrain.DOOR_LOCKED}
+_DOOR_CODES = {
+    "open": Terrain.DOOR_OPEN,
+    "closed": Terrain.DOOR_CLOSED,
+    "locked": Terrain.DOOR_LOCKED,
+}
 #: the path cost the planner gives a locked door: picking it takes a turn or two
 LOCK_COST = 4
 
@@ -88,8 +91,9 @@ class ExecuteBot(BaselineBot):
         same = [o for o in others if o.level == cell.level]
         if not same:
             return 0
-        ok = los_pairs(self.plan.opaque(cell.level), [(cell.x, cell.y)] * len(same),
-                       [(o.x, o.y) for o in same])
+        ok = los_pairs(
+            self.plan.opaque(cell.level), [(cell.x, cell.y)] * len(same), [(o.x, o.y) for o in same]
+        )
         return int(ok.sum())
 
     def los_counts(self, cells: Iterable[Cell], others: Sequence[Cell]) -> dict[Cell, int]:
@@ -104,8 +108,9 @@ class ExecuteBot(BaselineBot):
             same = [(o.x, o.y) for o in others if o.level == level]
             if not same:
                 continue
-            src = np.repeat(np.asarray([(c.x, c.y) for c in here], dtype=np.int64), len(same),
-                            axis=0)
+            src = np.repeat(
+                np.asarray([(c.x, c.y) for c in here], dtype=np.int64), len(same), axis=0
+            )
             dst = np.tile(np.asarray(same, dtype=np.int64), (len(here), 1))
             ok = los_pairs(self.plan.opaque(level), src, dst).reshape(len(here), len(same))
             for c, n in zip(here, ok.sum(axis=1).tolist(), strict=True):
@@ -129,10 +134,14 @@ class ExecuteBot(BaselineBot):
         tied = [a for s, a in scored if s >= best - 1e-9]
         return tied[rng.below(len(tied))]
 
-    def best_attack(self, actions: Sequence[Action], rng: Rng, kinds: tuple[str, ...],
-                    floor: float) -> Action | None:
-        scored = [(float(a.hint.get("p", 0)) * float(a.hint.get("value", 0)), a)
-                  for a in actions if a.kind in kinds]
+    def best_attack(
+        self, actions: Sequence[Action], rng: Rng, kinds: tuple[str, ...], floor: float
+    ) -> Action | None:
+        scored = [
+            (float(a.hint.get("p", 0)) * float(a.hint.get("value", 0)), a)
+            for a in actions
+            if a.kind in kinds
+        ]
         return self.pick([(s, a) for s, a in scored if s > floor], rng)
 
     def best_throw(self, actions: Sequence[Action], rng: Rng, floor: float) -> Action | None:
@@ -163,8 +172,11 @@ class ExecuteBot(BaselineBot):
             raise ValueError("no legal action to choose from")
         self.sync(view)
         self.own_list = list(view.get("figures", []))
-        chosen = self.pregame(view, actions) if view.get("phase") not in (
-            "grenades", "tasks", "movement", "firing") else self.combat(view, actions, rng)
+        chosen = (
+            self.pregame(view, actions)
+            if view.get("phase") not in ("grenades", "tasks", "movement", "firing")
+            else self.combat(view, actions, rng)
+        )
         if chosen is None:
             chosen = self.first(actions, "done") or super().choose(view, actions, rng)
         return chosen
@@ -213,8 +225,11 @@ class FbiBot(ExecuteBot):
 
     def explore(self, view: dict[str, Any]) -> None:
         """Mark what the agents on the map can see now as explored."""
-        eyes = [(c, None, 180.0) for c in (cell_of(f.get("at")) for f in view["figures"]
-                                           if f.get("status") == "active") if c is not None]
+        eyes = [
+            (c, None, 180.0)
+            for c in (cell_of(f.get("at")) for f in view["figures"] if f.get("status") == "active")
+            if c is not None
+        ]
         if not eyes:
             return
         for (cell, _, _), seen in zip(eyes, fields_of_view(self.plan, eyes), strict=True):
@@ -268,41 +283,83 @@ class FbiBot(ExecuteBot):
                 led.setdefault(str(item["leader"]), []).append(at)
             else:
                 captives.append(at)
-        captives += [c for c in (cell_of(m.get("at")) for m in view.get("remembered", [])
-                                 if m.get("kind") == "hostage"
-                                 and m.get("status") in (None, "active", "incapacitated"))
-                     if c is not None]
-        enemies = [c for c in (cell_of(s.get("at")) for s in seen
-                               if s.get("kind") == "terrorist" and s.get("status") == "active")
-                   if c is not None]
-        remembered_enemies = [c for c in (cell_of(m.get("at")) for m in view.get("remembered", [])
-                                          if m.get("kind") == "terrorist"
-                                          and m.get("status") in (None, "active"))
-                              if c is not None]
-        bombs = [c for c in (cell_of(b.get("at")) for b in view.get("bombs", [])
-                             if b.get("state") == "armed") if c is not None]
-        extraction = [c for c in (cell_of(x) for x in view["public"]["extraction"])
-                      if c is not None]
+        captives += [
+            c
+            for c in (
+                cell_of(m.get("at"))
+                for m in view.get("remembered", [])
+                if m.get("kind") == "hostage"
+                and m.get("status") in (None, "active", "incapacitated")
+            )
+            if c is not None
+        ]
+        enemies = [
+            c
+            for c in (
+                cell_of(s.get("at"))
+                for s in seen
+                if s.get("kind") == "terrorist" and s.get("status") == "active"
+            )
+            if c is not None
+        ]
+        remembered_enemies = [
+            c
+            for c in (
+                cell_of(m.get("at"))
+                for m in view.get("remembered", [])
+                if m.get("kind") == "terrorist" and m.get("status") in (None, "active")
+            )
+            if c is not None
+        ]
+        bombs = [
+            c
+            for c in (
+                cell_of(b.get("at")) for b in view.get("bombs", []) if b.get("state") == "armed"
+            )
+            if c is not None
+        ]
+        extraction = [
+            c for c in (cell_of(x) for x in view["public"]["extraction"]) if c is not None
+        ]
         deep = self.deep(extraction)
         primary = captives + bombs
         hunting = primary + enemies + remembered_enemies
         goal_field = self.distances(hunting) or self.distances(self.frontier())
         if self.blocked and not self.reaches(goal_field, mine, hunting):
             # the way on is held: wait in ambush around the held stairway
-            near = [c for b in self.blocked if self.plan.terrain(b) != Terrain.WALL
-                    for c in self.around(b)]
+            near = [
+                c
+                for b in self.blocked
+                if self.plan.terrain(b) != Terrain.WALL
+                for c in self.around(b)
+            ]
             goal_field = self.distances(near) or goal_field
         out_field = self.distances(deep or extraction)
         # a known timer bomb kills everyone when it goes (E-22): the best hands go to disarm it
-        timers = [c for c in (cell_of(b.get("at")) for b in view.get("bombs", [])
-                              if b.get("state") == "armed" and b.get("mode") == "timer")
-                  if c is not None]
+        timers = [
+            c
+            for c in (
+                cell_of(b.get("at"))
+                for b in view.get("bombs", [])
+                if b.get("state") == "armed" and b.get("mode") == "timer"
+            )
+            if c is not None
+        ]
         squad = self.bomb_squad(mine) if timers else set()
         bomb_field = self.distances(timers) if timers else None
-        team = [c for c in (cell_of(f.get("at")) for f in mine.values()
-                            if f.get("status") == "active") if c is not None]
-        shots = self.los_counts((c for c in (cell_of(a.hint.get("to")) for a in actions
-                                             if a.kind == "move") if c is not None), enemies)
+        team = [
+            c
+            for c in (cell_of(f.get("at")) for f in mine.values() if f.get("status") == "active")
+            if c is not None
+        ]
+        shots = self.los_counts(
+            (
+                c
+                for c in (cell_of(a.hint.get("to")) for a in actions if a.kind == "move")
+                if c is not None
+            ),
+            enemies,
+        )
         scored: list[tuple[float, Action]] = []
         for action in actions:
             if action.kind != "move":
@@ -326,8 +383,9 @@ class FbiBot(ExecuteBot):
                 continue
             if fid in make_way and here is not None:
                 # a better picker is coming: step off the lock, but stay close
-                near_lock = any(c.level == dest.level and chebyshev(c, dest) <= 1
-                                for c in self.plan_locks())
+                near_lock = any(
+                    c.level == dest.level and chebyshev(c, dest) <= 1 for c in self.plan_locks()
+                )
                 if not near_lock and chebyshev(here, dest) <= 3:
                     scored.append((4.0, action))
                 continue
@@ -356,23 +414,29 @@ class FbiBot(ExecuteBot):
 
     def bomb_squad(self, mine: dict[str, dict[str, Any]]) -> set[str]:
         """The two active agents with the best effective Electronics."""
-        ranked = sorted((-self.skill(f), fid) for fid, f in mine.items()
-                        if f.get("status") == "active")
+        ranked = sorted(
+            (-self.skill(f), fid) for fid, f in mine.items() if f.get("status") == "active"
+        )
         return {fid for _, fid in ranked[:2]}
 
     def locks(self, view: dict[str, Any], mine: dict[str, dict[str, Any]]) -> set[str]:
         """Seal the locked doors no active agent can pick (d12, 5.7), and name the agents
         standing at a lock they cannot pick while a teammate could: they make way."""
-        levels = {c: int(d.get("level", 0)) for d in view["public"].get("devices", [])
-                  if d.get("type") == "lock" for c in [cell_of(d.get("at"))]
-                  if c is not None and self.plan.terrain(c) == Terrain.DOOR_LOCKED}
+        levels = {
+            c: int(d.get("level", 0))
+            for d in view["public"].get("devices", [])
+            if d.get("type") == "lock"
+            for c in [cell_of(d.get("at"))]
+            if c is not None and self.plan.terrain(c) == Terrain.DOOR_LOCKED
+        }
         active = {fid: f for fid, f in mine.items() if f.get("status") == "active"}
 
         def odds(f: dict[str, Any], level: int) -> float:
             return float(success_chance(12, device_tn(level, self.skill(f), 0)))
 
-        best = {c: max((odds(f, lv) for f in active.values()), default=0.0)
-                for c, lv in levels.items()}
+        best = {
+            c: max((odds(f, lv) for f in active.values()), default=0.0) for c, lv in levels.items()
+        }
         self.sealed = frozenset(c for c, p in best.items() if p <= 0)
         stuck: set[str] = set()
         for fid, f in active.items():
@@ -380,8 +444,12 @@ class FbiBot(ExecuteBot):
             if here is None:
                 continue
             for c, lv in levels.items():
-                if (c.level == here.level and chebyshev(c, here) <= 1 and best[c] > 0
-                        and odds(f, lv) < best[c]):
+                if (
+                    c.level == here.level
+                    and chebyshev(c, here) <= 1
+                    and best[c] > 0
+                    and odds(f, lv) < best[c]
+                ):
                     stuck.add(fid)
         return stuck
 
@@ -415,13 +483,17 @@ class FbiBot(ExecuteBot):
         return self.pick(scored, rng)
 
     @staticmethod
-    def reaches(field: DistanceField | None, mine: dict[str, dict[str, Any]],
-                goals: list[Cell]) -> bool:
+    def reaches(
+        field: DistanceField | None, mine: dict[str, dict[str, Any]], goals: list[Cell]
+    ) -> bool:
         """Whether any agent on the map has a way to the goals on the known plan."""
         if field is None or not goals:
             return False
-        return any(field.cost(c) is not None for c in (cell_of(f.get("at")) for f in mine.values())
-                   if c is not None)
+        return any(
+            field.cost(c) is not None
+            for c in (cell_of(f.get("at")) for f in mine.values())
+            if c is not None
+        )
 
     def around(self, cell: Cell) -> list[Cell]:
         """Squares two steps from ``cell`` on its level with a clear view of it."""
@@ -429,8 +501,12 @@ class FbiBot(ExecuteBot):
         for dx in range(-2, 3):
             for dy in range(-2, 3):
                 n = Cell(cell.level, cell.x + dx, cell.y + dy)
-                if (n != cell and n not in self.blocked and self.plan.in_bounds(n)
-                        and self.plan.passable(n)):
+                if (
+                    n != cell
+                    and n not in self.blocked
+                    and self.plan.in_bounds(n)
+                    and self.plan.passable(n)
+                ):
                     near.append(n)
         sight = self.los_counts(near, [cell])
         return [n for n in near if sight[n]]
@@ -466,8 +542,14 @@ class FbiBot(ExecuteBot):
         now = field.cost(here)
         return float((now if now is not None else to + 1) - to)
 
-    def lead_score(self, here: Cell | None, dest: Cell, hostages: list[Cell],
-                   field: DistanceField | None, extraction: list[Cell]) -> float:
+    def lead_score(
+        self,
+        here: Cell | None,
+        dest: Cell,
+        hostages: list[Cell],
+        field: DistanceField | None,
+        extraction: list[Cell],
+    ) -> float:
         """A leader walks its hostages to the extraction squares, and keeps moving to pull them."""
         if field is None:
             return 0.0
@@ -507,8 +589,10 @@ class TerroristBot(ExecuteBot):
         if not self.guards and self.placed:
             free = {k: v for k, v in mine.items() if v is not None}
             for hid, at in sorted(self.placed.items()):
-                near = sorted((chebyshev(v, at) + (0 if v.level == at.level else 50), k)
-                              for k, v in free.items())
+                near = sorted(
+                    (chebyshev(v, at) + (0 if v.level == at.level else 50), k)
+                    for k, v in free.items()
+                )
                 if near and near[0][0] <= 6:
                     self.guards[near[0][1]] = hid
                     free.pop(near[0][1])
@@ -532,8 +616,11 @@ class TerroristBot(ExecuteBot):
         if detonate is None:
             return None
         active = sum(1 for f in view["figures"] if f.get("status") == "active")
-        agents = [s for s in view.get("seen", []) if s.get("kind") == "agent"
-                  and s.get("status") == "active"]
+        agents = [
+            s
+            for s in view.get("seen", [])
+            if s.get("kind") == "agent" and s.get("status") == "active"
+        ]
         fleeing = len(self.moved_hostages(view))
         losing = active <= 1 or fleeing * 2 > max(1, len(self.placed))
         return detonate if losing and (agents or fleeing) else None
@@ -555,16 +642,30 @@ class TerroristBot(ExecuteBot):
 
     def movement(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action | None:
         mine = self.own(view)
-        seen_agents = [c for c in (cell_of(s.get("at")) for s in view.get("seen", [])
-                                   if s.get("kind") == "agent" and s.get("status") == "active")
-                       if c is not None]
+        seen_agents = [
+            c
+            for c in (
+                cell_of(s.get("at"))
+                for s in view.get("seen", [])
+                if s.get("kind") == "agent" and s.get("status") == "active"
+            )
+            if c is not None
+        ]
         noise = [c for c in (cell_of(s.get("at")) for s in view.get("sounds", [])) if c is not None]
-        remembered = [c for c in (cell_of(m.get("at")) for m in view.get("remembered", [])
-                                  if m.get("kind") == "agent") if c is not None]
+        remembered = [
+            c
+            for c in (
+                cell_of(m.get("at")) for m in view.get("remembered", []) if m.get("kind") == "agent"
+            )
+            if c is not None
+        ]
         field = self.distances(seen_agents + noise + remembered)
         places = [c for c in (cell_of(f.get("at")) for f in mine.values()) if c is not None]
-        places += [c for c in (cell_of(a.hint.get("to")) for a in actions if a.kind == "move")
-                   if c is not None]
+        places += [
+            c
+            for c in (cell_of(a.hint.get("to")) for a in actions if a.kind == "move")
+            if c is not None
+        ]
         sight = self.los_counts(places, seen_agents) if seen_agents else {}
         scored: list[tuple[float, Action]] = []
         for action in actions:

@@ -30,23 +30,30 @@ def _roll(d: Data) -> str:
 
 def _shot(d: Data) -> str:
     outcome = "hit" if d.get("success") else "miss"
-    return (f"{_who(d.get('firer'))} fires a {d.get('weapon')} at {_who(d.get('target'))} "
-            f"({_roll(d)}): {outcome}")
+    return (
+        f"{_who(d.get('firer'))} fires a {d.get('weapon')} at {_who(d.get('target'))} "
+        f"({_roll(d)}): {outcome}"
+    )
 
 
 def _grenade(d: Data) -> str:
     where = "on target" if not d.get("overshoot") else f"{d.get('overshoot')} squares long"
-    return (f"{_who(d.get('thrower'))} throws a grenade {d.get('distance')} squares at "
-            f"{_at(d.get('aim'))} ({_roll(d)}): {where}, lands at {_at(d.get('landed'))}")
+    return (
+        f"{_who(d.get('thrower'))} throws a grenade {d.get('distance')} squares at "
+        f"{_at(d.get('aim'))} ({_roll(d)}): {where}, lands at {_at(d.get('landed'))}"
+    )
 
 
 def _damage(d: Data) -> str:
     if "taken" in d:
-        return (f"{_who(d.get('figure'))} is hit by {d.get('raw')} VD ({d.get('cause')}); armour "
-                f"stops {d.get('absorbed')}, takes {d.get('taken')}, {d.get('vitality_left')} "
-                f"vitality left: {d.get('status')}")
-    return (f"{_who(d.get('figure'))} is hit by {d.get('raw')} VD ({d.get('cause')}): "
-            f"{d.get('status')}")
+        return (
+            f"{_who(d.get('figure'))} is hit by {d.get('raw')} VD ({d.get('cause')}); armour "
+            f"stops {d.get('absorbed')}, takes {d.get('taken')}, {d.get('vitality_left')} "
+            f"vitality left: {d.get('status')}"
+        )
+    return (
+        f"{_who(d.get('figure'))} is hit by {d.get('raw')} VD ({d.get('cause')}): {d.get('status')}"
+    )
 
 
 def _initiative(d: Data) -> str:
@@ -60,20 +67,25 @@ def _surveillance(d: Data) -> str:
 
 
 def _moved(d: Data) -> str:
-    return (f"{d.get('figure')} moves {_at(d.get('from'))} -> {_at(d.get('to'))} "
-            f"({d.get('cost')} MP)")
+    return (
+        f"{d.get('figure')} moves {_at(d.get('from'))} -> {_at(d.get('to'))} ({d.get('cost')} MP)"
+    )
 
 
 def _task(d: Data) -> str:
     outcome = "success" if d.get("success") else "failure"
-    return (f"{_who(d.get('agent'))} works on the {d.get('type')} {d.get('device')} "
-            f"(level {d.get('level')}, {_roll(d)}): {outcome}")
+    return (
+        f"{_who(d.get('agent'))} works on the {d.get('type')} {d.get('device')} "
+        f"(level {d.get('level')}, {_roll(d)}): {outcome}"
+    )
 
 
 def _disarm(d: Data) -> str:
     outcome = "disarmed" if d.get("success") else "it goes off"
-    return (f"{_who(d.get('agent'))} tries to disarm bomb {d.get('bomb')} (level {d.get('level')}, "
-            f"{_roll(d)}): {outcome}")
+    return (
+        f"{_who(d.get('agent'))} tries to disarm bomb {d.get('bomb')} (level {d.get('level')}, "
+        f"{_roll(d)}): {outcome}"
+    )
 
 
 def _observed(d: Data) -> str:
@@ -83,13 +95,18 @@ def _observed(d: Data) -> str:
 
 
 LINES: dict[str, Callable[[Data], str]] = {
-    "scenario": lambda d: (f"scenario {d.get('name')}: {d.get('hostages')} hostages, "
-                           f"{d.get('turn_limit')} turns"),
+    "scenario": lambda d: (
+        f"scenario {d.get('name')}: {d.get('hostages')} hostages, {d.get('turn_limit')} turns"
+    ),
     "setup_done": lambda d: "the terrorists have set up",
-    "bomb_set": lambda d: (f"bomb {d.get('bomb')} set to "
-                           + (f"explode at the end of turn {d.get('turn')}"
-                              if d.get("mode") == "timer"
-                              else f"remote trigger held by {d.get('holder')}")),
+    "bomb_set": lambda d: (
+        f"bomb {d.get('bomb')} set to "
+        + (
+            f"explode at the end of turn {d.get('turn')}"
+            if d.get("mode") == "timer"
+            else f"remote trigger held by {d.get('holder')}"
+        )
+    ),
     "surveillance": _surveillance,
     "phase": lambda d: f"-- {d.get('phase')} --",
     "message": lambda d: f"{d.get('side')} says: {d.get('text') or '...'}",
@@ -98,11 +115,14 @@ LINES: dict[str, Callable[[Data], str]] = {
     "negotiation_ended": lambda d: f"{d.get('side')} ends the negotiation",
     "recruited": lambda d: f"{d.get('figure')} joins the roster ({d.get('card')})",
     "dismissed": lambda d: f"{d.get('figure')} leaves the roster",
-    "loadout": lambda d: (f"{d.get('figure')} takes a {d.get('weapon')} and armour "
-                          f"{d.get('armour')}"),
+    "loadout": lambda d: (
+        f"{d.get('figure')} takes a {d.get('weapon')} and armour {d.get('armour')}"
+    ),
     "note": lambda d: f"plan note: {d.get('text') or '...'}",
-    "planned": lambda d: "the FBI roster: " + ", ".join(
-        f"{r['id']} ({r['weapon']}, armour {r['armour']})" for r in d.get("roster", [])),
+    "planned": lambda d: (
+        "the FBI roster: "
+        + ", ".join(f"{r['id']} ({r['weapon']}, armour {r['armour']})" for r in d.get("roster", []))
+    ),
     "combat": lambda d: f"== insertion and combat (turn limit {d.get('turn_limit')}) ==",
     "turn": lambda d: f"== turn {d.get('turn')} ==",
     "initiative": _initiative,
@@ -121,18 +141,23 @@ LINES: dict[str, Callable[[Data], str]] = {
     "door_opened": lambda d: f"{d.get('figure')} opens the door at {_at(d.get('at'))}",
     "alert": lambda d: f"ALERT: alarm {d.get('alarm')} trips at {_at(d.get('at'))}",
     "claimed": lambda d: f"{d.get('agent')} takes charge of {d.get('hostage')}",
-    "followed": lambda d: (f"{d.get('hostage')} follows {d.get('leader')} to {_at(d.get('to'))}"
-                           + (" and is out" if d.get("extracted") else "")),
+    "followed": lambda d: (
+        f"{d.get('hostage')} follows {d.get('leader')} to {_at(d.get('to'))}"
+        + (" and is out" if d.get("extracted") else "")
+    ),
     "extracted": lambda d: f"{_who(d.get('hostage'))} is extracted at {_at(d.get('at'))}",
-    "sighted": lambda d: (f"{d.get('observer')} sees {d.get('id')} ({d.get('name')}, "
-                          f"{d.get('status')}) at {_at(d.get('at'))}"),
+    "sighted": lambda d: (
+        f"{d.get('observer')} sees {d.get('id')} ({d.get('name')}, "
+        f"{d.get('status')}) at {_at(d.get('at'))}"
+    ),
     "observed": _observed,
     "lost_sight": lambda d: f"{d.get('observer')} loses sight of {d.get('figure')}",
-    "bomb_spotted": lambda d: (f"the FBI finds bomb {d.get('bomb')} at {_at(d.get('at'))} "
-                               f"(level {d.get('level')}"
-                               + (f", {d.get('turns_remaining')} turns left)"
-                                  if d.get("mode") == "timer" else ", remote)")),
-    "game_over": lambda d: (f"GAME OVER: {d.get('winner') or 'draw'} - {d.get('reason')}"),
+    "bomb_spotted": lambda d: (
+        f"the FBI finds bomb {d.get('bomb')} at {_at(d.get('at'))} "
+        f"(level {d.get('level')}"
+        + (f", {d.get('turns_remaining')} turns left)" if d.get("mode") == "timer" else ", remote)")
+    ),
+    "game_over": lambda d: f"GAME OVER: {d.get('winner') or 'draw'} - {d.get('reason')}",
 }
 
 

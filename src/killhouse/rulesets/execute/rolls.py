@@ -73,7 +73,11 @@ def shot_tn(evasion: int, firearms: int, damage: int = 0) -> int:
 
 
 def resolve_shot(
-    chance: Chance, weapon: str, firearms: int, evasion: int, damage: int = 0,
+    chance: Chance,
+    weapon: str,
+    firearms: int,
+    evasion: int,
+    damage: int = 0,
     audience: Audience = None,
 ) -> Check:
     """A shot with ``weapon`` by a firer of base ``firearms`` who has taken ``damage`` VD."""
@@ -89,20 +93,26 @@ def device_tn(level: int, electronics: int, damage: int = 0) -> int:
 
 
 def resolve_device(
-    chance: Chance, level: int, electronics: int, damage: int = 0, audience: Audience = None,
+    chance: Chance,
+    level: int,
+    electronics: int,
+    damage: int = 0,
+    audience: Audience = None,
     purpose: str = "device",
 ) -> Check:
     """A lock, security, camera or power task on d12 (5.7, E-18)."""
-    return core_check(chance, tables().device["die"], device_tn(level, electronics, damage),
-                      purpose, audience)
+    return core_check(
+        chance, tables().device["die"], device_tn(level, electronics, damage), purpose, audience
+    )
 
 
 def resolve_disarm(
     chance: Chance, level: int, electronics: int, damage: int = 0, audience: Audience = None
 ) -> Check:
     """A bomb disarm on d6; a failure, automatic or rolled, means the bomb explodes (E-21)."""
-    return core_check(chance, tables().bomb["die"], device_tn(level, electronics, damage),
-                      "bomb-disarm", audience)
+    return core_check(
+        chance, tables().bomb["die"], device_tn(level, electronics, damage), "bomb-disarm", audience
+    )
 
 
 # -- grenades (5.9) -----------------------------------------------------------------------
@@ -208,26 +218,34 @@ def roll_initiative(chance: Chance, audience: Audience = None) -> tuple[bool, in
 
 
 def odds_shot(chance: Chance, params: Mapping[str, Any]) -> str:
-    check = resolve_shot(chance, str(params["weapon"]), int(params["firearms"]),
-                         int(params["evasion"]), int(params.get("damage") or 0))
+    check = resolve_shot(
+        chance,
+        str(params["weapon"]),
+        int(params["firearms"]),
+        int(params["evasion"]),
+        int(params.get("damage") or 0),
+    )
     return "hit" if check.success else "miss"
 
 
 def odds_device(chance: Chance, params: Mapping[str, Any]) -> str:
-    check = resolve_device(chance, int(params["level"]), int(params["electronics"]),
-                           int(params.get("damage") or 0))
+    check = resolve_device(
+        chance, int(params["level"]), int(params["electronics"]), int(params.get("damage") or 0)
+    )
     return "success" if check.success else "failure"
 
 
 def odds_disarm(chance: Chance, params: Mapping[str, Any]) -> str:
-    check = resolve_disarm(chance, int(params["level"]), int(params["electronics"]),
-                           int(params.get("damage") or 0))
+    check = resolve_disarm(
+        chance, int(params["level"]), int(params["electronics"]), int(params.get("damage") or 0)
+    )
     return "disarmed" if check.success else "exploded"
 
 
 def odds_grenade(chance: Chance, params: Mapping[str, Any]) -> str:
-    throw = resolve_grenade(chance, int(params["distance"]), int(params["grenades"]),
-                            int(params.get("damage") or 0))
+    throw = resolve_grenade(
+        chance, int(params["distance"]), int(params["grenades"]), int(params.get("damage") or 0)
+    )
     return "on-target" if throw.overshoot == 0 else f"overshoot-{throw.overshoot}"
 
 

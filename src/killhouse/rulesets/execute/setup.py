@@ -20,13 +20,26 @@ from killhouse.scenario.model import FigureSpec, Issue, ObjectSpec, Scenario
 
 FBI_ROLE, TERRORIST_ROLE = "fbi", "terrorists"
 _ROLE_GUESS = {
-    "fbi": FBI_ROLE, "hru": FBI_ROLE, "police": FBI_ROLE, "swat": FBI_ROLE,
-    "terrorists": TERRORIST_ROLE, "terrorist": TERRORIST_ROLE, "tangos": TERRORIST_ROLE,
+    "fbi": FBI_ROLE,
+    "hru": FBI_ROLE,
+    "police": FBI_ROLE,
+    "swat": FBI_ROLE,
+    "terrorists": TERRORIST_ROLE,
+    "terrorist": TERRORIST_ROLE,
+    "tangos": TERRORIST_ROLE,
     "hostage-takers": TERRORIST_ROLE,
 }
 OPTION_KEYS = (
-    "open_map", "fbi_count", "grenades_per_figure", "max_armour_level", "allow_printed_cards",
-    "min_timer", "bomb_level", "default_lock_level", "negotiation", "max_messages",
+    "open_map",
+    "fbi_count",
+    "grenades_per_figure",
+    "max_armour_level",
+    "allow_printed_cards",
+    "min_timer",
+    "bomb_level",
+    "default_lock_level",
+    "negotiation",
+    "max_messages",
 )
 OBJECTIVE_KEYS = ("mission", "entry", "extraction", "rescue_zone", "deployment")
 MISSIONS = ("hostage-rescue",)
@@ -101,24 +114,37 @@ class _Reader:
         """The FBI's and the terrorists' side ids (ruling E-57: ``role``, else guessed)."""
         roles: dict[str, str] = {}
         if len(self.scenario.sides) != 2:
-            self.add("sides", f"Execute has two sides, the FBI and the terrorists; found "
-                     f"{len(self.scenario.sides)}", "give one side role: fbi, one role: terrorists")
+            self.add(
+                "sides",
+                f"Execute has two sides, the FBI and the terrorists; found "
+                f"{len(self.scenario.sides)}",
+                "give one side role: fbi, one role: terrorists",
+            )
             return None
         for i, side in enumerate(self.scenario.sides):
             role = side.extra.get("role")
             if role is None:
                 role = _ROLE_GUESS.get(side.id.lower())
                 if role is None:
-                    self.add(f"sides[{i}]", f"cannot tell whether side {side.id!r} is the FBI or "
-                             "the terrorists", "add role: fbi or role: terrorists")
+                    self.add(
+                        f"sides[{i}]",
+                        f"cannot tell whether side {side.id!r} is the FBI or the terrorists",
+                        "add role: fbi or role: terrorists",
+                    )
                     continue
             elif role not in (FBI_ROLE, TERRORIST_ROLE):
-                self.add(f"sides[{i}].role", f"expected fbi or terrorists, found {role!r}",
-                         did_you_mean(str(role), [FBI_ROLE, TERRORIST_ROLE]))
+                self.add(
+                    f"sides[{i}].role",
+                    f"expected fbi or terrorists, found {role!r}",
+                    did_you_mean(str(role), [FBI_ROLE, TERRORIST_ROLE]),
+                )
                 continue
             if role in roles:
-                self.add(f"sides[{i}].role", f"two sides have role {role!r}",
-                         "one side is the FBI, the other the terrorists")
+                self.add(
+                    f"sides[{i}].role",
+                    f"two sides have role {role!r}",
+                    "one side is the FBI, the other the terrorists",
+                )
                 continue
             roles[str(role)] = side.id
         if len(roles) != 2:
@@ -141,8 +167,11 @@ class _Reader:
         for key, value in raw.items():
             path = f"options.{key}"
             if key not in OPTION_KEYS:
-                self.add(path, f"unknown option {key!r} for ruleset 'execute'",
-                         did_you_mean(str(key), list(OPTION_KEYS)))
+                self.add(
+                    path,
+                    f"unknown option {key!r} for ruleset 'execute'",
+                    did_you_mean(str(key), list(OPTION_KEYS)),
+                )
                 continue
             if key in ("open_map", "allow_printed_cards", "negotiation"):
                 if not _is_bool(value):
@@ -153,8 +182,12 @@ class _Reader:
                 self._armour_caps(value, side_ids, opts)
             else:
                 low, high = {
-                    "fbi_count": (1, 100), "grenades_per_figure": (0, 100), "min_timer": (1, 1000),
-                    "bomb_level": (1, 10), "default_lock_level": (1, 10), "max_messages": (0, 100),
+                    "fbi_count": (1, 100),
+                    "grenades_per_figure": (0, 100),
+                    "min_timer": (1, 1000),
+                    "bomb_level": (1, 10),
+                    "default_lock_level": (1, 10),
+                    "max_messages": (0, 100),
                 }[key]
                 if not _is_int(value) or not low <= value <= high:
                     self.add(path, f"expected a whole number from {low} to {high}, found {value!r}")
@@ -180,8 +213,11 @@ class _Reader:
             return
         for sid, level in value.items():
             if side_ids is not None and sid not in side_ids:
-                self.add(f"{path}.{sid}", f"no side {sid!r} in this scenario",
-                         did_you_mean(str(sid), list(side_ids)))
+                self.add(
+                    f"{path}.{sid}",
+                    f"no side {sid!r} in this scenario",
+                    did_you_mean(str(sid), list(side_ids)),
+                )
             elif not _is_int(level) or not 0 <= level <= 3:
                 self.add(f"{path}.{sid}", f"expected an armour level 0 to 3, found {level!r}")
             else:
@@ -198,10 +234,13 @@ class _Reader:
             self.add(f"objectives.{key}", f"expected a zone name, found {name!r}")
             return None
         if name not in zones:
-            self.add(f"objectives.{key}" if key in raw else "objectives",
-                     f"no zone {name!r} on the map for the {key} squares",
-                     did_you_mean(name, sorted(zones)) if zones else
-                     "define it under map.zones or with a legend symbol's zone key")
+            self.add(
+                f"objectives.{key}" if key in raw else "objectives",
+                f"no zone {name!r} on the map for the {key} squares",
+                did_you_mean(name, sorted(zones))
+                if zones
+                else "define it under map.zones or with a legend symbol's zone key",
+            )
             return None
         return zones[name]
 
@@ -209,19 +248,27 @@ class _Reader:
         raw: Mapping[str, Any] = self.scenario.objectives
         for key in raw:
             if key not in OBJECTIVE_KEYS:
-                self.add(f"objectives.{key}", f"unknown objective key {key!r}",
-                         did_you_mean(str(key), list(OBJECTIVE_KEYS)))
+                self.add(
+                    f"objectives.{key}",
+                    f"unknown objective key {key!r}",
+                    did_you_mean(str(key), list(OBJECTIVE_KEYS)),
+                )
         mission = raw.get("mission", MISSIONS[0])
         if mission not in MISSIONS:
-            self.add("objectives.mission", f"unknown mission {mission!r}",
-                     did_you_mean(str(mission), list(MISSIONS)))
+            self.add(
+                "objectives.mission",
+                f"unknown mission {mission!r}",
+                did_you_mean(str(mission), list(MISSIONS)),
+            )
         entry = self.zone("entry", "entry") or frozenset()
         board = self.scenario.board
         for cell in sorted(entry):
             if not board.passable(cell):
-                self.add("objectives.entry", f"entry square {self.scenario.cell_name(cell)!r} "
-                         "cannot be entered", "entry squares are floor, open or closed doors, "
-                         "or stairs (ruling E-34)")
+                self.add(
+                    "objectives.entry",
+                    f"entry square {self.scenario.cell_name(cell)!r} cannot be entered",
+                    "entry squares are floor, open or closed doors, or stairs (ruling E-34)",
+                )
         # ruling E-31: the extraction squares are by default the entry squares
         extraction = entry
         if "extraction" in raw and "rescue_zone" in raw:
@@ -247,21 +294,32 @@ class _Reader:
                 other = t.card(spec.card)
                 if other is not None:
                     what = "a hostage" if kind == HOSTAGE else "a combatant"
-                    self.add(f"{path}.card", f"card {spec.card!r} is not a card for {what}",
-                             "hostages use hostage_* cards; agents and terrorists the others")
+                    self.add(
+                        f"{path}.card",
+                        f"card {spec.card!r} is not a card for {what}",
+                        "hostages use hostage_* cards; agents and terrorists the others",
+                    )
                 else:
-                    self.add(f"{path}.card", f"no stat card {spec.card!r} in ruleset 'execute'",
-                             did_you_mean(spec.card, sorted(pool)))
+                    self.add(
+                        f"{path}.card",
+                        f"no stat card {spec.card!r} in ruleset 'execute'",
+                        did_you_mean(spec.card, sorted(pool)),
+                    )
                 return None
             if not opts.allow_printed_cards and card.total != budget:
-                self.add(f"{path}.card", f"card {spec.card!r} has {card.total} points, not "
-                         f"{budget} (ruling E-33)", "set options.allow_printed_cards: true to "
-                         "play the printed cards as printed")
+                self.add(
+                    f"{path}.card",
+                    f"card {spec.card!r} has {card.total} points, not {budget} (ruling E-33)",
+                    "set options.allow_printed_cards: true to play the printed cards as printed",
+                )
                 return None
             return card, False
         if spec.stats is None:
-            hint = ("for example card: hostage_male" if kind == HOSTAGE
-                    else "for example card: standard_terrorist, or stats: {movement: 6, ...}")
+            hint = (
+                "for example card: hostage_male"
+                if kind == HOSTAGE
+                else "for example card: standard_terrorist, or stats: {movement: 6, ...}"
+            )
             self.add(path, "a figure needs a card or stats", hint)
             return None
         return self.custom(spec, kind, budget)
@@ -273,8 +331,9 @@ class _Reader:
         ok = True
         for key in stats:
             if key not in STATS:
-                self.add(f"{path}.{key}", f"unknown stat {key!r}",
-                         did_you_mean(str(key), list(STATS)))
+                self.add(
+                    f"{path}.{key}", f"unknown stat {key!r}", did_you_mean(str(key), list(STATS))
+                )
                 ok = False
         values: dict[str, int] = {}
         for stat in STATS:
@@ -285,8 +344,10 @@ class _Reader:
             value = stats[stat]
             low, high = bounds[stat]
             if not _is_int(value) or not low <= value <= high:
-                self.add(f"{path}.{stat}", f"expected {stat} from {low} to {high} (ruling E-33), "
-                         f"found {value!r}")
+                self.add(
+                    f"{path}.{stat}",
+                    f"expected {stat} from {low} to {high} (ruling E-33), found {value!r}",
+                )
                 ok = False
                 continue
             values[stat] = int(value)
@@ -295,17 +356,30 @@ class _Reader:
         total = sum(values.values())
         if total != budget:
             what = "hostage" if kind == HOSTAGE else "combatant"
-            self.add(path, f"the stats sum to {total}; a custom {what} card has exactly {budget} "
-                     "points (ruling E-33)", _points_hint(total - budget))
+            self.add(
+                path,
+                f"the stats sum to {total}; a custom {what} card has exactly {budget} "
+                "points (ruling E-33)",
+                _points_hint(total - budget),
+            )
             return None
         name = spec.name or spec.id
-        card = Card(spec.id, name, "custom", values["movement"], values["firearms"],
-                    values["grenades"], values["electronics"], values["evasion"],
-                    values["vitality"])
+        card = Card(
+            spec.id,
+            name,
+            "custom",
+            values["movement"],
+            values["firearms"],
+            values["grenades"],
+            values["electronics"],
+            values["evasion"],
+            values["vitality"],
+        )
         return card, True
 
-    def equipment(self, spec: FigureSpec, kind: str, side: str | None,
-                  opts: Options) -> tuple[str | None, int, int] | None:
+    def equipment(
+        self, spec: FigureSpec, kind: str, side: str | None, opts: Options
+    ) -> tuple[str | None, int, int] | None:
         path = f"{spec.path}.equipment"
         if kind == HOSTAGE:
             if spec.equipment:
@@ -326,31 +400,45 @@ class _Reader:
             elif token.startswith(("armour-", "armor-")):
                 level = _ROMAN.get(token.split("-", 1)[1])
                 if level is None:
-                    self.add(f"{path}[{i}]",
-                             f"expected armour-1, armour-2 or armour-3, found {item!r}")
+                    self.add(
+                        f"{path}[{i}]", f"expected armour-1, armour-2 or armour-3, found {item!r}"
+                    )
                     ok = False
                     continue
                 cap = opts.armour_cap(side or "")
                 if level > cap:
-                    self.add(f"{path}[{i}]", f"armour level {level} is above this side's cap "
-                             f"{cap} (options.max_armour_level, ruling E-17)")
+                    self.add(
+                        f"{path}[{i}]",
+                        f"armour level {level} is above this side's cap "
+                        f"{cap} (options.max_armour_level, ruling E-17)",
+                    )
                     ok = False
                 armour = level
             elif token == "grenade":
                 grenades = (grenades or 0) + 1
             else:
-                self.add(f"{path}[{i}]", f"unknown equipment {item!r}",
-                         did_you_mean(token, [*WEAPONS, "armour-1", "armour-2", "armour-3",
-                                              "grenade"]))
+                self.add(
+                    f"{path}[{i}]",
+                    f"unknown equipment {item!r}",
+                    did_you_mean(token, [*WEAPONS, "armour-1", "armour-2", "armour-3", "grenade"]),
+                )
                 ok = False
         if not ok:
             return None
         # ruling E-11: SMG by default; ruling E-48: listed grenades override grenades_per_figure
-        return (weapon or tables().default_weapon, armour,
-                opts.grenades_per_figure if grenades is None else grenades)
+        return (
+            weapon or tables().default_weapon,
+            armour,
+            opts.grenades_per_figure if grenades is None else grenades,
+        )
 
-    def figures(self, roles: tuple[str, str], opts: Options,
-                deployment: frozenset[Cell] | None, entry: frozenset[Cell]) -> list[FigureSetup]:
+    def figures(
+        self,
+        roles: tuple[str, str],
+        opts: Options,
+        deployment: frozenset[Cell] | None,
+        entry: frozenset[Cell],
+    ) -> list[FigureSetup]:
         fbi, terr = roles
         out: list[FigureSetup] = []
         used_cards: dict[str, str] = {}
@@ -372,44 +460,76 @@ class _Reader:
             gear = self.equipment(spec, kind, spec.side, opts)
             if kind == AGENT:
                 if spec.at is not None:
-                    self.add(f"{spec.path}.at", "FBI agents start off-map and come in through the "
-                             "entry squares (ruling E-34)", "remove at")
+                    self.add(
+                        f"{spec.path}.at",
+                        "FBI agents start off-map and come in through the "
+                        "entry squares (ruling E-34)",
+                        "remove at",
+                    )
                 if spec.card is not None:
                     if spec.card in used_cards:
-                        self.add(f"{spec.path}.card", f"card {spec.card!r} is already used by "
-                                 f"{used_cards[spec.card]!r}", "the roster is of distinct cards "
-                                 "(ruling E-36)")
+                        self.add(
+                            f"{spec.path}.card",
+                            f"card {spec.card!r} is already used by {used_cards[spec.card]!r}",
+                            "the roster is of distinct cards (ruling E-36)",
+                        )
                     used_cards[spec.card] = spec.id
             else:
                 if spec.at is None:
-                    self.add(spec.path, "terrorists and hostages are placed at setup",
-                             "add at: \"level:x,y\"")
+                    self.add(
+                        spec.path,
+                        "terrorists and hostages are placed at setup",
+                        'add at: "level:x,y"',
+                    )
                 else:
                     where = self.scenario.cell_name(spec.at)
                     if spec.at in placed:
-                        self.add(f"{spec.path}.at", f"{where!r} already holds {placed[spec.at]!r}",
-                                 "one figure per square (ruling E-4)")
+                        self.add(
+                            f"{spec.path}.at",
+                            f"{where!r} already holds {placed[spec.at]!r}",
+                            "one figure per square (ruling E-4)",
+                        )
                     placed[spec.at] = spec.id
                     if deployment is not None and spec.at not in deployment:
-                        self.add(f"{spec.path}.at", f"{where!r} is outside the deployment zone",
-                                 "objectives.deployment names where the terrorists may set up")
+                        self.add(
+                            f"{spec.path}.at",
+                            f"{where!r} is outside the deployment zone",
+                            "objectives.deployment names where the terrorists may set up",
+                        )
                     if spec.at in entry:
-                        self.add(f"{spec.path}.at", f"{where!r} is an FBI entry square",
-                                 "entry squares are kept free for the insertion (E-34)")
+                        self.add(
+                            f"{spec.path}.at",
+                            f"{where!r} is an FBI entry square",
+                            "entry squares are kept free for the insertion (E-34)",
+                        )
                     if not board.passable(spec.at):
                         self.add(f"{spec.path}.at", f"{where!r} cannot be entered")
             if got is None or gear is None:
                 continue
             card, custom = got
             weapon, armour, grenades = gear
-            out.append(FigureSetup(spec.id, kind, spec.side, card,
-                                   spec.name or (card.name if not custom else spec.id),
-                                   weapon, armour, grenades, spec.at, custom))
+            out.append(
+                FigureSetup(
+                    spec.id,
+                    kind,
+                    spec.side,
+                    card,
+                    spec.name or (card.name if not custom else spec.id),
+                    weapon,
+                    armour,
+                    grenades,
+                    spec.at,
+                    custom,
+                )
+            )
         # ruling E-62: the file places every terrorist and hostage; E-32's force is advice
         agents = [f for f in out if f.kind == AGENT]
         if len(agents) > opts.fbi_count:
-            self.add("figures", f"the FBI lists {len(agents)} agents but fbi_count is "
-                     f"{opts.fbi_count}", "raise options.fbi_count or remove agents (E-32)")
+            self.add(
+                "figures",
+                f"the FBI lists {len(agents)} agents but fbi_count is {opts.fbi_count}",
+                "raise options.fbi_count or remove agents (E-32)",
+            )
         if not any(f.kind == TERRORIST for f in out) and not any(
             s.side == terr for s in self.scenario.figures
         ):
@@ -436,43 +556,57 @@ class _Reader:
         zones = self.scenario.board.zones
         names = [value] if isinstance(value, str) else value
         if not isinstance(names, list) or not names:
-            self.add(obj.path, f"a {obj.type} needs covers: a zone name or a list of them",
-                     "the squares it watches (ruling E-19)")
+            self.add(
+                obj.path,
+                f"a {obj.type} needs covers: a zone name or a list of them",
+                "the squares it watches (ruling E-19)",
+            )
             return None
         cells: set[Cell] = set()
         for i, name in enumerate(names):
             if not isinstance(name, str) or name not in zones:
-                self.add(f"{obj.path}.covers" + (f"[{i}]" if len(names) > 1 else ""),
-                         f"no zone {name!r} on the map",
-                         did_you_mean(str(name), sorted(zones)) if zones else "define map.zones")
+                self.add(
+                    f"{obj.path}.covers" + (f"[{i}]" if len(names) > 1 else ""),
+                    f"no zone {name!r} on the map",
+                    did_you_mean(str(name), sorted(zones)) if zones else "define map.zones",
+                )
                 return None
             cells |= zones[name]
         return frozenset(cells)
 
-    def objects(self, roles: tuple[str, str], opts: Options,
-                figures: list[FigureSetup]) -> tuple[list[Device], list[Bomb]]:
+    def objects(
+        self, roles: tuple[str, str], opts: Options, figures: list[FigureSetup]
+    ) -> tuple[list[Device], list[Bomb]]:
         board = self.scenario.board
         devices: list[Device] = []
         bombs: list[Bomb] = []
         lock_cells: dict[Cell, str] = {}
         terrorists = {f.id for f in figures if f.kind == TERRORIST}
         allowed_keys = {
-            "lock": {"level", "skill"}, "camera": {"level", "skill", "covers"},
-            "alarm": {"level", "skill", "covers"}, "security": {"level", "skill", "covers"},
+            "lock": {"level", "skill"},
+            "camera": {"level", "skill", "covers"},
+            "alarm": {"level", "skill", "covers"},
+            "security": {"level", "skill", "covers"},
             "power": {"level", "skill", "links"},
             "bomb": {"level", "skill", "mode", "timer", "holder"},
         }
         for obj in self.scenario.objects:
             if obj.type not in OBJECT_TYPES:
-                self.add(f"{obj.path}.type", f"unknown object type {obj.type!r} in Execute",
-                         did_you_mean(obj.type, list(OBJECT_TYPES)))
+                self.add(
+                    f"{obj.path}.type",
+                    f"unknown object type {obj.type!r} in Execute",
+                    did_you_mean(obj.type, list(OBJECT_TYPES)),
+                )
                 continue
             for key in obj.extra:
                 if key not in allowed_keys[obj.type]:
-                    self.add(f"{obj.path}.{key}", f"a {obj.type} has no key {key!r}",
-                             "it takes: " + ", ".join(sorted(allowed_keys[obj.type])))
+                    self.add(
+                        f"{obj.path}.{key}",
+                        f"a {obj.type} has no key {key!r}",
+                        "it takes: " + ", ".join(sorted(allowed_keys[obj.type])),
+                    )
             if obj.at is None:
-                self.add(obj.path, f"a {obj.type} needs at: \"level:x,y\"")
+                self.add(obj.path, f'a {obj.type} needs at: "level:x,y"')
                 continue
             if obj.type == "bomb":
                 bomb = self._bomb(obj, opts, terrorists)
@@ -482,8 +616,11 @@ class _Reader:
             level = self._level(obj, None)
             if obj.type == "lock":
                 if not bool(door_mask(board.levels[obj.at.level].terrain)[obj.at.y, obj.at.x]):
-                    self.add(f"{obj.path}.at", f"{self.scenario.cell_name(obj.at)!r} is not a door",
-                             "a lock is on a door square")
+                    self.add(
+                        f"{obj.path}.at",
+                        f"{self.scenario.cell_name(obj.at)!r} is not a door",
+                        "a lock is on a door square",
+                    )
                     continue
                 if level is not None:
                     devices.append(Device(obj.id, "lock", obj.at, level))
@@ -493,8 +630,15 @@ class _Reader:
             if kind == "power":
                 if level is not None:
                     links = obj.extra.get("links")
-                    devices.append(Device(obj.id, kind, obj.at, level,
-                                          links=tuple(links) if isinstance(links, list) else ()))
+                    devices.append(
+                        Device(
+                            obj.id,
+                            kind,
+                            obj.at,
+                            level,
+                            links=tuple(links) if isinstance(links, list) else (),
+                        )
+                    )
                 continue
             covers = self._covers(obj)
             if level is not None and covers is not None:
@@ -514,8 +658,11 @@ class _Reader:
                 continue
             for j, link in enumerate(raw_links):
                 if link not in watched:
-                    self.add(f"{obj.path}.links[{j}]", f"no camera or alarm {link!r}",
-                             did_you_mean(link, watched) if watched else "")
+                    self.add(
+                        f"{obj.path}.links[{j}]",
+                        f"no camera or alarm {link!r}",
+                        did_you_mean(link, watched) if watched else "",
+                    )
         # locked doors drawn on the map without a lock object (ruling E-44 default level)
         for level_index, lv in enumerate(board.levels):
             ys, xs = (lv.terrain == Terrain.DOOR_LOCKED).nonzero()
@@ -526,8 +673,11 @@ class _Reader:
                 drawn = int(lv.lock[y, x])
                 level = drawn if drawn > 0 else opts.default_lock_level
                 if level > tables().device["max_level"]:
-                    self.add("map", f"the lock at {self.scenario.cell_name(cell)!r} has level "
-                             f"{level}; locks are 1-10 (ruling E-20)")
+                    self.add(
+                        "map",
+                        f"the lock at {self.scenario.cell_name(cell)!r} has level "
+                        f"{level}; locks are 1-10 (ruling E-20)",
+                    )
                     continue
                 devices.append(Device(f"lock@{self.scenario.cell_name(cell)}", "lock", cell, level))
         return devices, bombs
@@ -536,14 +686,20 @@ class _Reader:
         board = self.scenario.board
         assert obj.at is not None
         if not board.passable(obj.at):
-            self.add(f"{obj.path}.at", f"{self.scenario.cell_name(obj.at)!r} cannot hold a bomb",
-                     "bombs are left on a floor square")
+            self.add(
+                f"{obj.path}.at",
+                f"{self.scenario.cell_name(obj.at)!r} cannot hold a bomb",
+                "bombs are left on a floor square",
+            )
             return None
         level = self._level(obj, opts.bomb_level)
         mode = obj.extra.get("mode", "timer")
         if mode not in ("timer", "remote"):
-            self.add(f"{obj.path}.mode", f"expected timer or remote, found {mode!r}",
-                     did_you_mean(str(mode), ["timer", "remote"]))
+            self.add(
+                f"{obj.path}.mode",
+                f"expected timer or remote, found {mode!r}",
+                did_you_mean(str(mode), ["timer", "remote"]),
+            )
             return None
         timer = obj.extra.get("timer")
         holder = obj.extra.get("holder")
@@ -551,8 +707,12 @@ class _Reader:
             if timer is None:
                 timer = opts.min_timer
             if not _is_int(timer) or timer < opts.min_timer:
-                self.add(f"{obj.path}.timer", f"a timer bomb explodes at the end of a turn "
-                         f"≥ min_timer ({opts.min_timer}); found {timer!r}", "ruling E-23")
+                self.add(
+                    f"{obj.path}.timer",
+                    f"a timer bomb explodes at the end of a turn "
+                    f"≥ min_timer ({opts.min_timer}); found {timer!r}",
+                    "ruling E-23",
+                )
                 return None
             if holder is not None:
                 self.add(f"{obj.path}.holder", "only a remote bomb has a trigger holder")
@@ -562,15 +722,22 @@ class _Reader:
                 self.add(f"{obj.path}.timer", "a remote bomb has no timer", "remove timer")
                 return None
             if not isinstance(holder, str) or holder not in terrorists:
-                self.add(f"{obj.path}.holder" if holder is not None else obj.path,
-                         f"a remote bomb needs holder: a terrorist id, found {holder!r}",
-                         did_you_mean(str(holder), sorted(terrorists)) if terrorists else "")
+                self.add(
+                    f"{obj.path}.holder" if holder is not None else obj.path,
+                    f"a remote bomb needs holder: a terrorist id, found {holder!r}",
+                    did_you_mean(str(holder), sorted(terrorists)) if terrorists else "",
+                )
                 return None
         if level is None:
             return None
-        return Bomb(obj.id, obj.at, level, str(mode),
-                    int(timer) if mode == "timer" and timer is not None else None,
-                    holder if mode == "remote" else None)
+        return Bomb(
+            obj.id,
+            obj.at,
+            level,
+            str(mode),
+            int(timer) if mode == "timer" and timer is not None else None,
+            holder if mode == "remote" else None,
+        )
 
 
 def read_scenario(scenario: Scenario) -> tuple[Setup | None, list[Issue]]:
@@ -587,6 +754,6 @@ def read_scenario(scenario: Scenario) -> tuple[Setup | None, list[Issue]]:
         reader.add("objectives", "the FBI needs entry squares", "name a zone in objectives.entry")
     if reader.issues:
         return None, reader.issues
-    return Setup(roles[0], roles[1], opts, entry, extraction, deployment, figures, devices,
-                 bombs), []
-
+    return Setup(
+        roles[0], roles[1], opts, entry, extraction, deployment, figures, devices, bombs
+    ), []

@@ -92,8 +92,10 @@ class Tables:
         return {**self.fbi_cards, **self.terrorist_cards}
 
     def card(self, card_id: str) -> Card | None:
-        return self.fbi_cards.get(card_id) or self.hostage_cards.get(card_id) or (
-            self.terrorist_cards.get(card_id)
+        return (
+            self.fbi_cards.get(card_id)
+            or self.hostage_cards.get(card_id)
+            or (self.terrorist_cards.get(card_id))
         )
 
 

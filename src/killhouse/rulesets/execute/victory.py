@@ -49,8 +49,11 @@ def tally(state: ExecuteState) -> dict[str, Any]:
     extracted = sum(1 for h in hostages if h.status == EXTRACTED)
     released = sum(1 for h in hostages if h.status == RELEASED)
     secured_now = not any(f.active for f in state.terrorist_figures())
-    secured = (sum(1 for h in hostages if h.status in (ACTIVE, INCAPACITATED) and h.pos is not None)
-               if secured_now else 0)
+    secured = (
+        sum(1 for h in hostages if h.status in (ACTIVE, INCAPACITATED) and h.pos is not None)
+        if secured_now
+        else 0
+    )
     agents = state.agents()
     return {
         "hostages": state.hostage_count,

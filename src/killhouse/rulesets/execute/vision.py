@@ -154,8 +154,7 @@ def _refresh_side(state: ExecuteState, side: str, log: EventLog) -> None:
             state.cache[key] = frozenset(
                 f.id for f, ok in zip(targets, flags[: len(cells)], strict=True) if ok
             )
-        sight = dict(zip(remembered, flags[len(cells) : len(cells) + len(remembered)],
-                         strict=True))
+        sight = dict(zip(remembered, flags[len(cells) : len(cells) + len(remembered)], strict=True))
         door_flags = flags[len(cells) + len(remembered) :]
         now = visible_ids(state, side)
     known = state.known.setdefault(side, set())
