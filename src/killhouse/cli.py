@@ -109,30 +109,13 @@ def _sim_logged(path: Path, seed: int, log: Path, as_json: bool) -> None:
     from killhouse.core.rng import derive_seed
     from killhouse.engine.record import write_log
     from killhouse.scenario.loader import load_scenario
-    from killhouse.sim.batch import GameSummary, summarize
     from killhouse.sim.play import play
+    from killhouse.sim.summary import summarize, summarize_game
 
     scenario = load_scenario(path)
-    game_seed = derive_seed(seed, 0)
-    game = play(scenario, game_seed)
+    game = play(scenario, derive_seed(seed, 0))
     write_log(game, log)
-    result = game.result
-    assert result is not None
-    snap = game.ruleset.snapshot(game.state)
-    summary = summarize(
-        scenario,
-        seed,
-        [
-            GameSummary(
-                0,
-                game_seed,
-                result.winner,
-                result.reason,
-                int(snap.get("turn", 0)),
-                game.ruleset.casualties(game.state),
-            )
-        ],
-    )
+    summary = summarize(scenario, seed, [summarize_game(game)])
     summary["log"] = str(log)
     if as_json:
         _print_json(summary)
@@ -141,19 +124,10 @@ def _sim_logged(path: Path, seed: int, log: Path, as_json: bool) -> None:
 
 
 def _print_summary(summary: dict[str, Any]) -> None:
-    typer.echo(
-        f"{summary['scenario']} ({summary['ruleset']}), "
-        f"{summary['games']} games, seed {summary['seed']}"
-    )
-    for side, n in summary["wins"].items():
-        typer.echo(f"  {side:<12} wins {n:>6}  ({100.0 * n / summary['games']:.1f}%)")
-    typer.echo(f"  {'draws':<12}      {summary['draws']:>6}")
-    typer.echo(
-        f"  turns: mean {summary['turns']['mean']}, "
-        f"min {summary['turns']['min']}, max {summary['turns']['max']}"
-    )
-    for reason, n in summary["end_reasons"].items():
-        typer.echo(f"  end: {reason}: {n}")
+    from killhouse.sim.summary import summary_lines
+
+    for line in summary_lines(summary):
+        typer.echo(line)
 
 
 @app.command()
@@ -247,23 +221,58 @@ def play(
     seed: Annotated[
         int | None, typer.Option(help="the game's seed (default: the scenario's seed, else 1)")
     ] = None,
+    board: Annotated[
+        bool, typer.Option("--board", help="draw the map as text at the start of each turn")
+    ] = False,
+    as_side: Annotated[
+        str | None, typer.Option("--as", help="with --board: draw only what this side knows")
+    ] = None,
 ) -> None:
-    """Play a scenario between the AI sides and print the game turn by turn (umpire's view)."""
+    """Play a scenario between the AI sides and print the game turn by turn (umpire's view),
+    then a summary of the end: result and why, casualties, hostages and bombs."""
     from killhouse.scenario.loader import load_scenario
+    from killhouse.sim.boardtext import side_board, umpire_board
     from killhouse.sim.play import play as play_game
+    from killhouse.sim.summary import outcome_lines
     from killhouse.sim.transcript import footer, header, narrate_new
 
     scn = load_scenario(scenario)
+    if as_side is not None and as_side not in scn.side_ids():
+        from killhouse.scenario.fields import suggest
+
+        raise KillhouseError(
+            f"--as: no side {as_side!r} in this scenario ({suggest(as_side, scn.side_ids())})"
+        )
     game_seed = seed if seed is not None else (scn.seed if scn.seed is not None else 1)
     for line in header(scn, game_seed):
         typer.echo(line)
     cursor = 0
+    drawn_turn: object = None
+
+    def draw(game: Any) -> None:
+        nonlocal drawn_turn
+        snapshot = game.ruleset.snapshot(game.state)
+        turn = snapshot.get("turn")
+        if turn == drawn_turn and not game.over:
+            return
+        drawn_turn = turn
+        if as_side is None:
+            lines = umpire_board(scn, snapshot)
+        else:
+            lines = side_board(scn, game.view(as_side, events_since=None))
+        for line in lines:
+            typer.echo(line)
 
     def show(game: Any) -> None:
         nonlocal cursor
         cursor = narrate_new(game, cursor, typer.echo)
+        if board:
+            draw(game)
 
-    typer.echo(footer(play_game(scn, game_seed, on_step=show)))
+    finished = play_game(scn, game_seed, on_step=show)
+    typer.echo(footer(finished))
+    for line in outcome_lines(finished):
+        typer.echo(line)
 
 
 def main() -> None:

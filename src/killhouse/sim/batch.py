@@ -7,45 +7,22 @@ summed in game order, so the summary is identical for any number of workers.
 from __future__ import annotations
 
 import multiprocessing
-from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from statistics import fmean
 from typing import Any
 
 from killhouse.core.rng import derive_seed
 from killhouse.scenario.loader import load_scenario
 from killhouse.scenario.model import Scenario
 from killhouse.sim.play import play
+from killhouse.sim.summary import GameSummary, summarize, summarize_game
 
-
-@dataclass(frozen=True)
-class GameSummary:
-    """What one game contributes to a batch summary."""
-
-    index: int
-    seed: int
-    winner: str | None
-    reason: str
-    turns: int
-    casualties: dict[str, int]
+__all__ = ["GameSummary", "play_one", "run_batch", "run_games", "summarize"]
 
 
 def play_one(scenario: Scenario, index: int, base_seed: int) -> GameSummary:
-    seed = derive_seed(base_seed, index)
-    game = play(scenario, seed)
-    result = game.result
-    assert result is not None
-    snapshot = game.ruleset.snapshot(game.state)
-    return GameSummary(
-        index=index,
-        seed=seed,
-        winner=result.winner,
-        reason=result.reason,
-        turns=int(snapshot.get("turn", 0)),
-        casualties=game.ruleset.casualties(game.state),
-    )
+    """Play game ``index`` of a batch (seed derived from the base seed) and summarize it."""
+    return summarize_game(play(scenario, derive_seed(base_seed, index)), index)
 
 
 _WORKER_SCENARIO: Scenario | None = None
@@ -76,36 +53,6 @@ def run_games(path: Path, games: int, seed: int, workers: int = 1) -> Iterator[G
     context = multiprocessing.get_context("spawn")
     with context.Pool(workers, initializer=_init_worker, initargs=(str(path),)) as pool:
         yield from pool.imap(_work, tasks, chunksize=max(1, min(16, games // (workers * 4) or 1)))
-
-
-def summarize(scenario: Scenario, seed: int, results: list[GameSummary]) -> dict[str, Any]:
-    """The batch summary: wins per side, draws, end reasons, turns, casualties per side."""
-    sides = scenario.side_ids()
-    wins = Counter(r.winner for r in results if r.winner is not None)
-    turns = [r.turns for r in results]
-    casualties: dict[str, list[int]] = {s: [] for s in sides}
-    for r in results:
-        for s in sides:
-            casualties[s].append(r.casualties.get(s, 0))
-    return {
-        "scenario": scenario.name,
-        "ruleset": scenario.ruleset,
-        "seed": seed,
-        "games": len(results),
-        "wins": {s: wins.get(s, 0) for s in sides},
-        "draws": sum(1 for r in results if r.winner is None),
-        "end_reasons": dict(sorted(Counter(r.reason for r in results).items())),
-        "turns": {
-            "mean": round(fmean(turns), 4) if turns else 0.0,
-            "min": min(turns, default=0),
-            "max": max(turns, default=0),
-            "distribution": {str(k): v for k, v in sorted(Counter(turns).items())},
-        },
-        "casualties": {
-            s: {"total": sum(v), "mean": round(fmean(v), 4) if v else 0.0}
-            for s, v in casualties.items()
-        },
-    }
 
 
 def run_batch(
