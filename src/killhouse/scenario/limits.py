@@ -3,8 +3,8 @@
 A scenario file is untrusted input (a download, an upload to the server). Every
 quantity whose cost grows with the file is capped here, so any file validates or is
 refused in well under a second and a game it starts cannot run for ever. The caps
-sit far above the shipped scenarios (about 450 YAML values, maps up to 60 x 30,
-under 30 figures, 40 turns) and are listed in ``docs/scenario-format.md``.
+sit far above the shipped scenarios (about 450 YAML values, levels up to 52 x 28,
+21 figures, 30 turns) and are listed in ``docs/scenario-format.md``.
 """
 
 from __future__ import annotations
