@@ -161,7 +161,7 @@ def test_file_over_one_mebibyte_is_refused_unread(tmp_path: Path) -> None:
     big = tmp_path / "big.yaml"
     big.write_bytes(b"#" * (limits.MAX_FILE_BYTES + 1))
     assert [str(p) for p in check_file(big)] == [
-        f"{big}: the file is larger than 1048576 bytes (1 MiB), the limit for a scenario "
+        f"{big}: the file is larger than 262144 bytes (256 KiB), the limit for a scenario "
         "(a scenario is a map and a few dozen figures: is this the right file?)"
     ]
     exact = tmp_path / "exact.yaml"
@@ -392,3 +392,27 @@ def test_a_catalogue_can_be_passed_in() -> None:
 def test_controller_names_a_known_bot(controller: str, expected: str | None) -> None:
     text = HEADER.replace("{id: a}", f"{{id: a, controller: '{controller}'}}") + "figures: []\n"
     assert _problems(text) == ([] if expected is None else [expected])
+
+
+@pytest.mark.parametrize("count", [limits.MAX_FIGURES, limits.MAX_FIGURES + 1])
+def test_figure_count_at_the_limit_and_one_past(count: int) -> None:
+    figures = ", ".join(f"{{id: f{i}, side: a, stats: {{m: 1}}}}" for i in range(count))
+    messages = _problems(HEADER + f"figures: [{figures}]\n")
+    refused = f"s.yaml:5: figures: the scenario has {count} figures; the limit is 100"
+    assert (refused in messages) is (count > limits.MAX_FIGURES), messages[:3]
+
+
+def test_block_nesting_is_capped_with_its_field() -> None:
+    # block mappings nest by indentation: the composer counts them and names the field
+    lines = "".join(f"{'  ' * (i + 1)}k{i}:\n" for i in range(limits.MAX_DEPTH + 2))
+    (message,) = _problems(HEADER + "figures: []\noptions:\n" + lines)
+    assert message.startswith("s.yaml:45: options.k0.k1.k2."), message
+    assert message.endswith(".k37: lists and mappings nested more than 40 deep, the limit")
+
+
+def test_flow_nesting_is_capped_where_the_brackets_are_read() -> None:
+    # 100,000 open brackets: refused at the 41st, never scanned to the end
+    (message,) = _problems(HEADER + "options: " + "[" * 100_000 + "\n")
+    assert message == "s.yaml:5: lists and mappings nested more than 40 deep, the limit (column 50)"
+    depth_40 = "[" * 40 + "]" * 40
+    assert _problems(HEADER + f"figures: []\noptions: {{a: {depth_40[2:-2]}}}\n") == []
