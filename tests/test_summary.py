@@ -176,12 +176,30 @@ def test_side_board_draws_only_what_the_view_holds() -> None:
     assert body.count("C") == 1 and body.count("T") == 1 and body.count("h") == 0
 
 
-@pytest.mark.parametrize("side", ["fbi", "robbers"])
-def test_play_board_as_a_side(side: str) -> None:
+@pytest.mark.parametrize("side", ["fbi", "robbers", None])
+def test_play_board_as_a_side_or_the_umpire(side: str | None) -> None:
     from typer.testing import CliRunner
 
     from killhouse.cli import app
 
-    out = CliRunner().invoke(app, ["play", str(BANK), "--board", "--as", side]).output
-    assert f"as side {side} knows it" in out and "umpire" not in out
+    args = ["play", str(BANK), "--board"] + (["--as", side] if side else [])
+    out = CliRunner().invoke(app, args).output
+    if side is None:
+        assert "== turn 1, umpire ==" in out and "knows it" not in out
+    else:
+        assert f"as side {side} knows it" in out and "umpire" not in out
     assert "# ---- end of the game ----" in out
+    # one board per turn (and one for the set-up before turn 1, and the final position)
+    turns = int(out.split("# winner: ")[1].split(" after ")[1].split()[0])
+    assert turns <= out.count("key: ") <= turns + 2
+
+
+def test_play_board_refuses_an_unknown_side() -> None:
+    from typer.testing import CliRunner
+
+    from killhouse.cli import app
+    from killhouse.errors import KillhouseError
+
+    result = CliRunner().invoke(app, ["play", str(BANK), "--board", "--as", "fbb"])
+    assert isinstance(result.exception, KillhouseError)
+    assert str(result.exception) == "--as: no side 'fbb' in this scenario (did you mean 'fbi'?)"
