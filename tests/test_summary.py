@@ -38,6 +38,18 @@ def test_a_game_summary_reads_the_rulesets_result_and_casualties() -> None:
     assert one.outcome["hostages_killed"] == result.details["hostages_killed"]
     assert one.outcome["rescued"] == result.details["rescued"]
     assert one.outcome["bombs_exploded"] == result.details["bombs_exploded"]
+    assert one.outcome["bombs_defused"] == result.details["bombs_defused"]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_gogogo_reports_the_bomb_and_the_hostages(seed: int) -> None:
+    destruction = summarize_game(play(load_scenario(HOSTAGE.with_name("destruction.yaml")), seed))
+    assert destruction.outcome["bombs_exploded"] + destruction.outcome["bombs_defused"] <= 1
+    if destruction.reason == "the bomb detonated":
+        assert destruction.outcome["bombs_exploded"] == 1
+    hostage = summarize_game(play(load_scenario(HOSTAGE), seed))
+    assert hostage.outcome["hostages"] == 4
+    assert hostage.outcome["rescued"] + hostage.outcome["hostages_killed"] <= 4
 
 
 def _fake_game(details: dict[str, Any], casualties: dict[str, int], winner: str | None) -> Any:

@@ -63,6 +63,7 @@ def tally(state: ExecuteState) -> dict[str, Any]:
         "secured": secured,
         "hostages_killed": sum(1 for h in hostages if h.status == DEAD),
         "bombs_exploded": sum(1 for x in state.explosions if x.get("kind") == "bomb"),
+        "bombs_defused": sum(1 for b in state.bombs.values() if b.state == "disarmed"),
         "agents_dead": sum(1 for a in agents if a.status == DEAD),
         "agents_incapacitated": sum(1 for a in agents if a.status == INCAPACITATED),
         "terrorists_neutralized": sum(1 for t in state.terrorist_figures() if t.status != ACTIVE),
