@@ -416,3 +416,79 @@ def test_flow_nesting_is_capped_where_the_brackets_are_read() -> None:
     assert message == "s.yaml:5: lists and mappings nested more than 40 deep, the limit (column 50)"
     depth_40 = "[" * 40 + "]" * 40
     assert _problems(HEADER + f"figures: []\noptions: {{a: {depth_40[2:-2]}}}\n") == []
+
+
+def _map_text(levels: list[tuple[int, int]], zones: str = "") -> str:
+    drawn = "".join(
+        f"    l{i}: |\n" + "".join("      " + "." * w + "\n" for _ in range(h))
+        for i, (w, h) in enumerate(levels)
+    )
+    return (
+        f"name: X\nruleset: toy\nmap:\n  levels:\n{drawn}{zones}sides: [{{id: a}}]\nfigures: []\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("levels", "refusal"),
+    [
+        ([(200, 200)], None),
+        ([(201, 3)], "level 'l0' is 201 x 3 cells; the limit is 200 x 200"),
+        ([(3, 201)], "level 'l0' is 3 x 201 cells; the limit is 200 x 200"),
+        ([(200, 200), (200, 200), (200, 100)], None),  # exactly 100,000 cells
+        (
+            [(200, 200), (200, 200), (200, 100), (1, 1)],
+            "the levels up to 'l3' hold 100001 cells; the limit for a whole map is 100000",
+        ),
+        ([(1, 1)] * 16, None),
+        ([(1, 1)] * 17, "the map has 17 levels; the limit is 16"),
+    ],
+)
+def test_map_size_limits_at_the_edge(levels: list[tuple[int, int]], refusal: str | None) -> None:
+    messages = _problems(_map_text(levels))
+    if refusal is None:
+        assert messages == []
+    else:
+        assert len(messages) == 1 and refusal in messages[0], messages
+
+
+@pytest.mark.parametrize(("rectangles", "ok"), [(2, True), (3, False)])
+def test_zone_cells_limit_at_the_edge(rectangles: int, ok: bool) -> None:
+    # 40,000 + 40,000 + 20,000 cells is the limit; a third 40,000 goes past it
+    specs = ", ".join(['"l0:0,0-199,199"'] * rectangles + ['"l0:0,0-199,99"'])
+    messages = _problems(_map_text([(200, 200)], f"  zones:\n    z: [{specs}]\n"))
+    assert (messages == []) is ok, messages
+    if not ok:
+        assert (
+            "the zones up to here cover 120000 cells; the limit over all zones is 100000"
+            in (messages[0])
+        )
+
+
+@pytest.mark.parametrize(
+    ("digits", "ok"), [(limits.MAX_DIGITS, True), (limits.MAX_DIGITS + 1, False)]
+)
+def test_digits_limit_at_the_edge(digits: int, ok: bool) -> None:
+    messages = _problems(HEADER + f"figures: []\noptions: {{n: {'9' * digits}}}\n")
+    assert (messages == []) is ok, messages
+
+
+@pytest.mark.parametrize(("sides", "ok"), [(limits.MAX_SIDES, True), (limits.MAX_SIDES + 1, False)])
+def test_side_count_limit_at_the_edge(sides: int, ok: bool) -> None:
+    listed = ", ".join(f"{{id: s{i}}}" for i in range(sides))
+    text = HEADER.replace("sides: [{id: a}]", f"sides: [{listed}]") + "figures: []\n"
+    messages = _problems(text)
+    assert (messages == []) is ok, messages
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_expansion_limit_at_the_edge(extra: int) -> None:
+    # options: a list of 99 values aliased N times; the document's other values are counted too
+    base = HEADER + "figures: []\noptions:\n  a: &a [" + ", ".join(["1"] * 99) + "]\n  b: [B]\n"
+    counted = _count_values(base.replace("B", ""))
+    room = limits.MAX_EXPANDED - counted
+    times = room // 100
+    pad = room - times * 100  # single values to land exactly on the limit
+    items = ["*a"] * times + ["1"] * (pad + extra)
+    text = base.replace("B", ", ".join(items))
+    messages = _problems(text)
+    assert (messages == []) is (extra == 0), messages
