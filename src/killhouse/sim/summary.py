@@ -110,16 +110,17 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
     draws = int(summary["draws"])
     lines.append(f"  {'draws':<12}      {draws:>6}  ({_percent(draws, games)})")
     turns = summary["turns"]
-    lines.append(f"  turns: mean {turns['mean']}, min {turns['min']}, max {turns['max']}")
+    lines.append(f"  turns: mean {round(turns['mean'], 2)}, min {turns['min']}, max {turns['max']}")
     lines.append(
         "  casualties per game: "
         + ", ".join(
-            f"{side} {c['mean']} (total {c['total']})" for side, c in summary["casualties"].items()
+            f"{side} {round(c['mean'], 2)} (total {c['total']})"
+            for side, c in summary["casualties"].items()
         )
     )
     outcomes = summary.get("outcomes", {})
     hostages = [
-        f"{word} {outcomes[key]['mean']} per game (total {outcomes[key]['total']})"
+        f"{word} {round(outcomes[key]['mean'], 2)} per game (total {outcomes[key]['total']})"
         for key, word in (("rescued", "rescued"), ("hostages_killed", "killed"))
         if key in outcomes
     ]
