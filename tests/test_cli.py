@@ -308,3 +308,24 @@ def test_odds_refuses_parameters_outside_the_rules(args: list[str], expected: st
 def test_odds_list_shows_the_ranges() -> None:
     code, out = run("odds", "execute", "--list")
     assert code == 0 and "--firearms <int 1-10>" in out and "--evasion <int 1-8>" in out
+
+
+def test_replay_reads_no_more_than_the_log_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from killhouse.engine import record
+
+    monkeypatch.setattr(record, "MAX_LOG_BYTES", 1 << 20)
+    log = tmp_path / "big.jsonl"
+    log.write_bytes(b"\0" * ((1 << 20) + 1))
+    code, out = run("replay", str(log))
+    assert code == 1 and out == f"error: {log}: not a killhouse game log (larger than 1 MiB)\n"
+
+
+def test_replay_of_a_directory_is_one_line(tmp_path: Path) -> None:
+    code, out = run("replay", str(tmp_path))
+    assert (
+        code == 1
+        and out.startswith(f"error: {tmp_path}: cannot read the log")
+        and (out.count("\n") == 1)
+    )

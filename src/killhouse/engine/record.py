@@ -21,6 +21,8 @@ from killhouse.rulesets.base import Action
 from killhouse.scenario.model import Scenario
 
 FORMAT = "killhouse-log/1"
+#: the largest log ``replay`` reads (a 200-turn game logs a few MB); a device never hangs it
+MAX_LOG_BYTES = 128 << 20
 #: record types in the order a log holds them
 _TYPES = ("header", "setup", "action", "end")
 
@@ -68,9 +70,14 @@ def write_log(game: Game, path: Path) -> None:
 def read_log(path: Path) -> list[dict[str, Any]]:
     """The records of a log file, each checked for its shape; ``ReplayError`` (one line) if not."""
     try:
-        data = path.read_bytes()
+        with path.open("rb") as stream:
+            data = stream.read(MAX_LOG_BYTES + 1)
     except OSError as exc:
         raise ReplayError(f"{path}: cannot read the log ({exc.strerror or exc})") from exc
+    if len(data) > MAX_LOG_BYTES:
+        raise ReplayError(
+            f"{path}: not a killhouse game log (larger than {MAX_LOG_BYTES >> 20} MiB)"
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
