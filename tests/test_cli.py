@@ -329,3 +329,23 @@ def test_replay_of_a_directory_is_one_line(tmp_path: Path) -> None:
         and out.startswith(f"error: {tmp_path}: cannot read the log")
         and (out.count("\n") == 1)
     )
+
+
+@pytest.mark.parametrize(("trials", "accepted"), [(1_000_000, True), (1_000_001, False)])
+def test_odds_empirical_is_capped(
+    trials: int, accepted: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from killhouse.sim import odds as odds_mod
+
+    asked: list[int] = []
+
+    def fake(ruleset: str, roll: str, args: list[str], empirical: int, seed: int) -> Any:
+        asked.append(empirical)
+        return {"params": {}, "exact": {"hit": 1.0}, "exact_fractions": {"hit": "1"}}
+
+    monkeypatch.setattr(odds_mod, "odds_report", fake)
+    result = runner.invoke(app, ["odds", "execute", "shot", "--empirical", str(trials)])
+    if accepted:
+        assert result.exit_code == 0 and asked == [trials]
+    else:
+        assert result.exit_code == 2 and asked == [] and "less than or equal to" in result.output

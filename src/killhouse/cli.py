@@ -176,7 +176,9 @@ def odds(
     roll: Annotated[str | None, typer.Argument(help="the roll's name (see --list)")] = None,
     list_rolls: Annotated[bool, typer.Option("--list", help="list the ruleset's rolls")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
-    empirical: Annotated[int, typer.Option(help="also run the roll N times with --seed")] = 0,
+    empirical: Annotated[
+        int, typer.Option(min=0, max=1_000_000, help="also run the roll N times with --seed")
+    ] = 0,
     seed: Annotated[int, typer.Option(help="seed for --empirical")] = 1,
 ) -> None:
     """Exact odds of one named roll (--name value parameters), by enumerating the real code."""
