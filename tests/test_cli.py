@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from killhouse.cli import app
@@ -349,3 +351,61 @@ def test_odds_empirical_is_capped(
         assert result.exit_code == 0 and asked == [trials]
     else:
         assert result.exit_code == 2 and asked == [] and "less than or equal to" in result.output
+
+
+_JSON_VALUES = st.one_of(
+    st.none(), st.booleans(), st.integers(-3, 2**70), st.text(max_size=5), st.just([1, "a"])
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_mutated_log_is_a_report_or_one_error(data: st.DataObject, tmp_path_factory: Any) -> None:
+    """Whatever is changed in a log, replay ends in a verdict or one ReplayError line."""
+    from killhouse.engine.record import read_log
+    from killhouse.engine.record import replay as run_replay
+    from killhouse.errors import KillhouseError
+    from killhouse.scenario.loader import loads_scenario
+
+    lines = _fuzz_log()
+    index = data.draw(st.integers(0, min(len(lines) - 1, 4)))
+    record = json.loads(lines[index])
+    action = data.draw(st.sampled_from(["drop", "set", "truncate", "garbage"]))
+    if action == "garbage":
+        lines[index] = data.draw(st.text(max_size=30))
+    elif action == "truncate":
+        lines[index] = lines[index][: data.draw(st.integers(0, len(lines[index])))]
+    else:
+        key = data.draw(st.sampled_from(sorted(record)))
+        if action == "drop":
+            del record[key]
+        else:
+            record[key] = data.draw(_JSON_VALUES)
+        lines[index] = json.dumps(record)
+    log = tmp_path_factory.mktemp("fuzz") / "game.jsonl"
+    log.write_text("\n".join(lines) + "\n")
+    try:
+        records = read_log(log)
+        from killhouse.engine.record import logged_scenario
+
+        scenario = logged_scenario(records, loads_scenario)
+        if scenario is not None:
+            run_replay(records, scenario)
+    except KillhouseError as exc:
+        assert str(exc) and "\n" not in str(exc)
+
+
+_FUZZ_LOG: list[str] = []
+
+
+def _fuzz_log() -> list[str]:
+    """One short logged game (the assassination scenario ends in about a dozen turns)."""
+    if not _FUZZ_LOG:
+        from killhouse.engine.game import canonical_json
+        from killhouse.engine.record import log_lines
+        from killhouse.scenario.loader import load_scenario
+        from killhouse.sim.play import play
+
+        game = play(load_scenario(ROOT / "scenarios" / "gogogo" / "assassination.yaml"), 2)
+        _FUZZ_LOG.extend(canonical_json(r) for r in log_lines(game))
+    return list(_FUZZ_LOG)
