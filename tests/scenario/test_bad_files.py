@@ -330,13 +330,6 @@ TABLE: list[tuple[str, list[str]]] = [
         ],
     ),
     (
-        "zone_cells.yaml",
-        [
-            "zone_cells.yaml:208: map.zones.vault[1]: the zones up to here cover 120000 cells; "
-            "the limit over all zones is 100000 (a zone lists each cell or rectangle once)"
-        ],
-    ),
-    (
         "combining.yaml",
         [
             "combining.yaml:7: map.levels.ground: U+0301 COMBINING ACUTE ACCENT at ground:3,1 "
