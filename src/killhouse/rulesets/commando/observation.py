@@ -1,0 +1,109 @@
+"""Observation: range by weather and light, the chance index A-P and its modifiers (digest 6).
+
+Rulings C-10 … C-13, C-23: the final chance is clamped to 5-95 % after every modifier including
+the defending side's −20; a side observes a target if any of its observers' rolls succeeds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from killhouse.core.chance import Chance
+from killhouse.core.events import Audience
+from killhouse.rulesets.commando.dice import clamp, d100, passes
+from killhouse.rulesets.commando.tables import tables
+
+UNLIMITED = 10**9
+
+
+def observation_range(weather: str, light: str, night_fighting: bool = False) -> int:
+    """Observation Range Table in squares (``UNLIMITED`` for U).
+
+    Night Fighting success (12.1) uses the next better column: Night → Dawn/Dusk → Day.
+    """
+    t = tables()
+    if weather not in t.obs_range:
+        raise KeyError(f"unknown weather {weather!r} (known: {', '.join(t.obs_range)})")
+    if light not in t.obs_light:
+        raise KeyError(f"unknown light {light!r} (known: {', '.join(t.obs_light)})")
+    column = t.obs_light.index(light)
+    if night_fighting and column > 0:
+        column -= 1
+    value = t.obs_range[weather][t.obs_light[column]]
+    return UNLIMITED if value is None else value
+
+
+def in_range(rng: int, weather: str, light: str, night_fighting: bool = False) -> bool:
+    """A target at ``rng`` squares may be rolled for (ruling C-11)."""
+    return rng <= observation_range(weather, light, night_fighting)
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """The conditions of one observation roll (digest 6.3). ``terrain`` is the target's kind."""
+
+    code: str
+    rng: int = 1
+    target_prone: bool = False
+    terrain: str = "clear"
+    target_in_building: bool = False
+    large_building: bool = False
+    observer_moving: bool = False
+    target_moving: bool = False
+    target_in_searchlight: bool = False   # and the observer within 20 squares (C-13)
+    observer_in_searchlight: bool = False  # looking out of a lit area
+    defending: bool = False               # observer's side still suffers the −20 (C-12)
+    move_swiftly: bool = False            # target has Move Swiftly & Silently (C-46)
+    night_fighting: bool = False          # observer's Night Fighting succeeded (12.1)
+
+
+def observation_chance(s: Sighting) -> int:
+    """Base(code) + every modifier, clamped to 5-95 (digest 6.2-6.3, ruling C-11)."""
+    t = tables()
+    mod = t.obs_mod
+    if s.code not in t.obs_index:
+        raise KeyError(f"unknown Obs code {s.code!r} (known: {''.join(t.obs_index)})")
+    pct = t.obs_index[s.code]
+    if s.target_prone:
+        pct += mod["target_prone"]
+    if s.terrain in t.obs_woods_rubble:
+        pct += mod["target_woods_rubble"]
+    elif s.terrain in t.obs_rough:
+        pct += mod["target_rough_terrain"]
+    if s.target_in_building:
+        pct += mod["target_in_large_building"] if s.large_building else mod["target_in_building"]
+    if s.observer_moving:
+        pct += mod["observer_moving"]
+    if s.target_moving:
+        pct += mod["target_moving"]
+    if s.rng >= t.obs_far:
+        pct += mod["range_50_plus"]
+    elif s.rng >= t.obs_near:
+        pct += mod["range_30_49"]
+    if s.target_in_searchlight:
+        pct += mod["target_in_searchlight"]
+    if s.observer_in_searchlight:
+        pct += mod["observer_in_searchlight"]
+    if s.move_swiftly:
+        pct += mod["move_swiftly"]
+    if s.night_fighting:
+        pct += mod["night_fighting"]
+    if s.defending:
+        pct += t.obs_defending
+    return clamp(pct, t.obs_min, t.obs_max)
+
+
+def observe_roll(chance: Chance, pct: int, audience: Audience = None) -> bool:
+    """One observer's roll: d100 ≤ chance."""
+    return passes(d100(chance, "observation", audience), pct)
+
+
+def side_observes(chance: Chance, chances: Sequence[int], audience: Audience = None) -> bool:
+    """Ruling C-11: observers roll in order; the first success ends the rolls on that target."""
+    return any(observe_roll(chance, pct, audience) for pct in chances)
+
+
+def automatically_observed(rng: int, has_los: bool) -> bool:
+    """Ruling C-11: an enemy in LOS at range 1 needs no roll."""
+    return has_los and rng <= 1
