@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from killhouse.core.chance import Chance
 from killhouse.core.events import Audience
-from killhouse.rulesets.commando.dice import d100, passes
+from killhouse.rulesets.commando.dice import percent_check
 from killhouse.rulesets.commando.tables import tables
 
 
@@ -91,7 +91,7 @@ def skill_check(
 ) -> bool:
     """One skill roll (ruling C-45)."""
     pct = skill_chance(skill, rating, hero_skill, mult)
-    return passes(d100(chance, f"skill {skill}", audience), pct)
+    return percent_check(chance, pct, f"skill {skill}", audience)
 
 
 def efficiency(total: int) -> int:

@@ -22,8 +22,12 @@ def passes(roll: int, pct: int) -> bool:
 
 
 def percent_check(chance: Chance, pct: int, purpose: str, audience: Audience = None) -> bool:
-    """Roll d100 against ``pct``; no die is skipped, so every check is logged (C-2)."""
-    return passes(d100(chance, purpose, audience), pct)
+    """Roll d100 against ``pct``; no die is skipped, so every check is logged (C-2).
+
+    The roll is wrapped in ``repeat_until`` on an attempt that always resolves: play rolls the one
+    d100 as usual, and exact enumeration sees a single two-way branch instead of 100 leaves.
+    """
+    return chance.repeat_until(lambda c: passes(d100(c, purpose, audience), pct))
 
 
 def halve(value: int, times: int) -> int:
@@ -54,3 +58,16 @@ def distance(dx: int, dy: int, dlevel: int = 0) -> int:
     """Ruling C-1: range = max + floor(min/2), plus |level difference| between map levels."""
     ax, ay = abs(dx), abs(dy)
     return max(ax, ay) + min(ax, ay) // 2 + abs(dlevel)
+
+
+def initiative(chance: Chance, audience: Audience = None) -> int:
+    """Ruling C-16: each side rolls 1d10, ties re-rolled; 0 if the first side wins, else 1."""
+
+    def attempt(c: Chance) -> int | None:
+        first = c.roll(10, "initiative", audience)
+        second = c.roll(10, "initiative", audience)
+        if first == second:
+            return None
+        return 0 if first > second else 1
+
+    return chance.repeat_until(attempt)

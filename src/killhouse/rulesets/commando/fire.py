@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from killhouse.core.chance import Chance
 from killhouse.core.events import Audience
 from killhouse.rulesets.commando.characters import charmod
-from killhouse.rulesets.commando.dice import d100, halve, passes, weapon_damage
+from killhouse.rulesets.commando.dice import d100, halve, passes, percent_check, weapon_damage
 from killhouse.rulesets.commando.tables import Dice, Firearm, tables
 
 KILL = "kill"
@@ -122,18 +122,30 @@ class Shot:
     """One fire's result: ``kill``, ``wound`` (with damage points) or ``miss``."""
 
     result: str
-    roll: int
     damage: int = 0
 
 
+def fire_roll(chance: Chance, h: int, audience: Audience = None) -> str:
+    """Ruling C-18: one d100 r; r ≤ K(H) kills, else r ≤ H hits, else misses (no damage yet).
+
+    Collapsed with ``repeat_until`` (see ``dice.percent_check``): one d100 in play, a three-way
+    branch under exact enumeration.
+    """
+    k = kill_chance(h)
+
+    def classify(c: Chance) -> str:
+        r = d100(c, "fire", audience)
+        return KILL if passes(r, k) else WOUND if passes(r, h) else MISS
+
+    return chance.repeat_until(classify)
+
+
 def one_fire(chance: Chance, h: int, damage: Dice, audience: Audience = None) -> Shot:
-    """Ruling C-18: one d100 r; r ≤ K(H) kills, r ≤ H hits for the weapon's damage, else miss."""
-    r = d100(chance, "fire", audience)
-    if passes(r, kill_chance(h)):
-        return Shot(KILL, r)
-    if passes(r, h):
-        return Shot(WOUND, r, weapon_damage(chance, damage, "fire damage", audience))
-    return Shot(MISS, r)
+    """One fire with its damage: a hit that does not kill rolls the weapon's Damage (min 1)."""
+    result = fire_roll(chance, h, audience)
+    if result != WOUND:
+        return Shot(result)
+    return Shot(WOUND, weapon_damage(chance, damage, "fire damage", audience))
 
 
 def fires(weapon: str, semi: bool = False) -> int:
@@ -162,7 +174,7 @@ def mag_check(chance: Chance, weapon: str, semi: bool = False, audience: Audienc
     pct = mag_chance(weapon, semi)
     if firearm(weapon).mag is None:
         return False
-    return passes(d100(chance, "mag check", audience), pct)
+    return percent_check(chance, pct, "mag check", audience)
 
 
 def can_fire_semi(weapon: str) -> bool:

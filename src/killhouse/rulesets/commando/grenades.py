@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from killhouse.core.chance import Chance
 from killhouse.core.events import Audience
 from killhouse.rulesets.commando.characters import charmod
-from killhouse.rulesets.commando.dice import blast_damage, d100, halve, passes
+from killhouse.rulesets.commando.dice import blast_damage, halve, percent_check
 from killhouse.rulesets.commando.tables import tables
 
 THROWN = ("frag", "smoke", "illumination", "satchel")
@@ -105,7 +105,6 @@ class Landing:
     """Where a round lands relative to its target square: on it, or scattered (C-29)."""
 
     on_target: bool
-    roll: int
     direction: str | None = None
     distance: int = 0
 
@@ -122,11 +121,10 @@ def scatter(chance: Chance, device: str, audience: Audience = None) -> tuple[str
 
 def land(chance: Chance, device: str, pct: int, audience: Audience = None) -> Landing:
     """The accuracy roll and, on a miss, the scatter."""
-    r = d100(chance, f"{device} accuracy", audience)
-    if passes(r, pct):
-        return Landing(True, r)
+    if percent_check(chance, pct, f"{device} accuracy", audience):
+        return Landing(True)
     direction, distance = scatter(chance, device, audience)
-    return Landing(False, r, direction, distance)
+    return Landing(False, direction, distance)
 
 
 def blast(
@@ -145,7 +143,7 @@ def blast(
     if environment not in ENVIRONMENTS:
         raise KeyError(f"unknown environment {environment!r} (known: {', '.join(ENVIRONMENTS)})")
     victim: int | None = None
-    if passes(d100(chance, "blast kill", audience), t.blast_kill_per_man * men):
+    if percent_check(chance, t.blast_kill_per_man * men, "blast kill", audience):
         victim = chance.pick(range(men), "blast victim", audience)
     dice = t.blast_damage[table][environment]
     return tuple(

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from killhouse.core.chance import Chance
 from killhouse.core.events import Audience
 from killhouse.rulesets.commando.characters import charmod, st_bonus
-from killhouse.rulesets.commando.dice import d100, halve, passes
+from killhouse.rulesets.commando.dice import halve, percent_check
 from killhouse.rulesets.commando.tables import MeleeWeapon, tables
 
 KILL = "kill"
@@ -83,24 +83,31 @@ class Blow:
     damage: int = 0
 
 
-def strike(chance: Chance, s: Strike, audience: Audience = None) -> Blow:
-    """Resolve one strike (digest 10.2; rulings C-39, C-43, C-44)."""
-    t = tables()
+def strike_roll(chance: Chance, s: Strike, audience: Audience = None) -> str:
+    """Hit and kill rolls of one strike: ``kill``, ``wound`` (damage still to roll) or ``miss``."""
     w = weapon(s.weapon)
     if w.grappled_kills:
         # ruling C-44: the garrote only works on a man he is grappling; no to-hit roll
         if not s.grappled:
-            return Blow(MISS)
-        if passes(d100(chance, "garrote", audience), kill_chance(s)):
-            return Blow(KILL)
-        return Blow(MISS)
-    if not s.grappled and not passes(d100(chance, "strike", audience), strike_chance(s)):
-        return Blow(MISS)
-    if passes(d100(chance, "strike kill", audience), kill_chance(s)):
-        return Blow(KILL)
+            return MISS
+        return KILL if percent_check(chance, kill_chance(s), "garrote", audience) else MISS
+    if not s.grappled and not percent_check(chance, strike_chance(s), "strike", audience):
+        return MISS
+    if percent_check(chance, kill_chance(s), "strike kill", audience):
+        return KILL
     damage_class = w.grappled_class if s.grappled else w.damage_class
-    if damage_class is None:
-        return Blow(MISS)
+    return MISS if damage_class is None else WOUND
+
+
+def strike(chance: Chance, s: Strike, audience: Audience = None) -> Blow:
+    """Resolve one strike with its damage (digest 10.2; rulings C-39, C-43, C-44)."""
+    t = tables()
+    w = weapon(s.weapon)
+    result = strike_roll(chance, s, audience)
+    if result != WOUND:
+        return Blow(result)
+    damage_class = w.grappled_class if s.grappled else w.damage_class
+    assert damage_class is not None
     points = damage_points(chance.roll(10, "strike damage", audience), damage_class)
     points += st_bonus(s.st)
     if s.personal_combat:
@@ -118,7 +125,8 @@ def grapple_chance(st_own: int, st_opp: int, opp_evading: bool = False) -> int:
 
 def grapple(chance: Chance, st_own: int, st_opp: int, opp_evading: bool = False,
             audience: Audience = None) -> bool:
-    return passes(d100(chance, "grapple", audience), grapple_chance(st_own, st_opp, opp_evading))
+    pct = grapple_chance(st_own, st_opp, opp_evading)
+    return percent_check(chance, pct, "grapple", audience)
 
 
 def disengage_result(total: int, withdrawing: int, staying: int) -> str:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from killhouse.core.chance import Chance
 from killhouse.core.events import Audience
-from killhouse.rulesets.commando.dice import clamp, d100, passes
+from killhouse.rulesets.commando.dice import clamp, percent_check
 from killhouse.rulesets.commando.tables import tables
 
 UNLIMITED = 10**9
@@ -96,7 +96,7 @@ def observation_chance(s: Sighting) -> int:
 
 def observe_roll(chance: Chance, pct: int, audience: Audience = None) -> bool:
     """One observer's roll: d100 ≤ chance."""
-    return passes(d100(chance, "observation", audience), pct)
+    return percent_check(chance, pct, "observation", audience)
 
 
 def side_observes(chance: Chance, chances: Sequence[int], audience: Audience = None) -> bool:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from killhouse.core.chance import Chance
 from killhouse.core.events import Audience
-from killhouse.rulesets.commando.dice import d100, passes
+from killhouse.rulesets.commando.dice import percent_check
 from killhouse.rulesets.commando.tables import tables
 from killhouse.rulesets.commando.wounds import Wound
 
@@ -62,7 +62,7 @@ def panic_result(face: int) -> str:
 
 def panic_check(chance: Chance, pct: int, audience: Audience = None) -> str:
     """``steady``, or the panic result rolled on 1d10 (ruling C-14)."""
-    if not passes(d100(chance, "panic check", audience), pct):
+    if not percent_check(chance, pct, "panic check", audience):
         return STEADY
     return panic_result(chance.roll(10, "panic result", audience))
 
@@ -81,4 +81,4 @@ def preservation_check(
     if conditions <= 0:
         return False
     pct = preservation_chance(lead, conditions)
-    return passes(d100(chance, "preservation check", audience), pct)
+    return percent_check(chance, pct, "preservation check", audience)
