@@ -6,7 +6,7 @@ the defending side's −20; a side observes a target if any of its observers' ro
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from killhouse.core.chance import Chance
@@ -107,3 +107,41 @@ def side_observes(chance: Chance, chances: Sequence[int], audience: Audience = N
 def automatically_observed(rng: int, has_los: bool) -> bool:
     """Ruling C-11: an enemy in LOS at range 1 needs no roll."""
     return has_los and rng <= 1
+
+
+def observation_phase(
+    chance: Chance,
+    observers: Sequence[str],
+    targets: Sequence[str],
+    observed: frozenset[str],
+    can_roll: Callable[[str, str], bool],
+    pct: Callable[[str, str], int],
+    automatic: Callable[[str, str], bool],
+    audience: Audience = None,
+) -> frozenset[str]:
+    """Phase 1 for one side (ruling C-11): the enemies it observes afterwards.
+
+    Targets in ascending id order, skipping those already observed; an automatic observation
+    (LOS at range 1, Sixth Sense) needs no roll; otherwise observers who have LOS and range roll
+    in ascending id order and the first success ends the rolls against that target.
+    """
+    seen = set(observed)
+    for target in sorted(targets):
+        if target in seen:
+            continue
+        eligible = [o for o in sorted(observers) if can_roll(o, target)]
+        if any(automatic(o, target) for o in eligible):
+            seen.add(target)
+            continue
+        for observer in eligible:
+            if observe_roll(chance, pct(observer, target), audience):
+                seen.add(target)
+                break
+    return frozenset(seen)
+
+
+def kept(
+    observed: frozenset[str], observers: Sequence[str], in_view: Callable[[str, str], bool]
+) -> frozenset[str]:
+    """Ruling C-11: observation lasts while one man of the side has LOS within range."""
+    return frozenset(t for t in observed if any(in_view(o, t) for o in observers))

@@ -82,3 +82,16 @@ def preservation_check(
         return False
     pct = preservation_chance(lead, conditions)
     return percent_check(chance, pct, "preservation check", audience)
+
+
+def preservation_conditions(
+    *,
+    wounded: bool,
+    fired_at: bool,
+    friend_fell_nearby: bool,
+    leader_gone: bool,
+    no_ammunition: bool,
+    outnumbered: bool,
+) -> int:
+    """Ruling C-15: how many of the six preservation conditions hold (each also +5 panic)."""
+    return sum((wounded, fired_at, friend_fell_nearby, leader_gone, no_ammunition, outnumbered))
