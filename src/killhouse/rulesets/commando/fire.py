@@ -57,6 +57,7 @@ def terrain_modifier(
     if target_terrain == "water" and not firer_in_water:
         field = t.fire_mod["target_in_water"]
     else:
+        # ruling C-75: a target in a door or window cell takes that cell's modifier
         row = t.field.get(target_terrain) or t.line.get(target_terrain)
         if row is None:
             raise KeyError(f"unknown terrain kind {target_terrain!r}")

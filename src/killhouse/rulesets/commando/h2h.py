@@ -101,7 +101,7 @@ def melee_round(
                 man.grappled_with, opp.grappled_with = opp.id, man.id
         elif d.choice == "evade" and man.grappled_with is not None:
             opp = men[man.grappled_with]
-            # ruling C-40: breaking free is the grapple roll without the evasion penalty
+            # rulings C-40, C-72: breaking free is the grapple roll without the evasion penalty
             ok = melee.grapple(chance, man.ratings.st, opp.ratings.st, False, audience)
             out.breaks.append((m, ok))
             if ok:

@@ -62,6 +62,7 @@ def strike_chance(s: Strike) -> int:
         return 100
     pct = w.hit + charmod(s.st) + s.hero_combat
     if needs_proficiency(s.weapon):
+        # ruling C-67: the penalty halves the H2H table's own % to hit
         pct += s.wp if s.wp is not None else -min(t.nonproficiency, w.hit // 2)
     if s.target_evading:
         pct += t.strike_vs_evade
@@ -112,7 +113,7 @@ def strike(chance: Chance, s: Strike, audience: Audience = None) -> Blow:
     points += st_bonus(s.st)
     if s.personal_combat:
         points += t.personal_combat_damage
-    return Blow(WOUND, max(1, points))
+    return Blow(WOUND, max(1, points))  # ruling C-68: a hit does at least 1
 
 
 def grapple_chance(st_own: int, st_opp: int, opp_evading: bool = False) -> int:

@@ -221,7 +221,7 @@ class ManState:
         pool = self.tp + (self.move_tp if movement else 0)
         if cost > pool:
             return False
-        if movement:
+        if movement:  # ruling C-74: the movement-only TP go first
             from_move = min(self.move_tp, cost)
             self.move_tp -= from_move
             cost -= from_move

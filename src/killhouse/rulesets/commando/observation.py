@@ -28,7 +28,7 @@ def observation_range(weather: str, light: str, night_fighting: bool = False) ->
     if light not in t.obs_light:
         raise KeyError(f"unknown light {light!r} (known: {', '.join(t.obs_light)})")
     column = t.obs_light.index(light)
-    if night_fighting and column > 0:
+    if night_fighting and column > 0:  # ruling C-73: by day there is no better column
         column -= 1
     value = t.obs_range[weather][t.obs_light[column]]
     return UNLIMITED if value is None else value

@@ -138,8 +138,8 @@ def read_ratings(spec: FigureSpec) -> tuple[Ratings | None, list[Issue]]:
 
 
 def read_roster(figures: Sequence[FigureSpec]) -> tuple[dict[str, ManState], list[Issue]]:
-    """Every man, with leaders checked: same side, and a Commando (or any man of the side for
-    a Doofus's NPC leader, ruling C-3)."""
+    """Every man, with leaders checked (ruling C-76): same side; a Grunt's is a Commando; a
+    Doofus's NPC leader is a man with Lead (else Lead 10, ruling C-3)."""
     men: dict[str, ManState] = {}
     issues: list[Issue] = []
     for spec in figures:
