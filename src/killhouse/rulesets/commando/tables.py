@@ -180,6 +180,8 @@ class Tables:
     blast_damage: Mapping[str, Mapping[str, Dice]]
     blast_radius: Mapping[str, int]
     blast_kill_per_man: int
+    cloud_turns: int
+    illumination_radius: int
 
     melee: Mapping[str, MeleeWeapon]
     melee_damage: Mapping[int, tuple[int, ...]]
@@ -306,6 +308,8 @@ def tables() -> Tables:
         },
         blast_radius=_ints(gren["blast_radius"]),
         blast_kill_per_man=int(gren["blast_kill_per_man"]),
+        cloud_turns=int(gren["cloud_turns"]),
+        illumination_radius=int(gren["illumination_radius"]),
         melee={
             name: MeleeWeapon(
                 name,
