@@ -200,3 +200,19 @@ def test_a_chance_that_is_not_forced_plays_too() -> None:
             return 0
 
     assert ROLLS["fire"].resolve(First(), parse_args(ROLLS["fire"], list(M16_57))) == "kill"
+
+
+@pytest.mark.parametrize("roll", sorted(ROLLS))
+def test_every_roll_with_defaults_sums_to_one(roll: str) -> None:
+    from killhouse.sim.odds import empirical_odds
+
+    spec = ROLLS[roll]
+    params = parse_args(spec, [])
+    exact = exact_odds(spec, params)
+    assert sum(exact.values()) == 1
+    assert set(empirical_odds(spec, params, 500, 4)) <= set(exact)
+
+
+def test_grapple_odds() -> None:
+    assert odds("grapple", "--st", "22")["grappled"] == F(59, 100)
+    assert odds("grapple", "--st", "22", "--evading")["grappled"] == F(34, 100)

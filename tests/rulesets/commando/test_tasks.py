@@ -150,3 +150,24 @@ def test_panic_prone_ends_the_activation() -> None:
     steady.plotted = True
     apply_panic(steady, "steady")
     assert steady.plotted and steady.tp == 50 and steady.panic_checked
+
+
+def test_spray_reaches_two_squares_from_the_primary() -> None:
+    firer, a, b = man("f"), man("a", "y"), man("b", "y")
+    men = {"f": firer, "a": a, "b": b}
+    ok = fire_task(Forced([100, 100, 100, 50]), firer, "m16",
+                   [Aim("a", 5), Aim("b", 6, from_primary=2), Aim("a", 5)], men)
+    assert ok.cost == 25
+    with pytest.raises(TaskRefused, match="2 squares"):
+        fire_task(Forced([]), firer, "m16",
+                  [Aim("a", 5), Aim("b", 7, from_primary=3), Aim("a", 5)], men)
+
+
+def test_preserving_fires_only_within_five_and_engaged_not_at_all() -> None:
+    firer, target = man("f", preserving=True), man("t", "y")
+    men = {"f": firer, "t": target}
+    assert fire_task(Forced([100]), firer, "pistol", [Aim("t", 5)], men).cost == 7
+    with pytest.raises(TaskRefused, match="within 5"):
+        fire_task(Forced([]), firer, "pistol", [Aim("t", 6)], men)
+    with pytest.raises(TaskRefused, match="engaged"):
+        fire_task(Forced([]), man("e", engaged=True), "pistol", [Aim("t", 1)], men)

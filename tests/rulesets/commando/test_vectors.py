@@ -355,3 +355,44 @@ def test_v19_revive_spreads_over_turns() -> None:
     assert cost == 150
     assert -(-cost // allotment(Wound.UNWOUNDED)) == 3
     assert -(-cost // allotment(Wound.SERIOUS)) == 6
+
+
+@pytest.mark.parametrize(
+    ("device", "rng", "base"),
+    [("frag", 0, 95), ("frag", 12, 35), ("frag", 13, None), ("smoke", 15, 25),
+     ("smoke", 16, None), ("rifle_grenade", 36, 10), ("rifle_grenade", 37, None),
+     ("thump_gun", 10, None), ("thump_gun", 11, 80), ("thump_gun", 100, 10),
+     ("thump_gun", 101, None), ("law", 10, None), ("law", 11, 75), ("law", 68, 5),
+     ("law", 500, 5), ("satchel", 0, 90), ("satchel", 7, 13), ("satchel", 8, None),
+     ("rocket", 0, 80), ("rocket", 2, 95), ("rocket", 36, 2), ("rocket", 900, 2)],
+)
+def test_accuracy_table_edges(device: str, rng: int, base: int | None) -> None:
+    assert grenades.accuracy_base(device, rng) == base
+
+
+def test_launcher_uses_mk_and_fired_modifiers() -> None:
+    rocket = grenades.Throw("rocket", 10, dex=30, mk=20, terrain="forest", door_between=True,
+                            target_higher=True, thrower_prone=True)
+    assert grenades.accuracy(rocket) == 75 + 5 - 10 - 10 - 7  # prone does not halve (9.3)
+    from dataclasses import replace
+
+    assert grenades.accuracy(replace(rocket, no_los=True, severely_wounded=True)) == 53 // 4
+
+
+@pytest.mark.parametrize(("men", "roll", "killed"), [(3, 6, True), (3, 7, False), (1, 2, True),
+                                                     (1, 3, False)])
+def test_blast_kill_edge(men: int, roll: int, killed: bool) -> None:
+    faces = [roll] + ([1] if killed else []) + [1, 1] * men
+    result = grenades.blast(Forced(faces), "frag", "closed", men)
+    assert (None in result) is killed
+
+
+def test_satchel_open_damage_may_be_zero() -> None:
+    assert grenades.blast(Forced([100, 1]), "satchel", "open", 1) == (0,)
+    assert grenades.blast(Forced([100, 6]), "satchel", "open", 1) == (4,)
+    assert grenades.blast_radius("satchel") == 2 and grenades.blast_radius("frag") == 1
+
+
+@pytest.mark.parametrize(("conditions", "pct"), [(4, 84), (5, 95), (1, 21)])
+def test_preservation_cap_edge(conditions: int, pct: int) -> None:
+    assert panic.preservation_chance(12, conditions) == pct

@@ -158,6 +158,7 @@ class Tables:
     panic_results: Mapping[int, str]
     preservation_cap: int
     preservation_radius: int
+    preserving_fire_range: int
 
     bands: tuple[Band, ...]
     firearms: Mapping[str, Firearm]
@@ -167,6 +168,7 @@ class Tables:
     semi_weapons: frozenset[str]
     fire_mod: Mapping[str, int]
     nonproficiency: int
+    spray_spread: int
     kill_rows: tuple[tuple[int, int], ...]
 
     accuracy: Mapping[str, tuple[Band, ...]]
@@ -275,6 +277,7 @@ def tables() -> Tables:
         panic_results={int(k): str(v) for k, v in panic["results"].items()},
         preservation_cap=int(panic["preservation_cap"]),
         preservation_radius=int(panic["preservation_radius"]),
+        preserving_fire_range=int(panic["preserving_fire_range"]),
         bands=bands,
         firearms={
             name: Firearm(
@@ -293,6 +296,7 @@ def tables() -> Tables:
         semi_weapons=frozenset(fire["semi"]["weapons"]),
         fire_mod=_ints(fire["modifiers"]),
         nonproficiency=int(fire["nonproficiency"]),
+        spray_spread=int(fire["spray_spread"]),
         kill_rows=tuple((int(low), int(k)) for low, k in fire["kill"]),
         accuracy={name: _bands(rows) for name, rows in gren["accuracy"].items()},
         thrown=frozenset(gren["thrown"]),

@@ -38,6 +38,7 @@ class Aim:
     flush_wall: bool = False
     on_vehicle: bool = False
     crowd: tuple[str, ...] = ()
+    from_primary: int = 0      # spray fire: squares from the primary target (C-25)
 
 
 @dataclass
@@ -83,6 +84,8 @@ def fire_task(
     """
     if not firer.active():
         raise TaskRefused(f"{firer.id} is out of action")
+    if firer.engaged:
+        raise TaskRefused(f"{firer.id} is engaged in hand-to-hand (C-37)")
     if weapon in firer.empty:
         raise TaskRefused(f"{firer.id}'s {weapon} is empty; reload first (25 TP)")
     spray = len(aims) > 1
@@ -91,6 +94,12 @@ def fire_task(
         raise TaskRefused(f"spray fire needs {fires} aims with an automatic weapon (C-25)")
     if not aims:
         raise TaskRefused("a fire task needs a target")
+    spread = tables().spray_spread
+    if any(a.from_primary > spread for a in aims[1:]) or aims[0].from_primary:
+        raise TaskRefused(f"spray fire reaches only {spread} squares from the primary (C-25)")
+    reach = tables().preserving_fire_range
+    if firer.preserving and any(a.rng > reach for a in aims):
+        raise TaskRefused(f"a Preserving man fires only within {reach} squares (C-15)")
     if aimed and not first_task:
         raise TaskRefused("an aimed fire task must be his only task this activation (C-24)")
     if sniping and ("sniping" not in firer.ratings.skills or weapon not in ("rifle", "carbine")):
