@@ -70,3 +70,21 @@ def test_preservation_conditions_count() -> None:
     assert preservation_conditions(wounded=True, fired_at=True, friend_fell_nearby=False,
                                    leader_gone=False, no_ammunition=False,
                                    outnumbered=True) == 3
+
+
+def test_searchlight_lights_a_clipped_5x5_block() -> None:
+    from killhouse.rulesets.commando.observation import lit_square
+
+    assert len(lit_square(10, 10, 30, 30)) == 25
+    assert len(lit_square(0, 0, 30, 30)) == 9
+    assert (12, 12) in lit_square(10, 10, 30, 30) and (13, 12) not in lit_square(10, 10, 30, 30)
+
+
+def test_searchlight_nearby_edge_and_lit_observer() -> None:
+    from killhouse.rulesets.commando.observation import light_flags, lit_square
+
+    lit = lit_square(30, 10, 60, 30)
+    assert light_flags((10, 10), (30, 10), lit) == (True, False)   # 20 squares: nearby
+    assert light_flags((9, 10), (30, 10), lit) == (False, False)   # 21: not nearby
+    assert light_flags((30, 10), (40, 10), lit) == (False, True)   # lit, looking out
+    assert light_flags((30, 10), (31, 10), lit) == (True, False)   # both lit: no −30

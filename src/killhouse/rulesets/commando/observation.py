@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from killhouse.core.chance import Chance
 from killhouse.core.events import Audience
-from killhouse.rulesets.commando.dice import clamp, percent_check
+from killhouse.rulesets.commando.dice import clamp, distance, percent_check
 from killhouse.rulesets.commando.tables import tables
 
 UNLIMITED = 10**9
@@ -145,3 +145,25 @@ def kept(
 ) -> frozenset[str]:
     """Ruling C-11: observation lasts while one man of the side has LOS within range."""
     return frozenset(t for t in observed if any(in_view(o, t) for o in observers))
+
+
+def lit_square(x: int, y: int, width: int, height: int) -> frozenset[tuple[int, int]]:
+    """Ruling C-13: an aimed searchlight lights the 5×5 block centred on its square (clipped to
+    the map) until its operator's next activation."""
+    half = tables().searchlight_half
+    return frozenset(
+        (cx, cy)
+        for cy in range(max(0, y - half), min(height, y + half + 1))
+        for cx in range(max(0, x - half), min(width, x + half + 1))
+    )
+
+
+def light_flags(
+    observer: tuple[int, int], target: tuple[int, int], lit: frozenset[tuple[int, int]]
+) -> tuple[bool, bool]:
+    """(target in searchlight with the observer nearby, observer lit looking out) for a
+    ``Sighting`` (digest 6.3, ruling C-13: "nearby" is within 20 squares of the target)."""
+    near = distance(observer[0] - target[0], observer[1] - target[1])
+    target_lit = target in lit and near <= tables().searchlight_nearby
+    observer_lit = observer in lit and target not in lit
+    return target_lit, observer_lit
