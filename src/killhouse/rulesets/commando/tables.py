@@ -202,6 +202,8 @@ class Tables:
     hero_beyond: Mapping[str, int]
     skills: Mapping[str, Skill]
     efficiency: Mapping[int, int]
+    cost_safe_cracking: int
+    safe_cracking_lock_mult: float
     bonus: tuple[tuple[int, int], ...]
     ranks: tuple[str, ...]
     doofus_obs: str
@@ -366,6 +368,8 @@ def tables() -> Tables:
             for name, row in chars["skills"].items()
         },
         efficiency={int(k): int(v) for k, v in chars["efficiency"].items()},
+        cost_safe_cracking=int(chars["skills"]["safe_cracking"]["tp"]),
+        safe_cracking_lock_mult=float(chars["skills"]["safe_cracking"]["lock_mult"]),
         bonus=tuple((int(lo), int(p)) for lo, p in chars["bonus"]),
         ranks=tuple(chars["ranks"]),
         doofus_obs=str(chars["doofus_obs"]),
