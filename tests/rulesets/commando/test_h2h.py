@@ -127,3 +127,37 @@ def test_draw_takes_effect_next_round() -> None:
                                            ("bayonet", "bayonet")])
 def test_strike_rows(item: str | None, row: str) -> None:
     assert strike_row(item) == row
+
+
+def test_stacking_and_engagement() -> None:
+    from killhouse.rulesets.commando.h2h import engage, may_enter
+
+    a1, a2, b = man("a1", "x"), man("a2", "x"), man("b", "y")
+    assert may_enter([a1, b], "x") and not may_enter([a1, a2, b], "x")
+    engage([a1, b])
+    assert a1.engaged and b.engaged
+    lone = man("c", "x")
+    engage([lone])
+    assert not lone.engaged
+
+
+@pytest.mark.parametrize(
+    ("faces", "result", "free"), [([2, 3], "all", True), ([3, 3], "none", False)]
+)
+def test_disengagement_one_against_one(faces: list[int], result: str, free: bool) -> None:
+    from killhouse.rulesets.commando.h2h import disengagement
+
+    a, b = man("a", "x", engaged=True, tp=50), man("b", "y", engaged=True, tp=50)
+    assert disengagement(Forced(faces), [a, b], ["a"]) == result
+    assert a.tp == 30 and (not a.engaged) is free and a.must_leave is free
+
+
+def test_disengagement_b_result_leaves_the_choice_to_the_side() -> None:
+    from killhouse.rulesets.commando.h2h import disengagement, release
+
+    a1, a2 = man("a1", "x", engaged=True, tp=50), man("a2", "x", engaged=True, tp=50)
+    b = man("b", "y", engaged=True, tp=50)
+    assert disengagement(Forced([2, 2]), [a1, a2, b], ["a1", "a2"]) == "one"  # 4 on 2 v 1
+    assert a1.engaged and a2.engaged and a1.tp == a2.tp == 30
+    release(a2)
+    assert not a2.engaged and a2.must_leave

@@ -7,7 +7,7 @@ the strikes are simultaneous. Rolls go in ascending man-id order so a game repla
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -148,3 +148,49 @@ def melee_round(
 def engagement_over(men: Mapping[str, ManState]) -> bool:
     """Ruling C-37: the engagement ends when only one side has active men in the square."""
     return len({m.side for m in men.values() if m.active()}) < 2
+
+
+def may_enter(square: Sequence[ManState], side: str) -> bool:
+    """Ruling C-37: a square holds at most 2 men of each side (out-of-action men don't count)."""
+    return sum(1 for m in square if m.side == side and m.active()) < tables().max_per_side
+
+
+def engage(square: Sequence[ManState]) -> None:
+    """Moving into an enemy's square engages every man of both sides there (C-37); the mover's
+    activation ends (the turn's business)."""
+    sides = {m.side for m in square if m.active()}
+    if len(sides) > 1:
+        for m in square:
+            if m.active():
+                m.engaged = True
+
+
+def disengagement(
+    chance: Chance, square: Sequence[ManState], withdrawing: Sequence[str],
+    audience: Audience = None,
+) -> str:
+    """Phase 4 step 1 for one square's side of withdrawers (C-42): each pays 20 TP whatever
+    happens; 2d6 on the Disengagement Table against the enemies staying. On ``all`` every
+    withdrawer gets away; on ``one`` the withdrawing side names who (``release``)."""
+    cost = tables().cost["disengage"]
+    leaving = [m for m in square if m.id in withdrawing and m.active()]
+    if not leaving:
+        return melee.NONE
+    side = leaving[0].side
+    staying = [m for m in square if m.side != side and m.active()]
+    for m in leaving:
+        m.tp = max(0, m.tp - cost)
+    result = melee.disengage(chance, len(leaving), max(1, len(staying)), audience)
+    if result == melee.ALL:
+        for m in leaving:
+            release(m)
+    elif result == melee.ONE and len(leaving) == 1:
+        release(leaving[0])
+    return result
+
+
+def release(man: ManState) -> None:
+    """He got away: no longer engaged or grappled; his first task must leave the square (C-42)."""
+    man.engaged = False
+    man.grappled_with = None
+    man.must_leave = True

@@ -128,6 +128,7 @@ class ManState:
     plotted: bool = False
     fee_paid: bool = False             # the one-time 5 TP op-fire fee (C-26)
     engaged: bool = False
+    must_leave: bool = False           # disengaged: his first task must leave the square (C-42)
     grappled_with: str | None = None
     in_hand: str | None = None
     carried: tuple[str, ...] = ()

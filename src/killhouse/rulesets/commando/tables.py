@@ -190,6 +190,7 @@ class Tables:
     disengage: Mapping[int, Mapping[int, tuple[tuple[int, int, str], ...]]]
     draw_fails_up_to: Mapping[str, Mapping[str, int]]
     melee_rounds: int
+    max_per_side: int
     grapple_base: int
     grapple_vs_evade: int
     strike_vs_evade: int
@@ -338,6 +339,7 @@ def tables() -> Tables:
         },
         draw_fails_up_to={k: _ints(v) for k, v in melee["draw_fails_up_to"].items()},
         melee_rounds=int(melee["rounds"]),
+        max_per_side=int(melee["max_per_side"]),
         grapple_base=int(melee["grapple_base"]),
         grapple_vs_evade=int(melee["grapple_vs_evade"]),
         strike_vs_evade=int(melee["strike_vs_evade"]),
