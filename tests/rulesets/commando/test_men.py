@@ -154,3 +154,20 @@ def test_kill_and_mission_uses() -> None:
     m.kill()
     assert m.wound() is Wound.DEAD and not m.active()
     assert m.posture is Posture.STANDING
+
+
+def test_per_mission_uses_run_out() -> None:
+    m = man(abilities=frozenset({"inspire_men"}))
+    m.start_mission()
+    assert m.use("inspire_men") and m.use("inspire_men")
+    assert not m.use("inspire_men") and not m.use("luck_of_the_irish")
+
+
+def test_miraculous_escape_only_from_hero_27_and_only_against_a_fall() -> None:
+    hero = ManState("h", "a", Ratings(Kind.COMMANDO, 14, 14, 14, 14, lead=10, hero=27))
+    hero.start_mission()
+    assert hero.would_fall(14) and not hero.would_fall(13) and hero.would_fall(killed=True)
+    assert hero.use("miraculous_escape") and not hero.use("miraculous_escape")
+    plain = ManState("p", "a", Ratings(Kind.COMMANDO, 14, 14, 14, 14, lead=10, hero=26))
+    plain.start_mission()
+    assert not plain.use("miraculous_escape")

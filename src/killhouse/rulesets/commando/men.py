@@ -193,6 +193,23 @@ class ManState:
         if self.ratings.escape():
             self.uses["miraculous_escape"] = 1
 
+    def use(self, ability: str) -> bool:
+        """Spend one use of a per-mission ability (Inspire Men 2, Luck of the Irish 1, Right
+        Place 1, Miraculous Escape 1: digest 12.2, C-48); False, and no change, if none is left."""
+        left = self.uses.get(ability, 0)
+        if left <= 0:
+            return False
+        self.uses[ability] = left - 1
+        return True
+
+    def would_fall(self, points: int = 0, killed: bool = False) -> bool:
+        """Whether a result would kill or incapacitate him (the Miraculous Escape's test, C-48)."""
+        if killed:
+            return True
+        state = wound_state(self.end0(), self.damage + max(0, points),
+                            self.ratings.ignores_serious())
+        return state in (Wound.DEAD, Wound.INCAPACITATED)
+
     def take_damage(self, points: int) -> Wound:
         """Apply damage (never below 0) with ruling C-5's TP halving; returns the new state."""
         before = self.wound()
