@@ -216,3 +216,14 @@ def test_every_roll_with_defaults_sums_to_one(roll: str) -> None:
 def test_grapple_odds() -> None:
     assert odds("grapple", "--st", "22")["grappled"] == F(59, 100)
     assert odds("grapple", "--st", "22", "--evading")["grappled"] == F(34, 100)
+
+
+def test_bad_roll_parameters_are_clear_errors() -> None:
+    from killhouse.errors import UnknownRollError
+
+    with pytest.raises(UnknownRollError, match="at least 1"):
+        odds("disengage", "--withdrawing", "0")
+    with pytest.raises(UnknownRollError, match="whole number"):
+        odds("skill", "--skill", "safe_cracking", "--mult", "x")
+    assert odds("skill", "--skill", "safe_cracking", "--rating", "12", "--mult", "2")[
+        "success"] == F(24, 100)

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from killhouse.core.chance import Chance
+from killhouse.errors import UnknownRollError
 from killhouse.rulesets.base import Param, RollSpec
 from killhouse.rulesets.commando import fire, grenades, melee, observation, panic
 from killhouse.rulesets.commando.characters import (
@@ -121,7 +122,10 @@ def odds_grapple(chance: Chance, p: Mapping[str, Any]) -> str:
 
 
 def odds_disengage(chance: Chance, p: Mapping[str, Any]) -> str:
-    return melee.disengage(chance, int(p["withdrawing"]), int(p["staying"]))
+    withdrawing, staying = int(p["withdrawing"]), int(p["staying"])
+    if withdrawing < 1 or staying < 1:
+        raise UnknownRollError("--withdrawing and --staying: at least 1 man each")
+    return melee.disengage(chance, withdrawing, staying)
 
 
 def odds_draw(chance: Chance, p: Mapping[str, Any]) -> str:
@@ -312,7 +316,7 @@ ROLLS: dict[str, RollSpec] = {
             Param("skill", str, "sniping", "the skill", tuple(tables().skills)),
             Param("rating", int, 14, "skill rating"),
             HERO,
-            Param("mult", str, "1", "DiffMult for Safe-Cracking's objects"),
+            Param("mult", int, 1, "DiffMult for Safe-Cracking's objects (locked doors 2)"),
         ),
         odds_skill,
     ),
