@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from killhouse.core.chance import Chance
 from killhouse.core.events import Event, EventLog
+from killhouse.core.layers import LayerSpec
 from killhouse.scenario.model import Issue, Scenario
 
 JSON = Any
@@ -134,6 +135,10 @@ class Ruleset(ABC, Generic[S]):
     source: ClassVar[str]
     #: extra scenario keys this ruleset accepts, per section: "figure", "object", "side"
     scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = {}
+    #: per-cell layers the map legend may set (elevation, terrain kind, edge flags …)
+    layers: ClassVar[Mapping[str, LayerSpec]] = {}
+    #: the sight rule passed to the core's line of sight: "exact" (K-1) or "supercover" (F-24)
+    sight: ClassVar[str] = "exact"
     #: the default turn limit when a scenario gives none
     default_turn_limit: ClassVar[int] = 30
 

@@ -113,7 +113,7 @@ def _load(source: Source) -> Scenario | list[Problem]:
     seed = top.integer("seed", f"a seed from 0 to {MAX_SEED}", low=0, high=MAX_SEED)
     objectives = _free_mapping(top, "objectives")
     options = _free_mapping(top, "options")
-    parts = parse_map(top)
+    parts = parse_map(top, ruleset.layers if ruleset else None)
     sides = parse_sides(top, extras)
     ids = Ids(report)
     figures = parse_figures(top, extras, parts, sides, ids)

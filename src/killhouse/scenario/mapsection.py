@@ -14,6 +14,7 @@ from ruamel.yaml.scalarstring import FoldedScalarString, LiteralScalarString
 
 from killhouse.core.board import Board, Level
 from killhouse.core.cells import Cell
+from killhouse.core.layers import LayerSpec
 from killhouse.scenario.cellref import RefError, parse_cell, parse_zone
 from killhouse.scenario.fields import Fields, Report
 from killhouse.scenario.mapparse import (
@@ -56,7 +57,7 @@ def _issue(report: Report, issue: MapIssue) -> None:
     report.add(issue.path, issue.message, issue.hint, issue.line)
 
 
-def _legend(fields: Fields) -> dict[str, LegendEntry]:
+def _legend(fields: Fields, layers: Mapping[str, LayerSpec]) -> dict[str, LegendEntry]:
     node = fields.mapping("legend", "a mapping of symbols to legend entries")
     if node is None:
         return dict(DEFAULT_ENTRIES)
@@ -65,7 +66,7 @@ def _legend(fields: Fields) -> dict[str, LegendEntry]:
     except PlainError as exc:
         fields.report.add(exc.path, exc.message)
         return dict(DEFAULT_ENTRIES)
-    legend, issues = parse_legend(plain, fields.at("legend"))
+    legend, issues = parse_legend(plain, fields.at("legend"), layers)
     for issue in issues:
         _issue(fields.report, issue)
     return legend
@@ -178,8 +179,11 @@ def _zones(
                 fields.report.add(where, exc.message, exc.hint)
 
 
-def parse_map(top: Fields) -> MapParts:
-    """Check the ``map`` section and build the board; everything wrong goes to the report."""
+def parse_map(top: Fields, layers: Mapping[str, LayerSpec] | None = None) -> MapParts:
+    """Check the ``map`` section and build the board; everything wrong goes to the report.
+
+    ``layers`` are the ruleset's declared cell layers (``Ruleset.layers``), set by the legend.
+    """
     node = top.mapping("map", "a mapping with levels (and optionally legend, stairs, zones)")
     parts = MapParts()
     if node is None:
@@ -187,7 +191,7 @@ def parse_map(top: Fields) -> MapParts:
     fields = Fields(node, "map", top.report)
     fields.check_keys(MAP_KEYS, "map")
     fields.require("levels")
-    legend = _legend(fields)
+    legend = _legend(fields, layers or {})
     drawn, complete = _drawn_levels(fields)
     parts.names = [d.name for d in drawn]
     levels: list[Level] = []
