@@ -19,7 +19,7 @@ from killhouse.scenario.mapsection import MapParts
 from killhouse.scenario.model import FigureSpec, ObjectSpec, SideSpec
 from killhouse.scenario.yamlsource import describe, item
 
-SIDE_KEYS = ("id", "name", "controller")
+SIDE_KEYS = ("id", "name", "controller", "umpire")
 FIGURE_KEYS = (
     "id",
     "side",
@@ -126,6 +126,8 @@ def parse_sides(top: Fields, extras: Extras) -> list[SideSpec]:
                     if isinstance(value, str)
                     else "",
                 )
+        # umpire: true marks the game master's side (neutral figures; it never wins)
+        role = "umpire" if fields.boolean("umpire") else "player"
         if side_id is None:
             continue
         if side_id in seen:
@@ -135,7 +137,14 @@ def parse_sides(top: Fields, extras: Extras) -> list[SideSpec]:
             continue
         seen[side_id] = path
         sides.append(
-            SideSpec(side_id, name or side_id, controller, path, _extra(fields, SIDE_KEYS, allowed))
+            SideSpec(
+                side_id,
+                name or side_id,
+                controller,
+                path,
+                _extra(fields, SIDE_KEYS, allowed),
+                role=role,
+            )
         )
     return sides
 
@@ -243,6 +252,8 @@ def parse_figures(
     """The figures: kind, side, card or stats, place, facing, equipment, secrecy."""
     side_ids = [s.id for s in sides]
     allowed = extras.allowed("figure", FIGURE_KEYS)
+    # a ruleset adds figure kinds (dogs, vehicles, crews) in scenario_keys["kind"]
+    kinds = (*KINDS, *sorted(extras.keys.get("kind", frozenset()) - set(KINDS)))
     figures: list[FigureSpec] = []
     for path, raw in _entries(top, "figures", "a figure"):
         fields = Fields(raw, path, top.report)
@@ -251,7 +262,7 @@ def parse_figures(
         fields.require("id")
         ident = _id(fields, "a figure")
         kind = (
-            fields.choice("kind", KINDS, "operative, hostage or vip")
+            fields.choice("kind", kinds, ", ".join(kinds[:-1]) + " or " + kinds[-1])
             if fields.has("kind")
             else ("operative")
         )

@@ -30,6 +30,8 @@ class GameSummary:
     reason: str
     turns: int
     casualties: dict[str, int]
+    #: every winning side (several in games of three or more sides; none in a draw)
+    winners: tuple[str, ...] = ()
 
 
 def play_one(scenario: Scenario, index: int, base_seed: int) -> GameSummary:
@@ -45,6 +47,7 @@ def play_one(scenario: Scenario, index: int, base_seed: int) -> GameSummary:
         reason=result.reason,
         turns=int(snapshot.get("turn", 0)),
         casualties=game.ruleset.casualties(game.state),
+        winners=result.winners,
     )
 
 
@@ -77,7 +80,8 @@ def run_games(path: Path, games: int, seed: int, workers: int = 1) -> Iterator[G
 def summarize(scenario: Scenario, seed: int, results: list[GameSummary]) -> dict[str, Any]:
     """The batch summary: wins per side, draws, end reasons, turns, casualties per side."""
     sides = scenario.side_ids()
-    wins = Counter(r.winner for r in results if r.winner is not None)
+    # a shared win counts for each of its winners; a game with no winner is a draw
+    wins = Counter(w for r in results for w in (r.winners or ((r.winner,) if r.winner else ())))
     turns = [r.turns for r in results]
     casualties: dict[str, list[int]] = {s: [] for s in sides}
     for r in results:
@@ -89,7 +93,7 @@ def summarize(scenario: Scenario, seed: int, results: list[GameSummary]) -> dict
         "seed": seed,
         "games": len(results),
         "wins": {s: wins.get(s, 0) for s in sides},
-        "draws": sum(1 for r in results if r.winner is None),
+        "draws": sum(1 for r in results if r.winner is None and not r.winners),
         "end_reasons": dict(sorted(Counter(r.reason for r in results).items())),
         "turns": {
             "mean": round(fmean(turns), 4) if turns else 0.0,
