@@ -38,6 +38,7 @@ TOP_KEYS = (
     "objects",
     "objectives",
     "options",
+    "roster",
 )
 MAX_SEED = 2**64 - 1
 _FAULT = "this is a fault in killhouse, not in the scenario: please report it"
