@@ -147,3 +147,18 @@ def test_reshuffle_with_a_card_still_held_is_refused_in_enumeration() -> None:
 
     with pytest.raises(ValueError, match="sample instead"):
         enumerate_outcomes(fn)
+
+
+def test_reshuffle_keeps_discards_from_before_the_enumeration() -> None:
+    def fn(c: Chance) -> tuple[Hashable, ...]:
+        deck = Deck("d", [Card(14, "hearts"), Card(2, "spades")], discards=[Card(0, "joker")])
+        out = []
+        for _ in range(3):  # the third draw reshuffles: the joker comes back too
+            card = c.draw(deck, "t", key=by_colour)
+            out.append(by_colour(card))
+            deck.discard(card)
+        return tuple(out)
+
+    odds = enumerate_outcomes(fn)
+    assert odds[("red", "black", "joker")] == Fraction(1, 2) * Fraction(1, 3)
+    assert sum(odds.values()) == 1

@@ -187,6 +187,7 @@ class _ScriptedChance(Chance):
             if start is None:
                 start = self.posteriors[universe] = DrawPosterior.start(universe)
             deck.posterior = start
+            deck.posterior_base = len(deck.discards)
         posterior = deck.posterior
         readings = tuple(key(card) for card in posterior.universe)
         weights = posterior.group_weights(readings)

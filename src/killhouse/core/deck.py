@@ -234,6 +234,8 @@ class Deck:
     key: Callable[[Card], Hashable] = field(default=whole_card, repr=False, compare=False)
     #: exact enumeration's knowledge of the cards drawn (ruling K-10); ``None`` in play
     posterior: DrawPosterior | None = field(default=None, repr=False, compare=False)
+    #: how many discards there were when the posterior began
+    posterior_base: int = field(default=0, repr=False, compare=False)
 
     def groups(self) -> list[tuple[Hashable, int]]:
         """The distinct keys left in the pile with their counts, in a fixed order."""
@@ -256,13 +258,15 @@ class Deck:
     def reshuffle(self) -> None:
         """Put the discards back into the draw pile."""
         if self.posterior is not None:
-            # exact enumeration: the pile is empty, so every card of the universe was drawn
-            if self.cards or len(self.discards) < self.posterior.drawn:
+            # exact enumeration: the pile is empty, so every card of the universe was drawn;
+            # the discards since hold stand-ins, replaced by the universe itself
+            since = len(self.discards) - self.posterior_base
+            if self.cards or since != self.posterior.drawn:
                 raise ValueError(
                     f"deck {self.name!r}: exact odds need every drawn card discarded before a "
                     "reshuffle; sample instead"
                 )
-            self.discards = self.discards[self.posterior.drawn :] + list(self.posterior.universe)
+            self.discards = self.discards[: self.posterior_base] + list(self.posterior.universe)
             self.posterior = None
         self.cards.extend(self.discards)
         self.discards.clear()
