@@ -150,3 +150,44 @@ def test_layer_spec_edges() -> None:
     with pytest.raises(ValueError):
         edge_crossed(np.zeros((2, 2), dtype=np.int16), (0, 0), (1, 1))
     assert Cell(0, 0, 0).level == 0
+
+
+def drawn(layer: str) -> str:
+    return scenario(GOOD).replace(
+        "sides:\n", f"  layers:\n    elevation:\n      ground: |\n{layer}sides:\n", 1
+    )
+
+
+def test_a_number_layer_drawn_as_digits_sets_the_whole_level() -> None:
+    scen = loads_scenario(drawn("        0123\n        .99.\n"), "hill.yaml")
+    assert scen.board.levels[0].layers["elevation"].tolist() == [[0, 1, 2, 3], [0, 9, 9, 0]]
+
+
+@pytest.mark.parametrize(
+    ("rows", "expected"),
+    [
+        (
+            "        0123\n        .9x.\n",
+            "hill.yaml:18: map.layers.elevation.ground: expected a digit 0 to 9 or '.', "
+            "found 'x' at ground:2,1",
+        ),
+        (
+            "        012\n        .99.\n",
+            "map.layers.elevation.ground: the drawing must be 4 x 2 like level 'ground'",
+        ),
+    ],
+)
+def test_bad_layer_drawings(rows: str, expected: str) -> None:
+    with pytest.raises(ScenarioError) as caught:
+        loads_scenario(drawn(rows), "hill.yaml")
+    messages = [str(p) for p in caught.value.problems]
+    assert any(expected in m for m in messages), messages
+
+
+def test_only_declared_number_layers_can_be_drawn() -> None:
+    text = drawn("        0123\n        .99.\n").replace(
+        "    elevation:\n      ground", "    ground:\n      ground"
+    )
+    with pytest.raises(ScenarioError) as caught:
+        loads_scenario(text, "hill.yaml")
+    assert any("no layer 'ground' of numbers" in str(p) for p in caught.value.problems)
