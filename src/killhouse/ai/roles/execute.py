@@ -65,6 +65,9 @@ class ExecuteBot(BaselineBot):
             cost[stairs_mask(lv.terrain) & (cost > 0)] = 2
             cost[lv.terrain == Terrain.DOOR_LOCKED] = LOCK_COST
             self._costs.append(cost)
+        for c in (cell_of(x) for x in view.get("public", {}).get("entry", [])):
+            if c is not None and self.plan.terrain(c) == Terrain.WINDOW:
+                self._costs[c.level][c.y, c.x] = 1  # an entry window is climbed through (E-66)
         self._cache.clear()
 
     def distances(self, goals: Iterable[Cell]) -> DistanceField | None:

@@ -48,11 +48,25 @@ def enter_costs(state: ExecuteState, blocked_by: str) -> list[NDArray[np.int32]]
         cost = passable_mask(lv.terrain).astype(np.int32)
         cost[stairs_mask(lv.terrain) & (cost > 0)] = STAIR_COST
         out.append(cost)
+    for cell in windows(state):  # ruling E-66: climbed through for 1 MP
+        out[cell.level][cell.y, cell.x] = 1
     for f in state.figures.values():
         if f.side == blocked_by and f.active and f.pos is not None:
             out[f.pos.level][f.pos.y, f.pos.x] = 0  # ruling E-4: never through an active enemy
     state.cache[key] = out
     return out
+
+
+def windows(state: ExecuteState) -> frozenset[Cell]:
+    """Windows that are entry squares (ruling E-66): figures climb through them, both ways,
+    for 1 MP, but nobody stops in a window."""
+    key = "windows"
+    cached = state.cache.get(key)
+    if cached is None:
+        cached = frozenset(c for c in state.entry if state.board.terrain(c) == Terrain.WINDOW)
+        state.cache[key] = cached
+    result: frozenset[Cell] = cached
+    return result
 
 
 def squeeze(state: ExecuteState) -> list[NDArray[np.bool_]]:
@@ -160,6 +174,7 @@ def destinations(state: ExecuteState, figure: Figure) -> dict[Cell, int]:
             prev = best[level]
             best[level] = cost if prev is None else np.minimum(prev, cost)
     blocked = {f.pos for f in state.figures.values() if f.active and f.pos is not None}
+    blocked |= windows(state)
     if figure.pos is not None:
         blocked.add(figure.pos)
     out: dict[Cell, int] = {}
@@ -227,6 +242,9 @@ def route(
         )
     if dest == figure.pos or state.active_at(dest) is not None:
         raise IllegalActionError(f"{cell_json(dest)} is not a free square to end on (E-4)")
+    if dest in windows(state):
+        raise IllegalActionError(f"{cell_json(dest)} is a window: figures climb through it but "
+                                 "do not stop in it (ruling E-66)")
     return path, total
 
 
@@ -343,6 +361,8 @@ def follow(state: ExecuteState, hostage: Figure, leader: Figure, log: EventLog) 
             cell = Cell(lp.level, lp.x + dx, lp.y + dy)
             if (dx == 0 and dy == 0) or not state.board.in_bounds(cell) or cell in occupied:
                 continue
+            if cell in windows(state):
+                continue
             cost = r.cost(cell)
             if cost is None:
                 continue
@@ -360,7 +380,8 @@ def follow(state: ExecuteState, hostage: Figure, leader: Figure, log: EventLog) 
         if spent > mp:
             break
         steps.append(cell)
-    while steps and steps[-1] in occupied:  # E-4: it may pass friends but not end on them
+    # E-4: it may pass friends but not end on them; nobody stops in a window (E-66)
+    while steps and (steps[-1] in occupied or steps[-1] in windows(state)):
         steps.pop()
     for i, cell in enumerate(steps):
         if cell in state.extraction:

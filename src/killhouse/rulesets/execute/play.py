@@ -74,7 +74,10 @@ def why_not(state: ExecuteState, action: Action) -> str:
             f"possible: {', '.join(kinds)}"
         )
     if action.kind == "move":
-        return f"{action.get('to')} is not a free square {fid!r} can reach this turn (E-2 … E-5)"
+        to = action.get("to")
+        if isinstance(to, tuple) and len(to) == 3 and Cell(*to) in movement.windows(state):
+            return f"{list(to)} is a window: figures climb through it but do not stop in it (E-66)"
+        return f"{to} is not a free square {fid!r} can reach this turn (E-2 … E-5)"
     if action.kind == "fire":
         return f"{fid!r} has no line of sight to a target {action.get('target')!r} (E-12)"
     return f"{action} is not a legal choice now"

@@ -193,9 +193,22 @@ class _Reader:
         name = raw.get(key, default)
         if name is None:
             return None
+        if isinstance(name, list) and name:  # several zones together
+            cells: set[Cell] = set()
+            for n in name:
+                part = self.zone_named(key, n)
+                if part is None:
+                    return None
+                cells |= part
+            return frozenset(cells)
+        return self.zone_named(key, name)
+
+    def zone_named(self, key: str, name: Any) -> frozenset[Cell] | None:
+        raw: Mapping[str, Any] = self.scenario.objectives
         zones = self.scenario.board.zones
         if not isinstance(name, str):
-            self.add(f"objectives.{key}", f"expected a zone name, found {name!r}")
+            self.add(f"objectives.{key}", f"expected a zone name or a list of them, found "
+                     f"{name!r}")
             return None
         if name not in zones:
             self.add(f"objectives.{key}" if key in raw else "objectives",
@@ -218,10 +231,11 @@ class _Reader:
         entry = self.zone("entry", "entry") or frozenset()
         board = self.scenario.board
         for cell in sorted(entry):
-            if not board.passable(cell):
+            # ruling E-66: a window may be an entry square (climbed through, never stood in)
+            if not board.passable(cell) and board.terrain(cell) != Terrain.WINDOW:
                 self.add("objectives.entry", f"entry square {self.scenario.cell_name(cell)!r} "
-                         "cannot be entered", "entry squares are floor, open or closed doors, "
-                         "or stairs (ruling E-34)")
+                         "cannot be entered", "entry squares are floor, doors that are not "
+                         "locked, windows or stairs (ruling E-34)")
         # ruling E-31: the extraction squares are by default the entry squares
         extraction = entry
         if "extraction" in raw and "rescue_zone" in raw:
