@@ -38,12 +38,16 @@ from killhouse.rulesets.execute.state import (
     ExecuteState,
     Figure,
 )
-from killhouse.rulesets.execute.tables import tables
+from killhouse.rulesets.execute.tables import STATS, tables
 from killhouse.rulesets.execute.tasks import adjacent
 from killhouse.rulesets.execute.vision import visible_ids
 
 MAX_TEXT = 500
 MAX_NOTES = 10
+#: the standard terrorist's card (E-33), offered as the starting point of a custom agent
+DEFAULT_STATS: tuple[int, ...] = tuple(
+    tables().terrorist_cards["standard_terrorist"].stat(s) for s in STATS
+)
 
 
 def _act(side: str, kind: str, hint: dict[str, Any], **args: Any) -> Action:
@@ -121,28 +125,34 @@ def negotiation_actions(state: ExecuteState, side: str) -> list[Action]:
 
 
 def planning_actions(state: ExecuteState) -> list[Action]:
-    """Pre-game step 3b (ruling E-36): the FBI's roster and loadouts, hidden from the terrorists."""
+    """Pre-game step 3b (rulings E-36, E-67): the FBI's roster, loadouts (weapon, armour,
+    grenades) and custom agents, hidden from the terrorists."""
     side = state.fbi
     out: list[Action] = []
     roster = state.agents()
     if len(roster) < state.options.fbi_count:
         for card in state.pool:
             out.append(_act(side, "recruit", {"role": "setup"}, card=card))
+        # E-33's default card offered to build on; any 25-point card is accepted
+        out.append(_act(side, "recruit_custom", {"role": "setup"}, stats=list(DEFAULT_STATS)))
+    supply = range(state.options.grenades_per_figure + 1)
     for agent in sorted(roster, key=lambda f: f.id):
         out.append(_act(side, "dismiss", {"role": "setup"}, figure=agent.id))
         for weapon in sorted(tables().weapons):
             for armour in range(state.options.armour_cap(side) + 1):
-                if (weapon, armour) != (agent.weapon, agent.armour):
-                    out.append(
-                        _act(
-                            side,
-                            "loadout",
-                            {"role": "setup"},
-                            figure=agent.id,
-                            weapon=weapon,
-                            armour=armour,
+                for grenades in supply:
+                    if (weapon, armour, grenades) != (agent.weapon, agent.armour, agent.grenades):
+                        out.append(
+                            _act(
+                                side,
+                                "loadout",
+                                {"role": "setup"},
+                                figure=agent.id,
+                                weapon=weapon,
+                                armour=armour,
+                                grenades=grenades,
+                            )
                         )
-                    )
     if len(state.notes) < MAX_NOTES:
         out.append(_act(side, "note", {"role": "other"}, text=""))
     if roster:

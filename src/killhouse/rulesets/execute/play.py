@@ -12,7 +12,13 @@ from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.execute import combat, flow, movement, tasks, victory
 from killhouse.rulesets.execute.actions import MAX_NOTES, MAX_TEXT, legal
-from killhouse.rulesets.execute.build import pool_key, recruit_figure
+from killhouse.rulesets.execute.build import (
+    MAX_NAME,
+    custom_agent,
+    custom_card_problem,
+    pool_key,
+    recruit_figure,
+)
 from killhouse.rulesets.execute.combat import can_see
 from killhouse.rulesets.execute.news import tell
 from killhouse.rulesets.execute.state import (
@@ -47,13 +53,26 @@ def apply(state: ExecuteState, action: Action, chance: Chance, log: EventLog) ->
         _check_route(state, action)
     elif action.kind in ("talk", "note"):
         _check_text(state, action)
-    elif action not in legal(state, action.side):
+    elif action.kind == "recruit_custom":
+        _check_custom(state, action)
+    elif _with_defaults(state, action) not in legal(state, action.side):
         raise IllegalActionError(why_not(state, action))
     handler(state, action, chance, log)
     refresh(state, log)
 
 
 # -- validation -----------------------------------------------------------------------------
+
+
+def _with_defaults(state: ExecuteState, action: Action) -> Action:
+    """``action`` with its optional arguments filled in: a loadout that leaves out the
+    grenades keeps the agent's count (E-67)."""
+    if action.kind == "loadout" and action.get("grenades") is None:
+        agent = state.figures.get(str(action.get("figure")))
+        if agent is not None:
+            return Action.make(action.side, action.kind, grenades=agent.grenades,
+                               **{k: v for k, v in action.args})
+    return action
 
 
 def why_not(state: ExecuteState, action: Action) -> str:
@@ -93,6 +112,21 @@ def _check_text(state: ExecuteState, action: Action) -> None:
         raise IllegalActionError(
             f"talk is possible only in negotiation, up to {state.options.max_messages} messages"
         )
+
+
+def _check_custom(state: ExecuteState, action: Action) -> None:
+    """A custom agent (E-36, E-67): planning, room on the roster, a card built to E-33."""
+    if not any(a.kind == "recruit_custom" for a in legal(state, action.side)):
+        raise IllegalActionError(
+            f"custom agents are built in planning while the roster holds fewer than "
+            f"{state.options.fbi_count} agents (E-36)"
+        )
+    name = action.get("name")
+    if name is not None and (not isinstance(name, str) or not 0 < len(name) <= MAX_NAME):
+        raise IllegalActionError(f"name must be a string of 1 to {MAX_NAME} characters")
+    problem = custom_card_problem(action.get("stats"))
+    if problem:
+        raise IllegalActionError(problem)
 
 
 def _cell(value: object) -> Cell:
@@ -251,11 +285,21 @@ def _dismiss(state: ExecuteState, action: Action, chance: Chance, log: EventLog)
 def _loadout(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
     agent = state.figures[str(action.get("figure"))]
     agent.weapon, agent.armour = str(action.get("weapon")), int(action.get("armour"))
+    agent.grenades = int(action.get("grenades", agent.grenades))
     log.emit(
         "loadout",
-        {"figure": agent.id, "weapon": agent.weapon, "armour": agent.armour},
+        {"figure": agent.id, "weapon": agent.weapon, "armour": agent.armour,
+         "grenades": agent.grenades},
         frozenset({state.fbi}),
     )
+
+
+def _recruit_custom(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
+    agent = custom_agent(state, [int(v) for v in action.get("stats")], action.get("name"))
+    state.figures[agent.id] = agent
+    state.known[state.fbi].add(agent.id)
+    log.emit("recruited", {"figure": agent.id, "card": "custom", "stats": agent.card.to_json()},
+             frozenset({state.fbi}))
 
 
 def _note(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
@@ -354,6 +398,7 @@ HANDLERS: dict[str, Handler] = {
     "meet_demands": _meet_demands,
     "end_negotiation": _end_negotiation,
     "recruit": _recruit,
+    "recruit_custom": _recruit_custom,
     "dismiss": _dismiss,
     "loadout": _loadout,
     "note": _note,

@@ -27,6 +27,7 @@ _ROLE_GUESS = {
 OPTION_KEYS = (
     "open_map", "fbi_count", "grenades_per_figure", "max_armour_level", "allow_printed_cards",
     "min_timer", "bomb_level", "default_lock_level", "negotiation", "max_messages",
+    "terrorists_use_fbi_cards",
 )
 OBJECTIVE_KEYS = ("mission", "entry", "extraction", "rescue_zone", "deployment")
 MISSIONS = ("hostage-rescue",)
@@ -144,7 +145,8 @@ class _Reader:
                 self.add(path, f"unknown option {key!r} for ruleset 'execute'",
                          did_you_mean(str(key), list(OPTION_KEYS)))
                 continue
-            if key in ("open_map", "allow_printed_cards", "negotiation"):
+            if key in ("open_map", "allow_printed_cards", "negotiation",
+                       "terrorists_use_fbi_cards"):
                 if not _is_bool(value):
                     self.add(path, f"expected true or false, found {value!r}")
                     continue
@@ -256,10 +258,16 @@ class _Reader:
         budget = t.point_buy["hostage" if kind == HOSTAGE else "combatant"]
         if spec.card is not None:
             pool = t.hostage_cards if kind == HOSTAGE else t.combatant_cards
+            if kind == TERRORIST and not opts.terrorists_use_fbi_cards:
+                pool = t.terrorist_cards  # E-33: the printed FBI cards are the FBI's
             card = pool.get(spec.card)
             if card is None:
                 other = t.card(spec.card)
-                if other is not None:
+                if kind == TERRORIST and spec.card in t.fbi_cards:
+                    self.add(f"{path}.card", f"card {spec.card!r} is an FBI card; terrorists "
+                             "use terrorist cards or stats (ruling E-33)",
+                             "set options.terrorists_use_fbi_cards: true to allow it")
+                elif other is not None:
                     what = "a hostage" if kind == HOSTAGE else "a combatant"
                     self.add(f"{path}.card", f"card {spec.card!r} is not a card for {what}",
                              "hostages use hostage_* cards; agents and terrorists the others")

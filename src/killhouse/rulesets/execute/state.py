@@ -175,6 +175,8 @@ class Options:
     negotiation: bool = True
     max_messages: int = 5
     turn_limit: int = 30
+    #: E-33: terrorists draw only from terrorist cards unless the scenario says otherwise
+    terrorists_use_fbi_cards: bool = False
 
     def armour_cap(self, side: str) -> int:
         return self.max_armour_level.get(side, 3)
