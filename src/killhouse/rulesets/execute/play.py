@@ -23,6 +23,7 @@ from killhouse.rulesets.execute.combat import can_see
 from killhouse.rulesets.execute.news import tell
 from killhouse.rulesets.execute.state import (
     AGENT,
+    FIRING,
     GRENADES,
     MOVEMENT,
     RELEASED,
@@ -87,6 +88,8 @@ def why_not(state: ExecuteState, action: Action) -> str:
             return f"{fid!r} is {figure.status} and takes no actions (ruling E-15)"
         if fid in state.acted:
             return f"{fid!r} has already acted in this phase (ruling E-10)"
+    if action.kind == "fire" and state.phase == FIRING:
+        return f"{fid!r} has no line of sight to a target {action.get('target')!r} (E-12)"
     if action.kind not in kinds:
         return (
             f"{action.kind!r} is not possible in the {state.phase} step; "
@@ -97,8 +100,6 @@ def why_not(state: ExecuteState, action: Action) -> str:
         if isinstance(to, tuple) and len(to) == 3 and Cell(*to) in movement.windows(state):
             return f"{list(to)} is a window: figures climb through it but do not stop in it (E-66)"
         return f"{to} is not a free square {fid!r} can reach this turn (E-2 … E-5)"
-    if action.kind == "fire":
-        return f"{fid!r} has no line of sight to a target {action.get('target')!r} (E-12)"
     return f"{action} is not a legal choice now"
 
 
