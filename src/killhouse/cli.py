@@ -32,18 +32,24 @@ def _print_json(data: Any) -> None:
 def validate(
     files: Annotated[list[Path], typer.Argument(help="scenario YAML files")],
 ) -> None:
-    """Check scenario files: print ok or one line per problem (file:line: field: ...)."""
-    from killhouse.scenario.loader import check_file
+    """Check scenario files: print ok or one line per problem (file:line: field: ...).
+
+    Warnings (a side sealed off from every objective and enemy) are printed too, but
+    leave the exit code 0.
+    """
+    from killhouse.scenario.loader import check_file_with_warnings
 
     bad = False
     for path in files:
-        problems = check_file(path)
+        problems, warnings = check_file_with_warnings(path)
         if problems:
             bad = True
             for problem in problems:
                 typer.echo(str(problem), err=False)
-        else:
-            typer.echo(f"{path}: ok" if len(files) > 1 else "ok")
+            continue
+        for warning in warnings:
+            typer.echo(str(warning))
+        typer.echo(f"{path}: ok" if len(files) > 1 else "ok")
     if bad:
         raise typer.Exit(2)
 
@@ -52,15 +58,48 @@ def validate(
 def rulesets(
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
-    """List the registered rulesets with their sources."""
+    """List the registered rulesets with their sources, metadata and action schemas."""
     from killhouse.rulesets import get_ruleset, ruleset_ids
 
-    rows = [get_ruleset(r).describe() for r in ruleset_ids()]
+    rows = [
+        {**get_ruleset(r).describe(), "actions": get_ruleset(r).schemas()} for r in ruleset_ids()
+    ]
     if as_json:
         _print_json(rows)
         return
     for row in rows:
         typer.echo(f"{row['id']:<10} {row['title']}  [{row['source']}]")
+
+
+@app.command()
+def actions(
+    ruleset: Annotated[str, typer.Argument(help="ruleset id")],
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON Schemas")] = False,
+) -> None:
+    """The action kinds of a ruleset with their arguments (JSON Schema with --json)."""
+    from killhouse.rulesets import get_ruleset
+
+    schemas = get_ruleset(ruleset).schemas()
+    if as_json:
+        _print_json(schemas)
+        return
+    for kind, schema in schemas.items():
+        props = schema["properties"]
+        args = [
+            f"{name}{'' if name in schema['required'] else '?'}:{_arg_type(props[name])}"
+            for name in props
+            if name not in ("kind", "side")
+        ]
+        text = f"{kind:<16} {' '.join(args)}".rstrip()
+        typer.echo(f"{text}  {schema.get('description', '')}".rstrip())
+
+
+def _arg_type(schema: dict[str, Any]) -> str:
+    if "enum" in schema:
+        return "|".join(schema["enum"])
+    if schema.get("description") == "[level, x, y]":
+        return "cell"
+    return str(schema.get("type", "?"))
 
 
 @app.command()
@@ -214,8 +253,15 @@ def odds(
 def play(
     scenario: Annotated[Path, typer.Argument(help="scenario YAML file")] = DEFAULT_DEMO,
     seed: Annotated[int, typer.Option(help="the game's seed")] = 1,
+    human: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--as",
+            help="play this side yourself (repeat for several sides at one terminal)",
+        ),
+    ] = None,
 ) -> None:
-    """Play a scenario between the AI sides and print the game turn by turn (umpire's view)."""
+    """Play a scenario and print it turn by turn; --as SIDE lets you decide for that side."""
     from killhouse.scenario.loader import load_scenario
     from killhouse.sim.play import play as play_game
     from killhouse.sim.transcript import footer, header, narrate_new
@@ -223,6 +269,9 @@ def play(
     scn = load_scenario(scenario)
     for line in header(scn, seed):
         typer.echo(line)
+    if human:
+        _play_human(scn, seed, human)
+        return
     cursor = 0
 
     def show(game: Any) -> None:
@@ -230,6 +279,46 @@ def play(
         cursor = narrate_new(game, cursor, typer.echo)
 
     typer.echo(footer(play_game(scn, seed, on_step=show)))
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    db: Annotated[
+        str,
+        typer.Option(help="database: a SQLite file path, sqlite:///path or postgresql://…"),
+    ] = "data/killhouse.sqlite3",
+    scenarios: Annotated[
+        Path | None, typer.Option(help="folder of shipped scenarios (default: ./scenarios)")
+    ] = None,
+) -> None:
+    """Run the game server: play in the browser against the AI or each other."""
+    try:
+        from killhouse.server.app import serve as run_server
+    except ImportError as exc:
+        raise KillhouseError(
+            f"the server needs the server extra: pip install -e '.[server]' ({exc.name} missing)"
+        ) from exc
+    run_server(host, port, db, scenarios)
+
+
+def _read_line(prompt: str) -> str | None:
+    """One line typed by the human (the prompt goes to the terminal), ``None`` at end of input."""
+    typer.echo(prompt, nl=False)
+    line = sys.stdin.readline()
+    if not line:
+        typer.echo("")
+        return None
+    return line.rstrip("\n")
+
+
+def _play_human(scn: Any, seed: int, sides: list[str]) -> None:
+    from killhouse.sim.terminal import TerminalGame
+    from killhouse.sim.transcript import footer
+
+    game = TerminalGame(scn, seed, sides, _read_line, typer.echo).run()
+    typer.echo(footer(game))
 
 
 def main() -> None:
