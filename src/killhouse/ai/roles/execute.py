@@ -19,17 +19,31 @@ from killhouse.ai.baseline import BaselineBot, cell_of
 from killhouse.core.cells import Cell
 from killhouse.core.fov import fields_of_view
 from killhouse.core.geometry import chebyshev, los_pairs
-from killhouse.core.paths import DistanceField, StepRules, distance_field
+from killhouse.core.paths import DistanceField
 from killhouse.core.rng import Rng
-from killhouse.core.terrain import Terrain, passable_mask, stairs_mask
+from killhouse.core.terrain import Terrain, passable_mask
 from killhouse.rulesets.base import Action
-from killhouse.rulesets.execute.rolls import device_tn, effective, success_chance
+from killhouse.rulesets.execute import facts
+from killhouse.rulesets.execute.facts import device_tn, effective, success_chance
 from killhouse.scenario.model import Scenario
 
 _DOOR_CODES = {"open": Terrain.DOOR_OPEN, "closed": Terrain.DOOR_CLOSED,
                "locked": Terrain.DOOR_LOCKED}
 #: the path cost the planner gives a locked door: picking it takes a turn or two
 LOCK_COST = 4
+#: what shutting off each kind of device is worth to the FBI (a lock opens the way on)
+TASK_VALUE = {"lock": 0.6, "camera": 0.4, "alarm": 0.4, "power": 0.5}
+
+
+def shot_value(view: dict[str, Any], target: object) -> float:
+    """What a hit on ``target`` is worth to the side: a gunman on his feet 1, one already down
+    0.3, a hostage a loss (the FBI's own people to save; a terrorist's bargaining chip)."""
+    seen = next((s for s in view.get("seen", []) if s.get("id") == target), None)
+    if seen is None:
+        return 0.0
+    if seen.get("kind") == "hostage":
+        return -2.0 if view.get("role") == "fbi" else -0.5
+    return 1.0 if seen.get("status") == "active" else 0.3
 
 
 class ExecuteBot(BaselineBot):
@@ -59,15 +73,11 @@ class ExecuteBot(BaselineBot):
         for at, state in doors:
             level, x, y = at
             self.plan.levels[level].terrain[y, x] = _DOOR_CODES.get(state, Terrain.DOOR_OPEN)
-        self._costs = []
-        for lv in self.plan.levels:
-            cost = passable_mask(lv.terrain).astype(np.int32)
-            cost[stairs_mask(lv.terrain) & (cost > 0)] = 2
+        entry = [c for c in (cell_of(x) for x in view.get("public", {}).get("entry", []))
+                 if c is not None]
+        self._costs = facts.step_costs(self.plan, entry)
+        for lv, cost in zip(self.plan.levels, self._costs, strict=True):
             cost[lv.terrain == Terrain.DOOR_LOCKED] = LOCK_COST
-            self._costs.append(cost)
-        for c in (cell_of(x) for x in view.get("public", {}).get("entry", [])):
-            if c is not None and self.plan.terrain(c) == Terrain.WINDOW:
-                self._costs[c.level][c.y, c.x] = 1  # an entry window is climbed through (E-66)
         self._cache.clear()
 
     def distances(self, goals: Iterable[Cell]) -> DistanceField | None:
@@ -79,11 +89,10 @@ class ExecuteBot(BaselineBot):
         if key not in self._cache:
             if len(self._cache) > 64:
                 self._cache.clear()
-            walls = [self.plan.solid(i) for i in range(len(self.plan.levels))]
             costs = [c.copy() for c in self._costs]
             for cell in blocked:
                 costs[cell.level][cell.y, cell.x] = 0
-            self._cache[key] = distance_field(self.plan, list(key[1]), costs, StepRules(), walls)
+            self._cache[key] = facts.distances(self.plan, key[1], costs)
         return self._cache[key]
 
     def los_count(self, cell: Cell, others: Sequence[Cell]) -> int:
@@ -132,13 +141,44 @@ class ExecuteBot(BaselineBot):
         tied = [a for s, a in scored if s >= best - 1e-9]
         return tied[rng.below(len(tied))]
 
-    def best_attack(self, actions: Sequence[Action], rng: Rng, kinds: tuple[str, ...],
-                    floor: float) -> Action | None:
-        scored = [(float(a.hint.get("p", 0)) * float(a.hint.get("value", 0)), a)
-                  for a in actions if a.kind in kinds]
+    def best_shot(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng,
+                  floor: float) -> Action | None:
+        """The shot with the best chance times what the hit is worth."""
+        scored = [(float(a.hint.get("p", 0)) * shot_value(view, a.get("target")), a)
+                  for a in actions if a.kind == "fire"]
         return self.pick([(s, a) for s, a in scored if s > floor], rng)
 
-    def best_throw(self, actions: Sequence[Action], rng: Rng, floor: float) -> Action | None:
+    def blast_value(self, view: dict[str, Any], center: Cell) -> float:
+        """What a blast on ``center`` is worth, judged on the side's own figures and those it
+        sees (E-27: radius 3 on the level, in sight of the square; friends and hostages
+        count against it)."""
+        fbi = view.get("role") == "fbi"
+        near: list[tuple[dict[str, Any], Cell]] = []
+        for f in [*view.get("figures", []), *view.get("seen", [])]:
+            at = cell_of(f.get("at"))
+            if (at is not None and at.level == center.level
+                    and chebyshev(at, center) <= facts.BLAST_RADIUS
+                    and f.get("status") in ("active", "incapacitated")):
+                near.append((f, at))
+        if not near:
+            return 0.0
+        ok = los_pairs(self.plan.opaque(center.level), [(center.x, center.y)] * len(near),
+                       [(at.x, at.y) for _, at in near])
+        value = 0.0
+        own = {f["id"] for f in view.get("figures", [])}
+        for (f, _), hit in zip(near, ok, strict=True):
+            if not hit:
+                continue
+            if f["id"] in own:
+                value -= 1.5
+            elif f.get("kind") == "hostage":
+                value -= 2.0 if fbi else 0.0
+            else:
+                value += 1.0 if f.get("status") == "active" else 0.3
+        return value
+
+    def best_throw(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng,
+                   floor: float) -> Action | None:
         """The throw most likely to catch enemies in its blast (on target or 1-3 long, E-27)."""
         scored = []
         mine = {f["id"]: cell_of(f.get("at")) for f in self.own_list}
@@ -146,11 +186,12 @@ class ExecuteBot(BaselineBot):
             if a.kind != "throw":
                 continue
             here, aim = mine.get(str(a.get("figure"))), cell_of(a.get("at"))
-            if here is not None and aim is not None and chebyshev(here, aim) <= 3:
+            if aim is None or (here is not None and chebyshev(here, aim) <= facts.BLAST_RADIUS):
                 continue  # never inside one's own blast (E-27)
             tn = int(a.hint.get("tn", 99))
-            p_blast = float(success_chance(8, tn - 3))  # the d8 may fall 3 short and still hit
-            scored.append((p_blast * float(a.hint.get("value", 0)), a))
+            # the d8 may fall up to the blast radius short and still catch the target
+            p_blast = float(success_chance(facts.GRENADE_DIE, tn - facts.BLAST_RADIUS))
+            scored.append((p_blast * self.blast_value(view, aim), a))
         return self.pick([(s, a) for s, a in scored if s > floor], rng)
 
     def pregame(self, view: dict[str, Any], actions: Sequence[Action]) -> Action | None:
@@ -191,16 +232,17 @@ class FbiBot(ExecuteBot):
     def combat(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action | None:
         phase = view["phase"]
         if phase == "grenades":
-            return self.best_throw(actions, rng, 0.6)
+            return self.best_throw(view, actions, rng, 0.6)
         if phase == "tasks":
             return self.tasks(view, actions, rng)
         if phase == "firing":
-            return self.best_attack(actions, rng, ("fire",), 0.0)
+            return self.best_shot(view, actions, rng, 0.0)
         return self.movement(view, actions, rng)
 
     def tasks(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action | None:
         """Disarm when it is likely to work, or when a timer is about to run out; then devices."""
         timers = {b["id"]: b.get("turns_remaining") for b in view.get("bombs", [])}
+        types = {d["id"]: d.get("type") for d in view["public"].get("devices", [])}
         scored: list[tuple[float, Action]] = []
         for a in actions:
             p = float(a.hint.get("p", 0))
@@ -211,7 +253,7 @@ class FbiBot(ExecuteBot):
                 if p >= 2 / 3 or late:
                     scored.append((10.0 + p, a))
             elif a.kind == "task" and p > 0:
-                scored.append((p * float(a.hint.get("value", 0)), a))
+                scored.append((p * TASK_VALUE.get(types.get(str(a.get("device")), ""), 0.0), a))
         return self.pick(scored, rng)
 
     def explore(self, view: dict[str, Any]) -> None:
@@ -532,9 +574,9 @@ class TerroristBot(ExecuteBot):
         phase = view["phase"]
         if phase == "grenades":
             boom = self.detonation(view, actions)
-            return boom or self.best_throw(actions, rng, 0.5)
+            return boom or self.best_throw(view, actions, rng, 0.5)
         if phase == "firing":
-            return self.best_attack(actions, rng, ("fire",), 0.0) or self.escapees(view, actions)
+            return self.best_shot(view, actions, rng, 0.0) or self.escapees(view, actions)
         if phase == "movement":
             return self.movement(view, actions, rng)
         return None

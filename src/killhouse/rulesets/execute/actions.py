@@ -2,8 +2,9 @@
 
 Every action of a combat slot names one figure and what it does in this phase (ruling E-10:
 one action per figure per phase); ``done`` ends the side's slot. Hints follow the engine's
-convention: ``role``, ``to`` for moves, ``p``/``value``/``target``/``tn`` for attacks and tasks.
-Odds in hints use only what the acting side knows.
+convention: ``role``, ``to`` for moves, ``p``/``target``/``tn`` for attacks and tasks. Hints
+carry facts the side may know (odds from its own view), never a bot's scoring: what an action
+is worth is the bot's business (``ai/roles/execute.py``).
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from killhouse.rulesets.execute.state import (
     AGENT,
     FIRING,
     GRENADES,
-    HOSTAGE,
     INCAPACITATED,
     MOVEMENT,
     NEGOTIATION,
@@ -178,39 +178,6 @@ def ready(state: ExecuteState, side: str, on_map: bool = True) -> list[Figure]:
     )
 
 
-def blast_value(state: ExecuteState, side: str, center: Cell) -> float:
-    """What a blast on ``center`` is worth to ``side``, judged on what the side sees (E-27)."""
-    g = tables().grenade
-    seen = visible_ids(state, side)
-    near = [
-        f
-        for f in state.figures.values()
-        if f.pos is not None
-        and f.status not in REMOVED
-        and f.pos.level == center.level
-        and chebyshev(f.pos, center) <= g["blast_radius"]
-        and (f.side == side or f.id in seen)
-    ]
-    if not near:
-        return 0.0
-    ok = los_pairs(
-        state.board.opaque(center.level),
-        [(center.x, center.y)] * len(near),
-        [(f.pos.x, f.pos.y) for f in near if f.pos is not None],
-    )
-    value = 0.0
-    for f, hit in zip(near, ok, strict=True):
-        if not hit or f.status not in (ACTIVE, INCAPACITATED):
-            continue
-        if f.side == side:
-            value -= 1.5
-        elif f.kind == HOSTAGE:
-            value -= 2.0 if side == state.fbi else 0.0
-        else:
-            value += 1.0 if f.status == ACTIVE else 0.3
-    return value
-
-
 def throw_targets(state: ExecuteState, thrower: Figure) -> list[Cell]:
     """Squares listed for a throw (ruling E-52): seen enemies in range and in sight (E-25).
 
@@ -263,7 +230,6 @@ def throw_hint(state: ExecuteState, thrower: Figure, target: Cell) -> dict[str, 
         "distance": d,
         "target": aimed,
         "p": float(success_chance(tables().grenade["die"], tn)),
-        "value": blast_value(state, thrower.side or "", target),
     }
 
 
@@ -284,7 +250,7 @@ def grenade_actions(state: ExecuteState, side: str) -> list[Action]:
                     _act(
                         side,
                         "detonate",
-                        {"role": "attack", "p": 1.0, "value": 0.0, "target": bomb.id},
+                        {"role": "attack", "p": 1.0, "target": bomb.id},
                         bomb=bomb.id,
                     )
                 )
@@ -296,9 +262,6 @@ def grenade_actions(state: ExecuteState, side: str) -> list[Action]:
                 _act(side, "throw", throw_hint(state, f, cell), figure=f.id, at=cell_json(cell))
             )
     return out
-
-
-TASK_VALUE = {"lock": 0.6, "camera": 0.4, "alarm": 0.4, "power": 0.5}
 
 
 def task_actions(state: ExecuteState, side: str) -> list[Action]:
@@ -325,7 +288,6 @@ def task_actions(state: ExecuteState, side: str) -> list[Action]:
                         "tn": tn,
                         "target": device.id,
                         "p": float(success_chance(die, tn)),
-                        "value": TASK_VALUE[device.type],
                     },
                     figure=agent.id,
                     device=device.id,
@@ -336,7 +298,6 @@ def task_actions(state: ExecuteState, side: str) -> list[Action]:
                 continue
             tn = device_tn(bomb.level, agent.card.electronics, agent.damage)
             p = float(success_chance(tables().bomb["die"], tn))
-            # the value is negative unless a disarm is at least twice as likely as a blast
             out.append(
                 _act(
                     side,
@@ -346,7 +307,6 @@ def task_actions(state: ExecuteState, side: str) -> list[Action]:
                         "tn": tn,
                         "target": bomb.id,
                         "p": p,
-                        "value": 2.0 if 3 * p >= 2 else -2.0,
                     },
                     figure=agent.id,
                     bomb=bomb.id,
@@ -387,12 +347,6 @@ def move_actions(state: ExecuteState, side: str) -> list[Action]:
                          figure=f.id, hostage=h.id)
                 )
     return out
-
-
-def shot_value(state: ExecuteState, side: str, target: Figure) -> float:
-    if target.kind == HOSTAGE:
-        return -2.0 if side == state.fbi else -0.5
-    return 1.0 if target.status == ACTIVE else 0.3
 
 
 def fire_targets(state: ExecuteState, firer: Figure) -> list[Figure]:
@@ -439,7 +393,6 @@ def fire_actions(state: ExecuteState, side: str) -> list[Action]:
                         "tn": tn,
                         "target": target.id,
                         "p": float(success_chance(die, tn)),
-                        "value": shot_value(state, side, target),
                     },
                     figure=f.id,
                     target=target.id,

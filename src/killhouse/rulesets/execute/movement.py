@@ -18,14 +18,12 @@ from numpy.typing import NDArray
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.events import EventLog
 from killhouse.core.geometry import chebyshev
-from killhouse.core.paths import DistanceField, StepRules, distance_field, path_cost
-from killhouse.core.terrain import Terrain, passable_mask, stairs_mask
+from killhouse.core.paths import DistanceField, distance_field, path_cost
+from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
+from killhouse.rulesets.execute.facts import STAIR_COST, STEP_RULES, step_costs
 from killhouse.rulesets.execute.state import AGENT, EXTRACTED, HOSTAGE, ExecuteState, Figure
 from killhouse.rulesets.execute.vision import witnesses
-
-STAIR_COST = 2  # ruling E-3
-STEP_RULES = StepRules(cardinal=1, diagonal=1, divisor=1, squeeze="solid")  # ruling E-2
 
 
 def blocking_side(state: ExecuteState, figure: Figure) -> str:
@@ -43,13 +41,7 @@ def enter_costs(state: ExecuteState, blocked_by: str) -> list[NDArray[np.int32]]
     if cached is not None:
         out: list[NDArray[np.int32]] = cached
         return out
-    out = []
-    for lv in state.board.levels:
-        cost = passable_mask(lv.terrain).astype(np.int32)
-        cost[stairs_mask(lv.terrain) & (cost > 0)] = STAIR_COST
-        out.append(cost)
-    for cell in windows(state):  # ruling E-66: climbed through for 1 MP
-        out[cell.level][cell.y, cell.x] = 1
+    out = step_costs(state.board, windows(state))  # ruling E-66: windows climbed for 1 MP
     for f in state.figures.values():
         if f.side == blocked_by and f.active and f.pos is not None:
             out[f.pos.level][f.pos.y, f.pos.x] = 0  # ruling E-4: never through an active enemy
