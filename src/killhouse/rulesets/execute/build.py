@@ -4,8 +4,16 @@ from __future__ import annotations
 
 from killhouse.core.cells import cell_json
 from killhouse.core.terrain import Terrain
-from killhouse.rulesets.execute.setup import FigureSetup, Setup
-from killhouse.rulesets.execute.state import AGENT, HOSTAGE, SETUP, ExecuteState, Figure, Memory
+from killhouse.rulesets.execute.scenario import FigureSetup, Setup
+from killhouse.rulesets.execute.state import (
+    AGENT,
+    HOSTAGE,
+    SETUP,
+    ExecuteState,
+    Figure,
+    Memory,
+    weapon_id,
+)
 from killhouse.rulesets.execute.tables import STATS, Card, tables
 from killhouse.rulesets.execute.vision import door_cells
 from killhouse.scenario.model import Scenario
@@ -40,7 +48,7 @@ def recruit_figure(state: ExecuteState, card_id: str) -> Figure:
         side=state.fbi,
         card=card,
         name=card.name,
-        weapon=tables().default_weapon,
+        weapon=weapon_id(tables().default_weapon),
         armour=state.options.armour_cap(state.fbi),
         grenades=state.options.grenades_per_figure,
     )
@@ -84,7 +92,7 @@ def custom_agent(state: ExecuteState, stats: list[int], name: object) -> Figure:
         side=state.fbi,
         card=card,
         name=label,
-        weapon=tables().default_weapon,
+        weapon=weapon_id(tables().default_weapon),
         armour=state.options.armour_cap(state.fbi),
         grenades=state.options.grenades_per_figure,
         custom=True,

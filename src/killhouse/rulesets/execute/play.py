@@ -29,6 +29,7 @@ from killhouse.rulesets.execute.state import (
     RELEASED,
     SETUP,
     ExecuteState,
+    weapon_id,
 )
 from killhouse.rulesets.execute.tables import tables
 from killhouse.rulesets.execute.vision import refresh
@@ -285,7 +286,7 @@ def _dismiss(state: ExecuteState, action: Action, chance: Chance, log: EventLog)
 
 def _loadout(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
     agent = state.figures[str(action.get("figure"))]
-    agent.weapon, agent.armour = str(action.get("weapon")), int(action.get("armour"))
+    agent.weapon, agent.armour = weapon_id(action.get("weapon")), int(action.get("armour"))
     agent.grenades = int(action.get("grenades", agent.grenades))
     log.emit(
         "loadout",

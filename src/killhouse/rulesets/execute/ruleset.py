@@ -22,7 +22,7 @@ from killhouse.rulesets.execute.rolls import (
     odds_shot,
     odds_surveillance,
 )
-from killhouse.rulesets.execute.setup import read_scenario
+from killhouse.rulesets.execute.scenario import read_scenario
 from killhouse.rulesets.execute.state import DEAD, INCAPACITATED, ExecuteState
 from killhouse.rulesets.execute.vision import refresh
 from killhouse.scenario.model import Issue, Scenario
@@ -99,7 +99,6 @@ class ExecuteRuleset(Ruleset[ExecuteState]):
         "side": frozenset({"role"}),
         "object": frozenset({"level", "skill", "mode", "timer", "holder", "covers", "links"}),
     }
-    default_turn_limit: ClassVar[int] = 30
 
     def check_scenario(self, scenario: Scenario) -> list[Issue]:
         return read_scenario(scenario)[1]
