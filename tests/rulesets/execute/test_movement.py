@@ -301,7 +301,7 @@ def test_default_move_is_unchanged_without_waypoints() -> None:
     ([[0, 5, 2]], [0, 3, 1], "active enemy"),
     ([[0, 10, 5], [0, 1, 5]], [0, 1, 1], r"costs 22 MP; 'zach' has 9"),
     ([[0, 2, 2]], [0, 8, 2], "not a free square"),
-    ("east", [0, 3, 1], "via must be a list"),
+    ("east", [0, 3, 1], "argument .via. must be a list"),
 ])
 def test_bad_routes_are_refused_with_a_reason_and_change_nothing(
     via: object, to: list[int], reason: str

@@ -14,6 +14,7 @@ from killhouse.errors import IllegalActionError
 from killhouse.rulesets.execute import victory
 from killhouse.rulesets.execute.movement import destinations
 from killhouse.rulesets.execute.state import DEAD
+from killhouse.rulesets.execute.tables import STATS
 from killhouse.rulesets.execute.vision import visible_ids
 from tests.rulesets.execute.helpers import RULESET, Dice, act, place, scenario, state_of, to_combat
 
@@ -235,14 +236,16 @@ def test_planning_builds_a_custom_agent_to_the_card_rules() -> None:
     st, log = state_of(scenario())
     to_planning(st, log)
     offered = [a for a in RULESET.legal_actions(st, st.fbi) if a.kind == "recruit_custom"]
-    assert len(offered) == 1 and list(offered[0].get("stats")) == [6, 6, 3, 2, 5, 3]
-    for bad, why in [([7, 6, 3, 2, 5, 3], "sum to 26"), ([6, 6, 3, 2, 9, 0], "evasion must"),
-                     ([6, 6, 3, 2, 5], "six whole numbers"), ([11, 1, 3, 2, 5, 3], "movement")]:
+    assert len(offered) == 1 and [offered[0].get(s) for s in STATS] == [6, 6, 3, 2, 5, 3]
+    for bad, why in [([7, 6, 3, 2, 5, 3], "sum to 26"), ([6, 6, 3, 2, 9, 0], "evasion. is 9"),
+                     ([6, 6, 3, 2, 5], "needs the argument 'vitality'"),
+                     ([11, 1, 3, 2, 5, 3], "movement. is 11")]:
         before = RULESET.snapshot(st)
         with pytest.raises(IllegalActionError, match=why):
-            act(st, log, Dice(), st.fbi, "recruit_custom", stats=bad)
+            act(st, log, Dice(), st.fbi, "recruit_custom", **dict(zip(STATS, bad, strict=False)))
         assert RULESET.snapshot(st) == before
-    act(st, log, Dice(), st.fbi, "recruit_custom", stats=[10, 1, 1, 1, 8, 4], name="Runner")
+    act(st, log, Dice(), st.fbi, "recruit_custom", name="Runner",
+        **dict(zip(STATS, [10, 1, 1, 1, 8, 4], strict=True)))
     agent = st.figures["custom-1"]
     assert (agent.card.movement, agent.card.evasion, agent.name, agent.custom) == (
         10, 8, "Runner", True)
@@ -257,4 +260,5 @@ def test_custom_agents_only_while_the_roster_has_room() -> None:
     st, log = state_of(scenario(options={"fbi_count": 1}))
     to_planning(st, log)
     with pytest.raises(IllegalActionError, match="fewer than 1"):
-        act(st, log, Dice(), st.fbi, "recruit_custom", stats=[6, 6, 3, 2, 5, 3])
+        act(st, log, Dice(), st.fbi, "recruit_custom",
+            **dict(zip(STATS, [6, 6, 3, 2, 5, 3], strict=True)))

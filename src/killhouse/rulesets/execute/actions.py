@@ -134,7 +134,8 @@ def planning_actions(state: ExecuteState) -> list[Action]:
         for card in state.pool:
             out.append(_act(side, "recruit", {"role": "setup"}, card=card))
         # E-33's default card offered to build on; any 25-point card is accepted
-        out.append(_act(side, "recruit_custom", {"role": "setup"}, stats=list(DEFAULT_STATS)))
+        out.append(_act(side, "recruit_custom", {"role": "setup"},
+                        **dict(zip(STATS, DEFAULT_STATS, strict=True))))
     supply = range(state.options.grenades_per_figure + 1)
     for agent in sorted(roster, key=lambda f: f.id):
         out.append(_act(side, "dismiss", {"role": "setup"}, figure=agent.id))
