@@ -47,9 +47,11 @@ def test_movement_allowance_from_a_view() -> None:
 
 def test_the_role_ai_imports_only_the_protocol_and_facts() -> None:
     """Issue 8 item 7: ai/ reads the ruleset through ``facts`` alone."""
-    source = Path(__file__).resolve().parents[3] / "src/killhouse/ai/roles/execute.py"
-    tree = ast.parse(source.read_text())
-    names = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
-    names |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    package = Path(__file__).resolve().parents[3] / "src/killhouse/ai/roles/execute"
+    names: set[str] = set()
+    for source in package.glob("*.py"):
+        tree = ast.parse(source.read_text())
+        names |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+        names |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     inner = {n for n in names if n.startswith("killhouse.rulesets.execute")}
     assert inner <= {"killhouse.rulesets.execute", "killhouse.rulesets.execute.facts"}

@@ -4,7 +4,7 @@ Every action of a combat slot names one figure and what it does in this phase (r
 one action per figure per phase); ``done`` ends the side's slot. Hints follow the engine's
 convention: ``role``, ``to`` for moves, ``p``/``target``/``tn`` for attacks and tasks. Hints
 carry facts the side may know (odds from its own view), never a bot's scoring: what an action
-is worth is the bot's business (``ai/roles/execute.py``).
+is worth is the bot's business (``ai/roles/execute/``).
 """
 
 from __future__ import annotations
