@@ -43,3 +43,17 @@ def test_decisions_name_their_phase() -> None:
     act(st, log, Dice(1), st.terrorists, "ready")
     assert {d.kind for d in RULESET.pending(st)} == {"negotiation"}
     assert len(RULESET.pending(st)) == 2  # both sides at once
+
+
+def test_views_keep_the_kit_contract_through_a_game() -> None:
+    """Issue 8 item 8: every view of a random game keeps the shared view contract."""
+    from killhouse.rulesets.kit.view import view_problems
+    from killhouse.scenario.loader import load_scenario
+    from tests.conformance import random_playout, shipped_scenarios
+
+    for path in shipped_scenarios("execute"):
+        for step, game in enumerate(random_playout(load_scenario(path), 5, check_leaks=False)):
+            if step % 7:
+                continue
+            for side in game.scenario.side_ids():
+                assert view_problems(game.ruleset.view(game.state, side)) == [], (path, step)
