@@ -41,7 +41,7 @@ def test_decisions_name_their_phase() -> None:
     st, log = state_of(scenario())
     assert [d.kind for d in RULESET.pending(st)] == ["setup"]
     act(st, log, Dice(1), st.terrorists, "ready")
-    assert {d.kind for d in RULESET.pending(st)} == {"negotiation"}
+    assert {d.kind for d in RULESET.pending(st)} == {"negotiate"}
     assert len(RULESET.pending(st)) == 2  # both sides at once
 
 

@@ -122,6 +122,10 @@ MOVES: tuple[ExecuteMove, ...] = (
     move("done", (), play.resolve_done, "end your slot of this phase"),
 )
 
+#: the decision a step asks for, where its name is not the step's own (``negotiate`` in the
+#: negotiation step, ``plan`` in planning): the names faces and logs have always used
+DECISIONS = {NEGOTIATION: "negotiate", PLANNING: "plan"}
+
 PROMPTS = {
     SETUP: "set each bomb's mode and timer or trigger holder, then ready",
     NEGOTIATION: "talk, release hostages or meet the demands; end_negotiation when done",
@@ -145,10 +149,10 @@ def combat_phase(name: str, moves: tuple[str, ...]) -> Phase[ExecuteState]:
 PHASES: tuple[Phase[ExecuteState], ...] = (
     Phase(SETUP, "single", lambda s: (s.terrorists,), ("bomb_timer", "bomb_remote", "ready"),
           PROMPTS[SETUP]),
-    Phase(NEGOTIATION, "simultaneous",
+    Phase(DECISIONS[NEGOTIATION], "simultaneous",
           lambda s: tuple(x for x in s.side_ids() if x not in s.negotiation_ended),
           ("talk", "release", "meet_demands", "end_negotiation"), PROMPTS[NEGOTIATION]),
-    Phase(PLANNING, "single", lambda s: (s.fbi,),
+    Phase(DECISIONS[PLANNING], "single", lambda s: (s.fbi,),
           ("recruit", "recruit_custom", "dismiss", "loadout", "note", "ready"),
           PROMPTS[PLANNING]),
     Phase(TURN_START, "single", lambda s: (s.fbi,), ("continue", "concede"),
@@ -168,7 +172,7 @@ def after(state: ExecuteState, chance: Chance, log: EventLog) -> None:
 FLOW: Flow[ExecuteState] = Flow(
     phases=PHASES,
     moves=MOVES,
-    phase_of=lambda s: s.phase,
+    phase_of=lambda s: DECISIONS.get(s.phase, s.phase),
     over=lambda s: s.result is not None or s.phase == OVER,
     after=after,
 )
