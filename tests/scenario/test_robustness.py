@@ -161,7 +161,7 @@ def test_file_over_one_mebibyte_is_refused_unread(tmp_path: Path) -> None:
     big = tmp_path / "big.yaml"
     big.write_bytes(b"#" * (limits.MAX_FILE_BYTES + 1))
     assert [str(p) for p in check_file(big)] == [
-        f"{big}: the file is larger than 1048576 bytes (1 MiB), the limit for a scenario "
+        f"{big}: the file is larger than 262144 bytes (256 KiB), the limit for a scenario "
         "(a scenario is a map and a few dozen figures: is this the right file?)"
     ]
     exact = tmp_path / "exact.yaml"
@@ -359,7 +359,136 @@ def test_a_catalogue_can_be_passed_in() -> None:
         def get(self, ruleset_id: str) -> ToyRuleset:
             return ToyRuleset()
 
+        def bots(self) -> list[str]:
+            return ["only"]
+
     text = HEADER.replace("ruleset: toy", "ruleset: mine") + "figures: []\n"
     assert loads_scenario(text, rulesets=Only()).ruleset == "mine"
+    with pytest.raises(ScenarioError, match="no bot named 'baseline'"):
+        loads_scenario(
+            text.replace("{id: a}", "{id: a, controller: 'ai:baseline'}"), rulesets=Only()
+        )
     with pytest.raises(ScenarioError, match="unknown ruleset 'toy'"):
         loads_scenario(HEADER + "figures: []\n", rulesets=Only())
+
+
+@pytest.mark.parametrize(
+    ("controller", "expected"),
+    [
+        ("ai:baseline", None),
+        ("ai:random", None),
+        ("ai:role", None),
+        (
+            "ai:baselin",
+            "s.yaml:4: sides[0].controller: no bot named 'baselin' (did you mean 'baseline'?)",
+        ),
+        (
+            "ai:zzz",
+            "s.yaml:4: sides[0].controller: no bot named 'zzz' "
+            "(expected one of: baseline, random, role)",
+        ),
+    ],
+)
+def test_controller_names_a_known_bot(controller: str, expected: str | None) -> None:
+    text = HEADER.replace("{id: a}", f"{{id: a, controller: '{controller}'}}") + "figures: []\n"
+    assert _problems(text) == ([] if expected is None else [expected])
+
+
+@pytest.mark.parametrize("count", [limits.MAX_FIGURES, limits.MAX_FIGURES + 1])
+def test_figure_count_at_the_limit_and_one_past(count: int) -> None:
+    figures = ", ".join(f"{{id: f{i}, side: a, stats: {{m: 1}}}}" for i in range(count))
+    messages = _problems(HEADER + f"figures: [{figures}]\n")
+    refused = f"s.yaml:5: figures: the scenario has {count} figures; the limit is 100"
+    assert (refused in messages) is (count > limits.MAX_FIGURES), messages[:3]
+
+
+def test_block_nesting_is_capped_with_its_field() -> None:
+    # block mappings nest by indentation: the composer counts them and names the field
+    lines = "".join(f"{'  ' * (i + 1)}k{i}:\n" for i in range(limits.MAX_DEPTH + 2))
+    (message,) = _problems(HEADER + "figures: []\noptions:\n" + lines)
+    assert message.startswith("s.yaml:45: options.k0.k1.k2."), message
+    assert message.endswith(".k37: lists and mappings nested more than 40 deep, the limit")
+
+
+def test_flow_nesting_is_capped_where_the_brackets_are_read() -> None:
+    # 100,000 open brackets: refused at the 41st, never scanned to the end
+    (message,) = _problems(HEADER + "options: " + "[" * 100_000 + "\n")
+    assert message == "s.yaml:5: lists and mappings nested more than 40 deep, the limit (column 50)"
+    depth_40 = "[" * 40 + "]" * 40
+    assert _problems(HEADER + f"figures: []\noptions: {{a: {depth_40[2:-2]}}}\n") == []
+
+
+def _map_text(levels: list[tuple[int, int]], zones: str = "") -> str:
+    drawn = "".join(
+        f"    l{i}: |\n" + "".join("      " + "." * w + "\n" for _ in range(h))
+        for i, (w, h) in enumerate(levels)
+    )
+    return (
+        f"name: X\nruleset: toy\nmap:\n  levels:\n{drawn}{zones}sides: [{{id: a}}]\nfigures: []\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("levels", "refusal"),
+    [
+        ([(200, 200)], None),
+        ([(201, 3)], "level 'l0' is 201 x 3 cells; the limit is 200 x 200"),
+        ([(3, 201)], "level 'l0' is 3 x 201 cells; the limit is 200 x 200"),
+        ([(200, 200), (200, 200), (200, 100)], None),  # exactly 100,000 cells
+        (
+            [(200, 200), (200, 200), (200, 100), (1, 1)],
+            "the levels up to 'l3' hold 100001 cells; the limit for a whole map is 100000",
+        ),
+        ([(1, 1)] * 16, None),
+        ([(1, 1)] * 17, "the map has 17 levels; the limit is 16"),
+    ],
+)
+def test_map_size_limits_at_the_edge(levels: list[tuple[int, int]], refusal: str | None) -> None:
+    messages = _problems(_map_text(levels))
+    if refusal is None:
+        assert messages == []
+    else:
+        assert len(messages) == 1 and refusal in messages[0], messages
+
+
+@pytest.mark.parametrize(("rectangles", "ok"), [(2, True), (3, False)])
+def test_zone_cells_limit_at_the_edge(rectangles: int, ok: bool) -> None:
+    # 40,000 + 40,000 + 20,000 cells is the limit; a third 40,000 goes past it
+    specs = ", ".join(['"l0:0,0-199,199"'] * rectangles + ['"l0:0,0-199,99"'])
+    messages = _problems(_map_text([(200, 200)], f"  zones:\n    z: [{specs}]\n"))
+    assert (messages == []) is ok, messages
+    if not ok:
+        assert (
+            "the zones up to here cover 120000 cells; the limit over all zones is 100000"
+            in (messages[0])
+        )
+
+
+@pytest.mark.parametrize(
+    ("digits", "ok"), [(limits.MAX_DIGITS, True), (limits.MAX_DIGITS + 1, False)]
+)
+def test_digits_limit_at_the_edge(digits: int, ok: bool) -> None:
+    messages = _problems(HEADER + f"figures: []\noptions: {{n: {'9' * digits}}}\n")
+    assert (messages == []) is ok, messages
+
+
+@pytest.mark.parametrize(("sides", "ok"), [(limits.MAX_SIDES, True), (limits.MAX_SIDES + 1, False)])
+def test_side_count_limit_at_the_edge(sides: int, ok: bool) -> None:
+    listed = ", ".join(f"{{id: s{i}}}" for i in range(sides))
+    text = HEADER.replace("sides: [{id: a}]", f"sides: [{listed}]") + "figures: []\n"
+    messages = _problems(text)
+    assert (messages == []) is ok, messages
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_expansion_limit_at_the_edge(extra: int) -> None:
+    # options: a list of 99 values aliased N times; the document's other values are counted too
+    base = HEADER + "figures: []\noptions:\n  a: &a [" + ", ".join(["1"] * 99) + "]\n  b: [B]\n"
+    counted = _count_values(base.replace("B", ""))
+    room = limits.MAX_EXPANDED - counted
+    times = room // 100
+    pad = room - times * 100  # single values to land exactly on the limit
+    items = ["*a"] * times + ["1"] * (pad + extra)
+    text = base.replace("B", ", ".join(items))
+    messages = _problems(text)
+    assert (messages == []) is (extra == 0), messages

@@ -108,6 +108,9 @@ class Param:
     default: JSON = None
     help: str = ""
     choices: tuple[str, ...] = ()
+    #: the smallest and largest value the rules allow (whole numbers; ``None``: no bound)
+    min: int | None = None
+    max: int | None = None
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,10 @@ class Catalogue(Protocol):
 
     def get(self, ruleset_id: str) -> ScenarioRules: ...
 
+    def bots(self) -> list[str]:
+        """The bot names ``controller: ai:<name>`` may give."""
+        ...
+
 
 class _Registered:
     """The registry of ``killhouse.rulesets``, found by name when a file is loaded.
@@ -78,6 +82,9 @@ class _Registered:
     def get(self, ruleset_id: str) -> ScenarioRules:
         rules: ScenarioRules = self._registry().get_ruleset(ruleset_id)
         return rules
+
+    def bots(self) -> list[str]:
+        return list(importlib.import_module("killhouse.ai.registry").BOT_NAMES)
 
 
 REGISTERED: Catalogue = _Registered()
@@ -175,7 +182,7 @@ def _load(source: Source, rulesets: Catalogue) -> Scenario | list[Problem]:
     objectives = _free_mapping(top, "objectives")
     options = _free_mapping(top, "options")
     parts = parse_map(top)
-    sides = parse_sides(top, extras)
+    sides = parse_sides(top, extras, rulesets.bots())
     ids = Ids(report)
     figures = parse_figures(top, extras, parts, sides, ids)
     objects = parse_objects(top, extras, parts, ids)
@@ -195,6 +202,7 @@ def _load(source: Source, rulesets: Catalogue) -> Scenario | list[Problem]:
         seed=seed,
         file=source.file,
         content_hash=hashlib.sha256(source.data).hexdigest(),
+        source_text=source.data.decode("utf-8"),  # with any byte-order mark: hashes the same
         line_of=index.line_of,
     )
     _ruleset_checks(scenario, ruleset, report)

@@ -104,8 +104,11 @@ def _extra(fields: Fields, core: Collection[str], allowed: Collection[str]) -> d
     }
 
 
-def parse_sides(top: Fields, extras: Extras) -> list[SideSpec]:
-    """The sides; at least one, ids unique, controller human | ai | ai:<bot>."""
+def parse_sides(top: Fields, extras: Extras, bots: Collection[str] = ()) -> list[SideSpec]:
+    """The sides; at least one, ids unique, controller human | ai | ai:<bot>.
+
+    ``bots`` are the bot names ``ai:<bot>`` may give (none given: any name is let through).
+    """
     sides: list[SideSpec] = []
     seen: dict[str, str] = {}
     entries = _entries(top, "sides", "a side", limits.MAX_SIDES)
@@ -121,7 +124,17 @@ def parse_sides(top: Fields, extras: Extras) -> list[SideSpec]:
         controller = "human"
         if fields.has("controller"):
             value = fields.raw("controller")
-            if isinstance(value, str) and CONTROLLER.match(value):
+            bot = value.split(":", 1)[1] if isinstance(value, str) and ":" in value else None
+            if isinstance(value, str) and CONTROLLER.match(value) and bots and bot is not None:
+                if bot in bots:
+                    controller = value
+                else:
+                    fields.report.add(
+                        fields.at("controller"),
+                        f"no bot named {bot!r}",
+                        suggest(bot, bots),
+                    )
+            elif isinstance(value, str) and CONTROLLER.match(value):
                 controller = value
             else:
                 fields.report.add(

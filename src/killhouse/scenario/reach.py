@@ -13,7 +13,6 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 
 from killhouse.core.cells import Cell
-from killhouse.core.paths import UNREACHABLE, StepRules, distance_field
 from killhouse.core.terrain import Terrain, door_mask, passable_mask
 from killhouse.errors import Problem
 from killhouse.scenario.model import Scenario
@@ -31,6 +30,9 @@ def objective_zones(objectives: Mapping[str, object], zones: Iterable[str]) -> s
 
 def sealed_sides(scenario: Scenario) -> list[Problem]:
     """One warning per side whose placed figures can reach no target (see the module text)."""
+    # imported here: tcod's path finder costs a refused file 0.1-0.4 s of start-up for nothing
+    from killhouse.core.paths import UNREACHABLE, StepRules, distance_field
+
     board = scenario.board
     enter = [
         (passable_mask(lv.terrain) | door_mask(lv.terrain) | (lv.terrain == Terrain.WINDOW)).astype(

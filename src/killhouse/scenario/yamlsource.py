@@ -21,6 +21,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.events import AliasEvent, ScalarEvent
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.scalarbool import ScalarBoolean
+from ruamel.yaml.scanner import RoundTripScanner
 
 from killhouse.errors import Problem
 from killhouse.scenario import limits
@@ -81,8 +82,8 @@ def decode(data: bytes, file: str) -> Source | Problem:
             file,
             0,
             "",
-            f"the file is larger than {limits.MAX_FILE_BYTES} bytes (1 MiB), the limit "
-            "for a scenario",
+            f"the file is larger than {limits.MAX_FILE_BYTES} bytes "
+            f"({limits.MAX_FILE_BYTES >> 10} KiB), the limit for a scenario",
             "a scenario is a map and a few dozen figures: is this the right file?",
         )
     try:
@@ -222,6 +223,26 @@ def _check_expansion(root: MappingNode | SequenceNode) -> None:
             )
 
 
+class GuardedScanner(RoundTripScanner):
+    """ruamel's scanner, refusing ``[`` and ``{`` nested deeper than ``MAX_DEPTH``.
+
+    The scanner looks ahead over every open flow bracket before the composer sees a node,
+    and that look-ahead grows with the square of the nesting: 250,000 ``[`` take seconds.
+    So flow depth is capped here, where the brackets are read.
+    """
+
+    def fetch_flow_collection_start(self, TokenClass: Any, to_push: str) -> None:
+        if len(self.flow_context) >= limits.MAX_DEPTH:
+            mark = self.reader.get_mark()
+            raise LimitError(
+                int(mark.line) + 1,
+                "",
+                f"lists and mappings nested more than {limits.MAX_DEPTH} deep, the limit "
+                f"(column {int(mark.column) + 1})",
+            )
+        super().fetch_flow_collection_start(TokenClass, to_push)
+
+
 def _tag_text(tag: Any) -> str:
     text = str(getattr(tag, "handle", None) or "") + str(getattr(tag, "suffix", None) or "")
     return text if text and text != "None" else str(tag)
@@ -256,6 +277,7 @@ def parse_yaml(source: Source) -> Any | Problem:
     The composer counts and caps before anything is built (``scenario.limits``).
     """
     yaml = YAML(typ="rt")
+    yaml.Scanner = GuardedScanner
     yaml.Composer = GuardedComposer
     try:
         return yaml.load(source.text)
