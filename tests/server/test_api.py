@@ -115,7 +115,7 @@ def test_socket_errors_have_stable_codes_and_change_nothing(store: SqliteStore) 
         assert any(a["kind"] == "talk" for a in state["legal"])
         wrong = {"type": "action", "seq": 4, "action": {"kind": "talk", "text": 5}}
         answer = _errors(ws, wrong)
-        assert answer["code"] == "illegal-action" and "text must be a string" in answer["message"]
+        assert answer["code"] == "illegal-action" and "'text' must be text" in answer["message"]
         # resending a refused sequence number gets the same refusal, even with other content
         again = _errors(ws, {**wrong, "action": {"kind": "talk", "text": "hello"}})
         assert again["resent"] is True

@@ -174,8 +174,9 @@ class ReplayReport:
 def _first_difference(expected: list[Any], got: list[Any]) -> str:
     for want, have in zip(expected, got, strict=False):
         if canonical_json(want) != canonical_json(have):
+            seq = want.get("seq") if isinstance(want, dict) else "?"  # a forged record
             return (
-                f"event {want.get('seq')}: logged {canonical_json(want)}, "
+                f"event {seq}: logged {canonical_json(want)}, "
                 f"replay gave {canonical_json(have)}"
             )
     if len(expected) != len(got):

@@ -129,3 +129,12 @@ def test_no_cap_of_three_figures_per_side() -> None:
     gunmen = [{**TERRORIST, "id": f"t{i}", "at": f"ground:{i},1"} for i in range(1, 8)]
     sc = scenario(figures=[AGENT, *gunmen])
     assert len([f for f in sc.figures if f.side == "terrorists"]) == 7
+
+
+def test_terrorists_draw_only_from_terrorist_cards() -> None:
+    """E-33: a terrorist on a printed FBI card is refused unless the scenario allows it."""
+    found = problems(figures=[AGENT, {**TERRORIST, "card": "gary_ballanger"}])
+    assert any("'gary_ballanger' is an FBI card" in p and "terrorists_use_fbi_cards" in p
+               for p in found)
+    scenario(figures=[AGENT, {**TERRORIST, "card": "gary_ballanger"}],
+             options={"terrorists_use_fbi_cards": True})

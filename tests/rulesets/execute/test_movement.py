@@ -301,7 +301,7 @@ def test_default_move_is_unchanged_without_waypoints() -> None:
     ([[0, 5, 2]], [0, 3, 1], "active enemy"),
     ([[0, 10, 5], [0, 1, 5]], [0, 1, 1], r"costs 22 MP; 'zach' has 9"),
     ([[0, 2, 2]], [0, 8, 2], "not a free square"),
-    ("east", [0, 3, 1], "via must be a list"),
+    ("east", [0, 3, 1], "argument .via. must be a list"),
 ])
 def test_bad_routes_are_refused_with_a_reason_and_change_nothing(
     via: object, to: list[int], reason: str
@@ -346,3 +346,61 @@ def test_off_map_agent_enters_along_its_route() -> None:
     to_movement(st, log)
     moved = routed(st, log, figure="zach", to=[0, 5, 4], via=[[0, 2, 7]])
     assert moved["path"][0] == [0, 2, 7] and moved["from"] is None
+
+
+# -- entry squares: doors, windows, map edges (E-34, ruling E-66) ---------------------------
+
+WINDOWED = (
+    "#######\n"
+    "#.....#\n"
+    "#.....#\n"
+    "###=###\n"
+    ".......\n"
+)
+
+
+def test_an_entry_window_is_climbed_through_not_stood_in() -> None:
+    """E-34, E-66: a window listed as an entry square lets agents in for 1 MP; nobody ends a
+    move in it; a window not listed stays a wall to movement."""
+    st, log = combat(levels={"ground": WINDOWED}, zones={"entry": ["ground:3,3"]}, figures=[
+        {"id": "zach", "side": "fbi", "card": "zach_dante"},
+        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:5,1"},
+    ])
+    reach = destinations(st, st.figures["zach"])
+    assert Cell(0, 3, 3) not in reach  # the window itself
+    assert reach[Cell(0, 3, 2)] == 2  # 1 MP through the window, 1 MP on
+    to_movement(st, log)
+    with pytest.raises(IllegalActionError, match="window"):
+        act(st, log, Dice(), st.fbi, "move", figure="zach", to=[0, 3, 3])
+    act(st, log, Dice(), st.fbi, "move", figure="zach", to=[0, 3, 2])
+    moved = [e for e in log.events if e.kind == "moved"][-1].data
+    assert moved["path"] == [[0, 3, 3], [0, 3, 2]] and moved["cost"] == 2
+
+
+def test_a_window_that_is_not_an_entry_square_bars_movement() -> None:
+    st, _ = combat(levels={"ground": WINDOWED}, zones={"entry": ["ground:0,4-6,4"]}, figures=[
+        {"id": "zach", "side": "fbi", "card": "zach_dante"},
+        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:5,1"},
+    ])
+    reach = destinations(st, st.figures["zach"])
+    assert Cell(0, 3, 2) not in reach and Cell(0, 3, 4) in reach
+
+
+def test_map_edge_entry_squares() -> None:
+    """E-34: squares on the map's edge may be entry squares (the street row of the room)."""
+    st, _ = combat(zones={"entry": ["ground:0,7", "ground:11,7"]})
+    reach = destinations(st, st.figures["zach"])
+    assert reach[Cell(0, 0, 7)] == 1 and reach[Cell(0, 11, 7)] == 1
+    assert reach[Cell(0, 5, 7)] == 6  # along the street from the nearer edge
+
+
+def test_airliner_over_wing_exits_are_entry_squares() -> None:
+    from killhouse.scenario.loader import load_scenario
+    from tests.conformance import shipped_scenarios
+
+    path = next(p for p in shipped_scenarios("execute") if p.stem == "airliner")
+    st, _ = state_of(load_scenario(path))
+    wings = {c for c in st.entry if st.board.terrain(c) == Terrain.WINDOW}
+    assert len(wings) == 4
+    reach = destinations(st, st.figures["zach"])
+    assert reach[Cell(0, 18, 3)] == 2  # in over the wing: 1 MP the window, 1 the seat row

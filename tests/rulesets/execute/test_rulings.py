@@ -3,6 +3,7 @@ E-38, and the new rulings E-43 … E-61 of docs/rulesets/execute.md)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from killhouse.errors import IllegalActionError
 from killhouse.rulesets.execute import victory
 from killhouse.rulesets.execute.movement import destinations
 from killhouse.rulesets.execute.state import DEAD
+from killhouse.rulesets.execute.tables import STATS
 from killhouse.rulesets.execute.vision import visible_ids
 from tests.rulesets.execute.helpers import RULESET, Dice, act, place, scenario, state_of, to_combat
 
@@ -202,3 +204,61 @@ def test_illegal_actions_change_nothing() -> None:
         assert str(caught.value)
         assert RULESET.snapshot(st) == before
 
+
+
+def to_planning(st, log) -> None:  # type: ignore[no-untyped-def]
+    act(st, log, Dice(1), st.terrorists, "ready")
+    act(st, log, Dice(), st.fbi, "end_negotiation")
+    act(st, log, Dice(), st.terrorists, "end_negotiation")
+    assert st.phase == "planning"
+
+
+def test_planning_chooses_grenades() -> None:
+    """E-36, E-67: the loadout includes the grenades, 0 to grenades_per_figure."""
+    st, log = state_of(scenario(options={"grenades_per_figure": 2}))
+    to_planning(st, log)
+    act(st, log, Dice(), st.fbi, "loadout", figure="zach", weapon="sniper", armour=1, grenades=0)
+    zach = st.figures["zach"]
+    assert (zach.weapon, zach.armour, zach.grenades) == ("sniper", 1, 0)
+    act(st, log, Dice(), st.fbi, "loadout", figure="zach", weapon="smg", armour=2, grenades=2)
+    assert zach.grenades == 2  # the edge: the whole supply
+    before = RULESET.snapshot(st)
+    with pytest.raises(IllegalActionError):  # one past the supply
+        act(st, log, Dice(), st.fbi, "loadout", figure="zach", weapon="smg", armour=2,
+            grenades=3)
+    assert RULESET.snapshot(st) == before
+    act(st, log, Dice(), st.fbi, "loadout", figure="zach", weapon="pistol", armour=2)
+    assert zach.grenades == 2  # left out: kept
+
+
+def test_planning_builds_a_custom_agent_to_the_card_rules() -> None:
+    """E-33, E-36, E-67: a custom agent is a 25-point card within the stat bounds."""
+    st, log = state_of(scenario())
+    to_planning(st, log)
+    offered = [a for a in RULESET.legal_actions(st, st.fbi) if a.kind == "recruit_custom"]
+    assert len(offered) == 1 and [offered[0].get(s) for s in STATS] == [6, 6, 3, 2, 5, 3]
+    for bad, why in [([7, 6, 3, 2, 5, 3], "sum to 26"), ([6, 6, 3, 2, 9, 0], "evasion. is 9"),
+                     ([6, 6, 3, 2, 5], "needs the argument 'vitality'"),
+                     ([11, 1, 3, 2, 5, 3], "movement. is 11")]:
+        before = RULESET.snapshot(st)
+        with pytest.raises(IllegalActionError, match=why):
+            act(st, log, Dice(), st.fbi, "recruit_custom", **dict(zip(STATS, bad, strict=False)))
+        assert RULESET.snapshot(st) == before
+    act(st, log, Dice(), st.fbi, "recruit_custom", name="Runner",
+        **dict(zip(STATS, [10, 1, 1, 1, 8, 4], strict=True)))
+    agent = st.figures["custom-1"]
+    assert (agent.card.movement, agent.card.evasion, agent.name, agent.custom) == (
+        10, 8, "Runner", True)
+    assert "custom-1" not in json.dumps(RULESET.view(st, st.terrorists))
+    act(st, log, Dice(), st.fbi, "dismiss", figure="custom-1")
+    assert "custom-1" in st.pool  # benched, and may be recalled
+    act(st, log, Dice(), st.fbi, "recruit", card="custom-1")
+    assert st.figures["custom-1"].card.movement == 10
+
+
+def test_custom_agents_only_while_the_roster_has_room() -> None:
+    st, log = state_of(scenario(options={"fbi_count": 1}))
+    to_planning(st, log)
+    with pytest.raises(IllegalActionError, match="fewer than 1"):
+        act(st, log, Dice(), st.fbi, "recruit_custom",
+            **dict(zip(STATS, [6, 6, 3, 2, 5, 3], strict=True)))

@@ -2,8 +2,9 @@
 
 Every action of a combat slot names one figure and what it does in this phase (ruling E-10:
 one action per figure per phase); ``done`` ends the side's slot. Hints follow the engine's
-convention: ``role``, ``to`` for moves, ``p``/``value``/``target``/``tn`` for attacks and tasks.
-Odds in hints use only what the acting side knows.
+convention: ``role``, ``to`` for moves, ``p``/``target``/``tn`` for attacks and tasks. Hints
+carry facts the side may know (odds from its own view), never a bot's scoring: what an action
+is worth is the bot's business (``ai/roles/execute/``).
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from killhouse.rulesets.execute.state import (
     AGENT,
     FIRING,
     GRENADES,
-    HOSTAGE,
     INCAPACITATED,
     MOVEMENT,
     NEGOTIATION,
@@ -38,12 +38,16 @@ from killhouse.rulesets.execute.state import (
     ExecuteState,
     Figure,
 )
-from killhouse.rulesets.execute.tables import tables
+from killhouse.rulesets.execute.tables import STATS, tables
 from killhouse.rulesets.execute.tasks import adjacent
 from killhouse.rulesets.execute.vision import visible_ids
 
 MAX_TEXT = 500
 MAX_NOTES = 10
+#: the standard terrorist's card (E-33), offered as the starting point of a custom agent
+DEFAULT_STATS: tuple[int, ...] = tuple(
+    tables().terrorist_cards["standard_terrorist"].stat(s) for s in STATS
+)
 
 
 def _act(side: str, kind: str, hint: dict[str, Any], **args: Any) -> Action:
@@ -121,28 +125,35 @@ def negotiation_actions(state: ExecuteState, side: str) -> list[Action]:
 
 
 def planning_actions(state: ExecuteState) -> list[Action]:
-    """Pre-game step 3b (ruling E-36): the FBI's roster and loadouts, hidden from the terrorists."""
+    """Pre-game step 3b (rulings E-36, E-67): the FBI's roster, loadouts (weapon, armour,
+    grenades) and custom agents, hidden from the terrorists."""
     side = state.fbi
     out: list[Action] = []
     roster = state.agents()
     if len(roster) < state.options.fbi_count:
         for card in state.pool:
             out.append(_act(side, "recruit", {"role": "setup"}, card=card))
+        # E-33's default card offered to build on; any 25-point card is accepted
+        out.append(_act(side, "recruit_custom", {"role": "setup"},
+                        **dict(zip(STATS, DEFAULT_STATS, strict=True))))
+    supply = range(state.options.grenades_per_figure + 1)
     for agent in sorted(roster, key=lambda f: f.id):
         out.append(_act(side, "dismiss", {"role": "setup"}, figure=agent.id))
         for weapon in sorted(tables().weapons):
             for armour in range(state.options.armour_cap(side) + 1):
-                if (weapon, armour) != (agent.weapon, agent.armour):
-                    out.append(
-                        _act(
-                            side,
-                            "loadout",
-                            {"role": "setup"},
-                            figure=agent.id,
-                            weapon=weapon,
-                            armour=armour,
+                for grenades in supply:
+                    if (weapon, armour, grenades) != (agent.weapon, agent.armour, agent.grenades):
+                        out.append(
+                            _act(
+                                side,
+                                "loadout",
+                                {"role": "setup"},
+                                figure=agent.id,
+                                weapon=weapon,
+                                armour=armour,
+                                grenades=grenades,
+                            )
                         )
-                    )
     if len(state.notes) < MAX_NOTES:
         out.append(_act(side, "note", {"role": "other"}, text=""))
     if roster:
@@ -166,39 +177,6 @@ def ready(state: ExecuteState, side: str, on_map: bool = True) -> list[Figure]:
         ),
         key=lambda f: f.id,
     )
-
-
-def blast_value(state: ExecuteState, side: str, center: Cell) -> float:
-    """What a blast on ``center`` is worth to ``side``, judged on what the side sees (E-27)."""
-    g = tables().grenade
-    seen = visible_ids(state, side)
-    near = [
-        f
-        for f in state.figures.values()
-        if f.pos is not None
-        and f.status not in REMOVED
-        and f.pos.level == center.level
-        and chebyshev(f.pos, center) <= g["blast_radius"]
-        and (f.side == side or f.id in seen)
-    ]
-    if not near:
-        return 0.0
-    ok = los_pairs(
-        state.board.opaque(center.level),
-        [(center.x, center.y)] * len(near),
-        [(f.pos.x, f.pos.y) for f in near if f.pos is not None],
-    )
-    value = 0.0
-    for f, hit in zip(near, ok, strict=True):
-        if not hit or f.status not in (ACTIVE, INCAPACITATED):
-            continue
-        if f.side == side:
-            value -= 1.5
-        elif f.kind == HOSTAGE:
-            value -= 2.0 if side == state.fbi else 0.0
-        else:
-            value += 1.0 if f.status == ACTIVE else 0.3
-    return value
 
 
 def throw_targets(state: ExecuteState, thrower: Figure) -> list[Cell]:
@@ -253,7 +231,6 @@ def throw_hint(state: ExecuteState, thrower: Figure, target: Cell) -> dict[str, 
         "distance": d,
         "target": aimed,
         "p": float(success_chance(tables().grenade["die"], tn)),
-        "value": blast_value(state, thrower.side or "", target),
     }
 
 
@@ -274,7 +251,7 @@ def grenade_actions(state: ExecuteState, side: str) -> list[Action]:
                     _act(
                         side,
                         "detonate",
-                        {"role": "attack", "p": 1.0, "value": 0.0, "target": bomb.id},
+                        {"role": "attack", "p": 1.0, "target": bomb.id},
                         bomb=bomb.id,
                     )
                 )
@@ -286,9 +263,6 @@ def grenade_actions(state: ExecuteState, side: str) -> list[Action]:
                 _act(side, "throw", throw_hint(state, f, cell), figure=f.id, at=cell_json(cell))
             )
     return out
-
-
-TASK_VALUE = {"lock": 0.6, "camera": 0.4, "alarm": 0.4, "power": 0.5}
 
 
 def task_actions(state: ExecuteState, side: str) -> list[Action]:
@@ -315,7 +289,6 @@ def task_actions(state: ExecuteState, side: str) -> list[Action]:
                         "tn": tn,
                         "target": device.id,
                         "p": float(success_chance(die, tn)),
-                        "value": TASK_VALUE[device.type],
                     },
                     figure=agent.id,
                     device=device.id,
@@ -326,7 +299,6 @@ def task_actions(state: ExecuteState, side: str) -> list[Action]:
                 continue
             tn = device_tn(bomb.level, agent.card.electronics, agent.damage)
             p = float(success_chance(tables().bomb["die"], tn))
-            # the value is negative unless a disarm is at least twice as likely as a blast
             out.append(
                 _act(
                     side,
@@ -336,7 +308,6 @@ def task_actions(state: ExecuteState, side: str) -> list[Action]:
                         "tn": tn,
                         "target": bomb.id,
                         "p": p,
-                        "value": 2.0 if 3 * p >= 2 else -2.0,
                     },
                     figure=agent.id,
                     bomb=bomb.id,
@@ -377,12 +348,6 @@ def move_actions(state: ExecuteState, side: str) -> list[Action]:
                          figure=f.id, hostage=h.id)
                 )
     return out
-
-
-def shot_value(state: ExecuteState, side: str, target: Figure) -> float:
-    if target.kind == HOSTAGE:
-        return -2.0 if side == state.fbi else -0.5
-    return 1.0 if target.status == ACTIVE else 0.3
 
 
 def fire_targets(state: ExecuteState, firer: Figure) -> list[Figure]:
@@ -429,7 +394,6 @@ def fire_actions(state: ExecuteState, side: str) -> list[Action]:
                         "tn": tn,
                         "target": target.id,
                         "p": float(success_chance(die, tn)),
-                        "value": shot_value(state, side, target),
                     },
                     figure=f.id,
                     target=target.id,

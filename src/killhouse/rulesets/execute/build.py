@@ -4,9 +4,17 @@ from __future__ import annotations
 
 from killhouse.core.cells import cell_json
 from killhouse.core.terrain import Terrain
-from killhouse.rulesets.execute.setup import FigureSetup, Setup
-from killhouse.rulesets.execute.state import AGENT, HOSTAGE, SETUP, ExecuteState, Figure, Memory
-from killhouse.rulesets.execute.tables import tables
+from killhouse.rulesets.execute.scenario import FigureSetup, Setup
+from killhouse.rulesets.execute.state import (
+    AGENT,
+    HOSTAGE,
+    SETUP,
+    ExecuteState,
+    Figure,
+    Memory,
+    weapon_id,
+)
+from killhouse.rulesets.execute.tables import STATS, Card, tables
 from killhouse.rulesets.execute.vision import door_cells
 from killhouse.scenario.model import Scenario
 
@@ -40,9 +48,54 @@ def recruit_figure(state: ExecuteState, card_id: str) -> Figure:
         side=state.fbi,
         card=card,
         name=card.name,
-        weapon=tables().default_weapon,
+        weapon=weapon_id(tables().default_weapon),
         armour=state.options.armour_cap(state.fbi),
         grenades=state.options.grenades_per_figure,
+    )
+
+
+#: the longest name a custom agent may be given in planning
+MAX_NAME = 40
+
+
+def custom_card_problem(stats: object) -> str | None:
+    """Why ``stats`` is not a combatant card built to ruling E-33 (six whole numbers in card
+    order, each within its bounds, summing to exactly 25), or ``None`` if it is."""
+    t = tables()
+    order = ", ".join(STATS)
+    if (not isinstance(stats, list | tuple) or len(stats) != len(STATS)
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in stats)):
+        return f"stats must be six whole numbers: {order}"
+    for stat, value in zip(STATS, stats, strict=True):
+        low, high = t.stat_bounds[stat]
+        if not low <= value <= high:
+            return f"{stat} must be from {low} to {high} (ruling E-33), not {value}"
+    budget = t.point_buy["combatant"]
+    if sum(stats) != budget:
+        return f"the stats sum to {sum(stats)}; a custom agent has exactly {budget} (E-33)"
+    return None
+
+
+def custom_agent(state: ExecuteState, stats: list[int], name: object) -> Figure:
+    """A custom agent on a point-buy card (E-33, E-67), with the default loadout."""
+    n = 1
+    while f"custom-{n}" in state.figures or f"custom-{n}" in state.benched:
+        n += 1
+    ident = f"custom-{n}"
+    label = str(name) if isinstance(name, str) else f"Custom agent {n}"
+    movement, firearms, grenades, electronics, evasion, vitality = stats
+    card = Card(ident, label, "custom", movement, firearms, grenades, electronics, evasion,
+                vitality)
+    return Figure(
+        id=ident,
+        kind=AGENT,
+        side=state.fbi,
+        card=card,
+        name=label,
+        weapon=weapon_id(tables().default_weapon),
+        armour=state.options.armour_cap(state.fbi),
+        grenades=state.options.grenades_per_figure,
+        custom=True,
     )
 
 

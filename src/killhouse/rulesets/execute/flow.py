@@ -1,27 +1,30 @@
-"""The sequence of play (digest section 6): pre-game steps, then phased combat turns.
+"""Execute's sequence of play declared on the flow kit (digest section 6).
 
-Decision points: the terrorists' setup, negotiation (both sides at once), the FBI's
-planning, the FBI's start-of-turn choice (continue or concede, X1), and one slot per side
-in each combat phase, initiative side first (ruling E-9). Automatic steps (surveillance,
-initiative, timer bombs, the end-of-game check) run inside ``apply`` between them.
+Decision points are phases: the terrorists' hidden setup, negotiation (both sides at once),
+the FBI's planning, the FBI's choice at the start of each turn (continue or concede, X1),
+and the four combat phases, in each of which the initiative side has the first slot and the
+other side the second (ruling E-9). Every kind of action is a move with typed arguments;
+where every legal choice is listed (``actions.py``) the kit accepts exactly those, and where
+choices are too many to list (a grenade's square, a route, free text, a custom card) a check
+gives the reason for a refusal. The automatic steps between decision points are in
+``turns.py``; after every action each side's sight is refreshed.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
-from killhouse.core.cells import cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
-from killhouse.rulesets.base import Decision
-from killhouse.rulesets.execute import victory
-from killhouse.rulesets.execute.combat import explode
-from killhouse.rulesets.execute.rolls import roll_initiative, roll_surveillance, surveillance_counts
+from killhouse.rulesets.base import Action
+from killhouse.rulesets.execute import play
+from killhouse.rulesets.execute.actions import MAX_NOTES, MAX_TEXT, legal
+from killhouse.rulesets.execute.build import MAX_NAME
+from killhouse.rulesets.execute.movement import MAX_WAYPOINTS
 from killhouse.rulesets.execute.state import (
-    COMBAT_PHASES,
     FIRING,
     GRENADES,
-    HOSTAGE,
+    MOVEMENT,
     NEGOTIATION,
     OVER,
     PLANNING,
@@ -29,9 +32,99 @@ from killhouse.rulesets.execute.state import (
     TASKS,
     TURN_START,
     ExecuteState,
-    Memory,
 )
+from killhouse.rulesets.execute.tables import STATS, tables
 from killhouse.rulesets.execute.vision import refresh
+from killhouse.rulesets.kit import Arg, Flow, Move, Phase
+
+ExecuteMove = Move[ExecuteState]
+
+
+def listed(kind: str) -> Callable[[ExecuteState, str], list[Action]]:
+    """The options of one move kind: the listed legal actions of that kind, in list order."""
+
+    def options(state: ExecuteState, side: str) -> list[Action]:
+        return [a for a in legal(state, side) if a.kind == kind]
+
+    return options
+
+
+# -- arguments ------------------------------------------------------------------------------
+
+FIGURE = Arg("figure", "figure", help="the acting figure's id")
+BOMB = Arg("bomb", "id", help="a bomb's id")
+TEXT = Arg("text", "str", max_length=MAX_TEXT, help="free text")
+STAT_ARGS = tuple(
+    Arg(s, "int", minimum=tables().stat_bounds[s][0], maximum=tables().stat_bounds[s][1],
+        help=f"{s} of the card (E-33)")
+    for s in STATS
+)
+
+
+def move(kind: str, args: tuple[Arg, ...], resolve: play.Resolve, help: str,
+         check: play.Check | None = None) -> ExecuteMove:
+    return Move(kind, args, listed(kind), resolve, check=check, why_not=play.why_not, help=help)
+
+
+MOVES: tuple[ExecuteMove, ...] = (
+    # pre-game step 2, the terrorists' hidden setup (E-23, E-43)
+    move("bomb_timer", (BOMB, Arg("turn", "int", minimum=1, help="the turn it explodes at the "
+                                  "end of")), play.resolve_bomb_timer,
+         "set a bomb to explode at the end of a turn (min_timer … turn_limit)"),
+    move("bomb_remote", (BOMB, Arg("holder", "figure", help="the terrorist holding the "
+                                   "trigger")), play.resolve_bomb_remote,
+         "set a bomb to a remote trigger held by a terrorist"),
+    move("ready", (), play.resolve_ready, "end the setup, or the planning"),
+    # pre-game step 3a, negotiation (E-35, E-47)
+    move("talk", (TEXT,), play.resolve_talk, "say something to the other side",
+         check=play.check_text),
+    move("release", (Arg("hostage", "figure"),), play.resolve_release,
+         "release a hostage: it counts as rescued"),
+    move("meet_demands", (), play.resolve_meet_demands,
+         "the FBI meets the demands: a terrorist victory (X1)"),
+    move("end_negotiation", (), play.resolve_end_negotiation, "end the negotiation"),
+    # pre-game step 3b, planning (E-36, E-61, E-67)
+    move("recruit", (Arg("card", "id", help="a printed card, or a benched agent"),),
+         play.resolve_recruit, "put an agent on the roster"),
+    move("recruit_custom", (*STAT_ARGS, Arg("name", "str", required=False,
+                                            max_length=MAX_NAME)),
+         play.resolve_recruit_custom, "build a custom agent: six stats summing to 25 (E-33)",
+         check=play.check_custom),
+    move("dismiss", (FIGURE,), play.resolve_dismiss, "take an agent off the roster"),
+    move("loadout", (FIGURE, Arg("weapon", "enum", choices=tuple(sorted(tables().weapons))),
+                     Arg("armour", "int", minimum=0, maximum=3),
+                     Arg("grenades", "int", required=False, minimum=0)),
+         play.resolve_loadout, "an agent's weapon, armour and grenades",
+         check=play.check_listed),
+    move("note", (TEXT,), play.resolve_note, f"a plan note (at most {MAX_NOTES})",
+         check=play.check_text),
+    # the start of a turn (X1)
+    move("continue", (), play.resolve_continue, "go on with the assault: roll initiative"),
+    move("concede", (), play.resolve_concede, "meet the demands (X1)"),
+    # combat step 2, grenades (E-23, E-24 … E-27)
+    move("detonate", (BOMB,), play.resolve_detonate, "set off a remote bomb (E-23)"),
+    move("throw", (FIGURE, Arg("at", "cell", help="the square aimed at")), play.resolve_throw,
+         "throw a grenade at a square 1-15 away in sight (E-25)", check=play.check_throw),
+    # combat step 3, skill tasks (E-18 … E-21)
+    move("task", (FIGURE, Arg("device", "id")), play.resolve_task,
+         "pick a lock or shut off a device (E-18, E-19)"),
+    move("disarm", (FIGURE, BOMB), play.resolve_disarm, "try to disarm a bomb (5.8, E-21)"),
+    # combat step 4, movement (5.2, 5.3, E-34, E-63)
+    move("move", (FIGURE, Arg("to", "cell", help="where the move ends"),
+                  Arg("via", "cells", required=False, max_length=MAX_WAYPOINTS,
+                      help="waypoints, walked in order (E-63)")),
+         play.resolve_move, "move a figure, by waypoints if given", check=play.check_move),
+    move("claim", (FIGURE, Arg("hostage", "figure")), play.resolve_claim,
+         "take charge of an adjacent hostage (E-30, E-46)"),
+    # combat step 5, firing (E-12)
+    move("fire", (FIGURE, Arg("target", "figure")), play.resolve_fire,
+         "fire at a figure in sight (E-12)"),
+    move("done", (), play.resolve_done, "end your slot of this phase"),
+)
+
+#: the decision a step asks for, where its name is not the step's own (``negotiate`` in the
+#: negotiation step, ``plan`` in planning): the names faces and logs have always used
+DECISIONS = {NEGOTIATION: "negotiate", PLANNING: "plan"}
 
 PROMPTS = {
     SETUP: "set each bomb's mode and timer or trigger holder, then ready",
@@ -40,193 +133,46 @@ PROMPTS = {
     TURN_START: "continue the assault, or concede (meet the demands)",
     GRENADES: "throw grenades (terrorists: remote detonations first); done ends your slot",
     TASKS: "pick locks, shut off devices, disarm bombs; done ends your slot",
-    "movement": "move figures (FBI agents enter by the entry squares); done ends your slot",
+    MOVEMENT: "move figures (FBI agents enter by the entry squares); done ends your slot",
     FIRING: "fire; done ends your slot",
 }
 
 
-def pending(state: ExecuteState) -> tuple[Decision, ...]:
-    """Who must decide now: none once the game is over."""
-    if state.result is not None or state.phase == OVER:
-        return ()
-    if state.phase == SETUP:
-        return (Decision(state.terrorists, "setup", PROMPTS[SETUP]),)
-    if state.phase == NEGOTIATION:
-        return tuple(
-            Decision(s, "negotiate", PROMPTS[NEGOTIATION])
-            for s in state.side_ids()
-            if s not in state.negotiation_ended
-        )
-    if state.phase == PLANNING:
-        return (Decision(state.fbi, "plan", PROMPTS[PLANNING]),)
-    if state.phase == TURN_START:
-        return (Decision(state.fbi, "turn-start", f"turn {state.turn}: {PROMPTS[TURN_START]}"),)
-    return (
-        Decision(
-            state.acting_side(),
-            state.phase,
-            f"turn {state.turn}, {state.phase}: {PROMPTS[state.phase]}",
-        ),
+def combat_phase(name: str, moves: tuple[str, ...]) -> Phase[ExecuteState]:
+    """One combat phase: the side whose slot it is decides (E-9, E-51)."""
+    return Phase(
+        name, "alternating", lambda s: (s.acting_side(),), (*moves, "done"),
+        lambda s: f"turn {s.turn}, {s.phase}: {PROMPTS[s.phase]}",
     )
 
 
-# -- pre-game -------------------------------------------------------------------------------
+PHASES: tuple[Phase[ExecuteState], ...] = (
+    Phase(SETUP, "single", lambda s: (s.terrorists,), ("bomb_timer", "bomb_remote", "ready"),
+          PROMPTS[SETUP]),
+    Phase(DECISIONS[NEGOTIATION], "simultaneous",
+          lambda s: tuple(x for x in s.side_ids() if x not in s.negotiation_ended),
+          ("talk", "release", "meet_demands", "end_negotiation"), PROMPTS[NEGOTIATION]),
+    Phase(DECISIONS[PLANNING], "single", lambda s: (s.fbi,),
+          ("recruit", "recruit_custom", "dismiss", "loadout", "note", "ready"),
+          PROMPTS[PLANNING]),
+    Phase(TURN_START, "single", lambda s: (s.fbi,), ("continue", "concede"),
+          lambda s: f"turn {s.turn}: {PROMPTS[TURN_START]}"),
+    combat_phase(GRENADES, ("detonate", "throw")),
+    combat_phase(TASKS, ("task", "disarm")),
+    combat_phase(MOVEMENT, ("move", "claim")),
+    combat_phase(FIRING, ("fire",)),
+)
 
 
-def finish_setup(state: ExecuteState, chance: Chance, log: EventLog) -> None:
-    """After the terrorists' setup: surveillance (pre-game step 3), then negotiation or planning."""
-    surveillance(state, chance, log)
-    if state.options.negotiation:
-        state.phase = NEGOTIATION
-        log.emit("phase", {"phase": NEGOTIATION}, None)
-    else:
-        state.phase = PLANNING
-    state.touch()
+def after(state: ExecuteState, chance: Chance, log: EventLog) -> None:
+    """After every action: each side's sightings, memories and doors (6.3)."""
+    refresh(state, log)
 
 
-def surveillance(state: ExecuteState, chance: Chance, log: EventLog) -> None:
-    """Roll d12 and reveal setup squares of random terrorists and hostages (5.10, E-29)."""
-    roll = roll_surveillance(chance, None)
-    terrorists = sorted(f.id for f in state.terrorist_figures())
-    hostages = sorted(f.id for f in state.hostages() if f.status not in ("released",))
-    n_t, n_h = surveillance_counts(roll, len(terrorists), len(hostages))
-    secret = frozenset({state.terrorists})  # ruling E-54: the pool sizes are their secret
-    shown_t = chance.sample(terrorists, n_t, "surveillance-terrorists", secret) if n_t else []
-    shown_h = chance.sample(hostages, n_h, "surveillance-hostages", secret) if n_h else []
-    revealed = []
-    told = []
-    fbi_memory = state.memory.setdefault(state.fbi, {})
-    for fid in [*shown_t, *shown_h]:
-        f = state.figures[fid]
-        info: dict[str, Any] = {"kind": f.kind, "side": f.side, "status": f.status}
-        if f.kind == HOSTAGE:  # the card type; a point-buy card is named after its figure
-            info["card"] = ({"id": "custom", "name": "custom hostage card"} if f.custom
-                            else {"id": f.card.id, "name": f.card.name})
-        # ruling E-65: the FBI knows a contact by an opaque handle, never by its id
-        handle = state.handle(state.fbi, fid)
-        revealed.append({"id": fid, "at": cell_json(f.pos), **info})
-        told.append({"id": handle, "at": cell_json(f.pos), **info})
-        fbi_memory[fid] = Memory(fid, cell_json(f.pos), 0, "surveillance", info, handle)
-    state.surveillance = {"roll": roll, "revealed": revealed}
-    # ruling E-29: both sides are told the roll and exactly which figures were revealed
-    log.emit("surveillance", {"roll": roll, "revealed": revealed}, None,
-             {state.fbi: {"roll": roll, "revealed": told}})
-
-
-def finish_negotiation(state: ExecuteState, log: EventLog) -> None:
-    state.phase = PLANNING
-    state.touch()
-    log.emit("phase", {"phase": PLANNING}, frozenset({state.fbi}))
-
-
-def begin_combat(state: ExecuteState, log: EventLog) -> None:
-    """Pre-game step 4: combat turns from t = 1, all agents off-map (E-34)."""
-    state.turn = 1
-    log.emit("combat", {"turn_limit": state.options.turn_limit}, None)
-    start_turn(state, log)
-
-
-# -- combat turns ---------------------------------------------------------------------------
-
-
-def start_turn(state: ExecuteState, log: EventLog) -> None:
-    """Step 0: armour works again (E-16); the FBI may concede at the start of any turn (X1)."""
-    for f in state.figures.values():
-        f.armour_used = False
-    state.phase = TURN_START
-    state.touch()
-    log.emit("turn", {"turn": state.turn}, None)
-
-
-def begin_phases(state: ExecuteState, chance: Chance, log: EventLog) -> None:
-    """Step 1, initiative (E-8); then the first slot of the grenade phase."""
-    fbi_won, fbi_die, terr_die = roll_initiative(chance, None)
-    winner = state.fbi if fbi_won else state.terrorists
-    state.order = (winner, state.other(winner))
-    rolls = [fbi_die, terr_die]
-    state.initiative.append({"turn": state.turn, "rolls": rolls, "winner": winner})
-    log.emit("initiative", {"turn": state.turn, "rolls": rolls, "winner": winner}, None)
-    enter_phase(state, GRENADES, 0, log)
-    settle(state, chance, log)
-
-
-def offered(state: ExecuteState, phase: str, side: str) -> bool:
-    """Whether ``side`` gets a slot in ``phase`` (ruling E-51): while it has any active figure
-    (off-map agents count), so the slot itself tells the other side nothing; the terrorists
-    have no task slot (E-18)."""
-    if phase == TASKS and side != state.fbi:
-        return False
-    return any(f.active for f in state.of_side(side))
-
-
-def enter_phase(state: ExecuteState, phase: str, slot: int, log: EventLog) -> None:
-    state.phase = phase
-    state.slot = slot
-    state.acted = set()
-    state.threw_this_slot = False
-    state.last_mover = None
-    state.touch()
-
-
-def settle(state: ExecuteState, chance: Chance, log: EventLog) -> None:
-    """Skip slots a side does not get; after the last firing slot, end the turn."""
-    while state.result is None and state.phase in COMBAT_PHASES:
-        if state.slot < 2 and offered(state, state.phase, state.acting_side()):
-            return
-        if state.slot < 1:
-            enter_phase(state, state.phase, state.slot + 1, log)
-            continue
-        index = COMBAT_PHASES.index(state.phase)
-        if index + 1 < len(COMBAT_PHASES):
-            enter_phase(state, COMBAT_PHASES[index + 1], 0, log)
-            continue
-        end_turn(state, chance, log)
-        return
-
-
-def end_slot(state: ExecuteState, chance: Chance, log: EventLog) -> None:
-    """The acting side is done with this phase: move on to the next slot."""
-    state.slot += 1
-    state.acted = set()
-    state.threw_this_slot = False
-    state.last_mover = None
-    state.touch()
-    if state.slot >= 2:
-        index = COMBAT_PHASES.index(state.phase)
-        if index + 1 < len(COMBAT_PHASES):
-            enter_phase(state, COMBAT_PHASES[index + 1], 0, log)
-        else:
-            end_turn(state, chance, log)
-            return
-    settle(state, chance, log)
-
-
-def end_turn(state: ExecuteState, chance: Chance, log: EventLog) -> None:
-    """Step 6: timer bombs due this turn explode (E-23), the end check runs, the turn advances."""
-    for bomb in sorted(state.bombs.values(), key=lambda b: b.id):
-        if bomb.state == "armed" and bomb.mode == "timer" and bomb.explode_turn == state.turn:
-            explode(state, bomb.id, log)
-            refresh(state, log)
-            if after_explosion(state, log):
-                return
-    if victory.check(state, end_of_turn=True) is not None:
-        finish(state, log)
-        return
-    state.turn += 1
-    start_turn(state, log)
-
-
-def after_explosion(state: ExecuteState, log: EventLog) -> bool:
-    """Ruling E-22: the end check runs right after any bomb explosion. True if it ended."""
-    if victory.check(state, end_of_turn=False) is not None:
-        finish(state, log)
-        return True
-    return False
-
-
-def finish(state: ExecuteState, log: EventLog) -> None:
-    state.phase = OVER
-    state.touch()
-    result = state.result
-    assert result is not None
-    log.emit("game_over", result.to_json(), None)
+FLOW: Flow[ExecuteState] = Flow(
+    phases=PHASES,
+    moves=MOVES,
+    phase_of=lambda s: DECISIONS.get(s.phase, s.phase),
+    over=lambda s: s.result is not None or s.phase == OVER,
+    after=after,
+)

@@ -18,14 +18,12 @@ from numpy.typing import NDArray
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.events import EventLog
 from killhouse.core.geometry import chebyshev
-from killhouse.core.paths import DistanceField, StepRules, distance_field, path_cost
-from killhouse.core.terrain import Terrain, passable_mask, stairs_mask
+from killhouse.core.paths import DistanceField, distance_field, path_cost
+from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
+from killhouse.rulesets.execute.facts import STAIR_COST, STEP_RULES, step_costs
 from killhouse.rulesets.execute.state import AGENT, EXTRACTED, HOSTAGE, ExecuteState, Figure
 from killhouse.rulesets.execute.vision import witnesses
-
-STAIR_COST = 2  # ruling E-3
-STEP_RULES = StepRules(cardinal=1, diagonal=1, divisor=1, squeeze="solid")  # ruling E-2
 
 
 def blocking_side(state: ExecuteState, figure: Figure) -> str:
@@ -43,16 +41,24 @@ def enter_costs(state: ExecuteState, blocked_by: str) -> list[NDArray[np.int32]]
     if cached is not None:
         out: list[NDArray[np.int32]] = cached
         return out
-    out = []
-    for lv in state.board.levels:
-        cost = passable_mask(lv.terrain).astype(np.int32)
-        cost[stairs_mask(lv.terrain) & (cost > 0)] = STAIR_COST
-        out.append(cost)
+    out = step_costs(state.board, windows(state))  # ruling E-66: windows climbed for 1 MP
     for f in state.figures.values():
         if f.side == blocked_by and f.active and f.pos is not None:
             out[f.pos.level][f.pos.y, f.pos.x] = 0  # ruling E-4: never through an active enemy
     state.cache[key] = out
     return out
+
+
+def windows(state: ExecuteState) -> frozenset[Cell]:
+    """Windows that are entry squares (ruling E-66): figures climb through them, both ways,
+    for 1 MP, but nobody stops in a window."""
+    key = "windows"
+    cached = state.cache.get(key)
+    if cached is None:
+        cached = frozenset(c for c in state.entry if state.board.terrain(c) == Terrain.WINDOW)
+        state.cache[key] = cached
+    result: frozenset[Cell] = cached
+    return result
 
 
 def squeeze(state: ExecuteState) -> list[NDArray[np.bool_]]:
@@ -160,6 +166,7 @@ def destinations(state: ExecuteState, figure: Figure) -> dict[Cell, int]:
             prev = best[level]
             best[level] = cost if prev is None else np.minimum(prev, cost)
     blocked = {f.pos for f in state.figures.values() if f.active and f.pos is not None}
+    blocked |= windows(state)
     if figure.pos is not None:
         blocked.add(figure.pos)
     out: dict[Cell, int] = {}
@@ -227,6 +234,9 @@ def route(
         )
     if dest == figure.pos or state.active_at(dest) is not None:
         raise IllegalActionError(f"{cell_json(dest)} is not a free square to end on (E-4)")
+    if dest in windows(state):
+        raise IllegalActionError(f"{cell_json(dest)} is a window: figures climb through it but "
+                                 "do not stop in it (ruling E-66)")
     return path, total
 
 
@@ -343,6 +353,8 @@ def follow(state: ExecuteState, hostage: Figure, leader: Figure, log: EventLog) 
             cell = Cell(lp.level, lp.x + dx, lp.y + dy)
             if (dx == 0 and dy == 0) or not state.board.in_bounds(cell) or cell in occupied:
                 continue
+            if cell in windows(state):
+                continue
             cost = r.cost(cell)
             if cost is None:
                 continue
@@ -360,7 +372,8 @@ def follow(state: ExecuteState, hostage: Figure, leader: Figure, log: EventLog) 
         if spent > mp:
             break
         steps.append(cell)
-    while steps and steps[-1] in occupied:  # E-4: it may pass friends but not end on them
+    # E-4: it may pass friends but not end on them; nobody stops in a window (E-66)
+    while steps and (steps[-1] in occupied or steps[-1] in windows(state)):
         steps.pop()
     for i, cell in enumerate(steps):
         if cell in state.extraction:

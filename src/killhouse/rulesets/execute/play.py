@@ -1,4 +1,6 @@
-"""Applying one action: validate first (``IllegalActionError``, nothing changed), then resolve."""
+"""The checks and resolutions of Execute's moves (declared in ``flow.py``): a check raises
+``IllegalActionError`` with the reason before anything changes; a resolution changes the
+state, asks ``chance`` for every die and emits the events."""
 
 from __future__ import annotations
 
@@ -10,50 +12,46 @@ from killhouse.core.events import EventLog
 from killhouse.core.geometry import chebyshev
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
-from killhouse.rulesets.execute import combat, flow, movement, tasks, victory
+from killhouse.rulesets.execute import combat, movement, tasks, turns, victory
 from killhouse.rulesets.execute.actions import MAX_NOTES, MAX_TEXT, legal
-from killhouse.rulesets.execute.build import pool_key, recruit_figure
+from killhouse.rulesets.execute.build import (
+    MAX_NAME,
+    custom_agent,
+    custom_card_problem,
+    pool_key,
+    recruit_figure,
+)
 from killhouse.rulesets.execute.combat import can_see
 from killhouse.rulesets.execute.news import tell
 from killhouse.rulesets.execute.state import (
     AGENT,
+    FIRING,
     GRENADES,
     MOVEMENT,
     RELEASED,
     SETUP,
     ExecuteState,
+    weapon_id,
 )
-from killhouse.rulesets.execute.tables import tables
+from killhouse.rulesets.execute.tables import STATS, tables
 from killhouse.rulesets.execute.vision import refresh
 
-Handler = Callable[[ExecuteState, Action, Chance, EventLog], None]
-
-
-def apply(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
-    """Validate ``action`` against the rules, then resolve it and refresh what each side sees."""
-    if state.result is not None:
-        raise IllegalActionError("the game is over")
-    waiting = [d.side for d in flow.pending(state)]
-    if action.side not in waiting:
-        raise IllegalActionError(
-            f"side {action.side!r} is not to decide now; waiting for {', '.join(waiting)}"
-        )
-    handler = HANDLERS.get(action.kind)
-    if handler is None:
-        raise IllegalActionError(f"no action {action.kind!r} in Execute")
-    if action.kind == "throw":
-        _check_throw(state, action)
-    elif action.kind == "move" and action.get("via"):
-        _check_route(state, action)
-    elif action.kind in ("talk", "note"):
-        _check_text(state, action)
-    elif action not in legal(state, action.side):
-        raise IllegalActionError(why_not(state, action))
-    handler(state, action, chance, log)
-    refresh(state, log)
-
+#: a check refuses an action with a reason; a resolution carries it out (see ``flow.py``)
+Check = Callable[[ExecuteState, Action], None]
+Resolve = Callable[[ExecuteState, Action, Chance, EventLog], None]
 
 # -- validation -----------------------------------------------------------------------------
+
+
+def with_defaults(state: ExecuteState, action: Action) -> Action:
+    """``action`` with its optional arguments filled in: a loadout that leaves out the
+    grenades keeps the agent's count (E-67)."""
+    if action.kind == "loadout" and action.get("grenades") is None:
+        agent = state.figures.get(str(action.get("figure")))
+        if agent is not None:
+            return Action.make(action.side, action.kind, grenades=agent.grenades,
+                               **{k: v for k, v in action.args})
+    return action
 
 
 def why_not(state: ExecuteState, action: Action) -> str:
@@ -68,19 +66,22 @@ def why_not(state: ExecuteState, action: Action) -> str:
             return f"{fid!r} is {figure.status} and takes no actions (ruling E-15)"
         if fid in state.acted:
             return f"{fid!r} has already acted in this phase (ruling E-10)"
+    if action.kind == "fire" and state.phase == FIRING:
+        return f"{fid!r} has no line of sight to a target {action.get('target')!r} (E-12)"
     if action.kind not in kinds:
         return (
             f"{action.kind!r} is not possible in the {state.phase} step; "
             f"possible: {', '.join(kinds)}"
         )
     if action.kind == "move":
-        return f"{action.get('to')} is not a free square {fid!r} can reach this turn (E-2 … E-5)"
-    if action.kind == "fire":
-        return f"{fid!r} has no line of sight to a target {action.get('target')!r} (E-12)"
+        to = action.get("to")
+        if isinstance(to, tuple) and len(to) == 3 and Cell(*to) in movement.windows(state):
+            return f"{list(to)} is a window: figures climb through it but do not stop in it (E-66)"
+        return f"{to} is not a free square {fid!r} can reach this turn (E-2 … E-5)"
     return f"{action} is not a legal choice now"
 
 
-def _check_text(state: ExecuteState, action: Action) -> None:
+def check_text(state: ExecuteState, action: Action) -> None:
     text = action.get("text", "")
     if not isinstance(text, str) or len(text) > MAX_TEXT:
         raise IllegalActionError(f"text must be a string of at most {MAX_TEXT} characters")
@@ -90,6 +91,41 @@ def _check_text(state: ExecuteState, action: Action) -> None:
         raise IllegalActionError(
             f"talk is possible only in negotiation, up to {state.options.max_messages} messages"
         )
+
+
+def check_listed(state: ExecuteState, action: Action) -> None:
+    """For moves whose every legal choice is listed: the action (optional arguments filled
+    in) must be one of them."""
+    if with_defaults(state, action) not in legal(state, action.side):
+        raise IllegalActionError(why_not(state, action))
+
+
+def check_move(state: ExecuteState, action: Action) -> None:
+    """A move to a listed destination, or along a route of waypoints (5.2, E-63)."""
+    if action.get("via"):
+        check_route(state, action)
+    else:
+        check_listed(state, action)
+
+
+def stats_of(action: Action) -> list[object]:
+    """A custom card's six stats, in card order, as the action gives them."""
+    return [action.get(s) for s in STATS]
+
+
+def check_custom(state: ExecuteState, action: Action) -> None:
+    """A custom agent (E-36, E-67): planning, room on the roster, a card built to E-33."""
+    if not any(a.kind == "recruit_custom" for a in legal(state, action.side)):
+        raise IllegalActionError(
+            f"custom agents are built in planning while the roster holds fewer than "
+            f"{state.options.fbi_count} agents (E-36)"
+        )
+    name = action.get("name")
+    if name is not None and (not isinstance(name, str) or not 0 < len(name) <= MAX_NAME):
+        raise IllegalActionError(f"name must be a string of 1 to {MAX_NAME} characters")
+    problem = custom_card_problem(stats_of(action))
+    if problem:
+        raise IllegalActionError(problem)
 
 
 def _cell(value: object) -> Cell:
@@ -108,7 +144,7 @@ def _waypoints(value: object) -> list[Cell]:
     return [_cell(v) for v in value]
 
 
-def _check_route(state: ExecuteState, action: Action) -> None:
+def check_route(state: ExecuteState, action: Action) -> None:
     """A move with waypoints (5.2): the figure may move now, and the route is legal."""
     fid = str(action.get("figure"))
     figure = state.figures.get(fid)
@@ -123,7 +159,7 @@ def _check_route(state: ExecuteState, action: Action) -> None:
     movement.route(state, figure, _cell(action.get("to")), _waypoints(action.get("via")))
 
 
-def _check_throw(state: ExecuteState, action: Action) -> None:
+def check_throw(state: ExecuteState, action: Action) -> None:
     """Ruling E-25: an active figure with a grenade, any square on its level, 1-15, in LOS."""
     if state.phase != GRENADES:
         raise IllegalActionError(f"grenades are thrown in the grenade phase, not {state.phase}")
@@ -156,7 +192,7 @@ def _check_throw(state: ExecuteState, action: Action) -> None:
 # -- pre-game -------------------------------------------------------------------------------
 
 
-def _bomb_timer(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
+def resolve_bomb_timer(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
     bomb = state.bombs[str(action.get("bomb"))]
     bomb.mode, bomb.explode_turn, bomb.holder = "timer", int(action.get("turn")), None
     log.emit(
@@ -166,7 +202,7 @@ def _bomb_timer(state: ExecuteState, action: Action, chance: Chance, log: EventL
     )
 
 
-def _bomb_remote(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
+def resolve_bomb_remote(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
     bomb = state.bombs[str(action.get("bomb"))]
     bomb.mode, bomb.explode_turn, bomb.holder = "remote", None, str(action.get("holder"))
     log.emit(
@@ -176,10 +212,10 @@ def _bomb_remote(state: ExecuteState, action: Action, chance: Chance, log: Event
     )
 
 
-def _ready(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
+def resolve_ready(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
     if state.phase == SETUP:
         log.emit("setup_done", {"side": state.terrorists}, None)
-        flow.finish_setup(state, chance, log)
+        turns.finish_setup(state, chance, log)
         return
     roster = [
         {
@@ -192,15 +228,15 @@ def _ready(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -
         for a in sorted(state.agents(), key=lambda f: f.id)
     ]
     log.emit("planned", {"roster": roster, "notes": list(state.notes)}, frozenset({state.fbi}))
-    flow.begin_combat(state, log)
+    turns.begin_combat(state, log)
 
 
-def _talk(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
+def resolve_talk(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
     state.messages[action.side] = state.messages.get(action.side, 0) + 1
     log.emit("message", {"side": action.side, "text": str(action.get("text", ""))}, None)
 
 
-def _release(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
+def resolve_release(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
     """Ruling E-35: a released hostage leaves the map and counts as rescued."""
     hostage = state.figures[str(action.get("hostage"))]
     at = cell_json(hostage.pos)
@@ -211,21 +247,25 @@ def _release(state: ExecuteState, action: Action, chance: Chance, log: EventLog)
     log.emit("released", {"hostage": hostage.id, "name": hostage.name, "from": at}, None)
 
 
-def _meet_demands(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
+def resolve_meet_demands(
+    state: ExecuteState, action: Action, chance: Chance, log: EventLog
+) -> None:
     state.conceded = True
     log.emit("conceded", {"side": state.fbi, "turn": state.turn}, None)
     victory.check(state, end_of_turn=False)
-    flow.finish(state, log)
+    turns.finish(state, log)
 
 
-def _end_negotiation(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
+def resolve_end_negotiation(
+    state: ExecuteState, action: Action, chance: Chance, log: EventLog
+) -> None:
     state.negotiation_ended.add(action.side)
     log.emit("negotiation_ended", {"side": action.side}, None)
     if len(state.negotiation_ended) == 2:
-        flow.finish_negotiation(state, log)
+        turns.finish_negotiation(state, log)
 
 
-def _recruit(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
+def resolve_recruit(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
     key = str(action.get("card"))
     state.pool.remove(key)
     agent = state.benched.pop(key, None)
@@ -236,7 +276,7 @@ def _recruit(state: ExecuteState, action: Action, chance: Chance, log: EventLog)
     log.emit("recruited", {"figure": agent.id, "card": agent.card.id}, frozenset({state.fbi}))
 
 
-def _dismiss(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
+def resolve_dismiss(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
     agent = state.figures.pop(str(action.get("figure")))
     key = pool_key(agent)
     if agent.custom:
@@ -245,17 +285,29 @@ def _dismiss(state: ExecuteState, action: Action, chance: Chance, log: EventLog)
     log.emit("dismissed", {"figure": agent.id}, frozenset({state.fbi}))
 
 
-def _loadout(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
+def resolve_loadout(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
     agent = state.figures[str(action.get("figure"))]
-    agent.weapon, agent.armour = str(action.get("weapon")), int(action.get("armour"))
+    agent.weapon, agent.armour = weapon_id(action.get("weapon")), int(action.get("armour"))
+    agent.grenades = int(action.get("grenades", agent.grenades))
     log.emit(
         "loadout",
-        {"figure": agent.id, "weapon": agent.weapon, "armour": agent.armour},
+        {"figure": agent.id, "weapon": agent.weapon, "armour": agent.armour,
+         "grenades": agent.grenades},
         frozenset({state.fbi}),
     )
 
 
-def _note(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
+def resolve_recruit_custom(
+    state: ExecuteState, action: Action, chance: Chance, log: EventLog
+) -> None:
+    agent = custom_agent(state, [int(str(v)) for v in stats_of(action)], action.get("name"))
+    state.figures[agent.id] = agent
+    state.known[state.fbi].add(agent.id)
+    log.emit("recruited", {"figure": agent.id, "card": "custom", "stats": agent.card.to_json()},
+             frozenset({state.fbi}))
+
+
+def resolve_note(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
     state.notes.append(str(action.get("text", "")))
     log.emit("note", {"text": state.notes[-1]}, frozenset({state.fbi}))
 
@@ -263,18 +315,18 @@ def _note(state: ExecuteState, action: Action, chance: Chance, log: EventLog) ->
 # -- combat ---------------------------------------------------------------------------------
 
 
-def _continue(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
-    flow.begin_phases(state, chance, log)
+def resolve_continue(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
+    turns.begin_phases(state, chance, log)
 
 
-def _throw(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
+def resolve_throw(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
     figure = state.figures[str(action.get("figure"))]
     state.acted.add(figure.id)
     state.threw_this_slot = True
     combat.throw(state, figure, _cell(action.get("at")), chance, log)
 
 
-def _detonate(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
+def resolve_detonate(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
     """Ruling E-23: the active holder sets off a remote bomb in the terrorists' grenade slot."""
     bomb = state.bombs[str(action.get("bomb"))]
     if bomb.state != "armed":
@@ -283,24 +335,24 @@ def _detonate(state: ExecuteState, action: Action, chance: Chance, log: EventLog
         return
     combat.explode(state, bomb.id, log)
     refresh(state, log)
-    flow.after_explosion(state, log)
+    turns.after_explosion(state, log)
 
 
-def _task(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
+def resolve_task(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
     agent = state.figures[str(action.get("figure"))]
     state.acted.add(agent.id)
     tasks.attempt_device(state, agent, state.devices[str(action.get("device"))], chance, log)
 
 
-def _disarm(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
+def resolve_disarm(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
     agent = state.figures[str(action.get("figure"))]
     state.acted.add(agent.id)
     if not tasks.attempt_disarm(state, agent, state.bombs[str(action.get("bomb"))], chance, log):
         refresh(state, log)
-        flow.after_explosion(state, log)
+        turns.after_explosion(state, log)
 
 
-def _move(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
+def resolve_move(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
     figure = state.figures[str(action.get("figure"))]
     state.acted.add(figure.id)
     state.last_mover = figure.id if figure.kind == AGENT else None
@@ -312,7 +364,7 @@ def _move(state: ExecuteState, action: Action, chance: Chance, log: EventLog) ->
     movement.move(state, figure, dest, log)
 
 
-def _claim(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
+def resolve_claim(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
     movement.claim(
         state,
         state.figures[str(action.get("figure"))],
@@ -321,13 +373,13 @@ def _claim(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -
     )
 
 
-def _fire(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
+def resolve_fire(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
     figure = state.figures[str(action.get("figure"))]
     state.acted.add(figure.id)
     combat.fire(state, figure, state.figures[str(action.get("target"))], chance, log)
 
 
-def _done(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
+def resolve_done(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
     tell(
         state,
         log,
@@ -335,33 +387,9 @@ def _done(state: ExecuteState, action: Action, chance: Chance, log: EventLog) ->
         {"side": action.side, "phase": state.phase, "turn": state.turn},
         state.side_ids(),
     )
-    flow.end_slot(state, chance, log)
+    turns.end_slot(state, chance, log)
 
 
-def _concede(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
-    _meet_demands(state, action, chance, log)
-
-
-HANDLERS: dict[str, Handler] = {
-    "bomb_timer": _bomb_timer,
-    "bomb_remote": _bomb_remote,
-    "ready": _ready,
-    "talk": _talk,
-    "release": _release,
-    "meet_demands": _meet_demands,
-    "end_negotiation": _end_negotiation,
-    "recruit": _recruit,
-    "dismiss": _dismiss,
-    "loadout": _loadout,
-    "note": _note,
-    "continue": _continue,
-    "concede": _concede,
-    "throw": _throw,
-    "detonate": _detonate,
-    "task": _task,
-    "disarm": _disarm,
-    "move": _move,
-    "claim": _claim,
-    "fire": _fire,
-    "done": _done,
-}
+def resolve_concede(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
+    """X1 at the start of a turn: the FBI meets the demands."""
+    resolve_meet_demands(state, action, chance, log)

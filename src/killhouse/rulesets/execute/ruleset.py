@@ -8,10 +8,10 @@ from typing import Any, ClassVar
 from killhouse.core.chance import Chance
 from killhouse.core.events import Event, EventLog
 from killhouse.errors import Problem, ScenarioError
-from killhouse.rulesets.base import Action, Decision, Param, Result, RollSpec, Ruleset
-from killhouse.rulesets.execute import flow, play, views
-from killhouse.rulesets.execute.actions import legal
+from killhouse.rulesets.base import GameInfo, Param, Result, RollSpec
+from killhouse.rulesets.execute import views
 from killhouse.rulesets.execute.build import build
+from killhouse.rulesets.execute.flow import FLOW
 from killhouse.rulesets.execute.narrate import narrate
 from killhouse.rulesets.execute.news import known_ids
 from killhouse.rulesets.execute.rolls import (
@@ -22,9 +22,10 @@ from killhouse.rulesets.execute.rolls import (
     odds_shot,
     odds_surveillance,
 )
-from killhouse.rulesets.execute.setup import read_scenario
+from killhouse.rulesets.execute.scenario import read_scenario
 from killhouse.rulesets.execute.state import DEAD, INCAPACITATED, ExecuteState
 from killhouse.rulesets.execute.vision import refresh
+from killhouse.rulesets.kit import FlowRuleset
 from killhouse.scenario.model import Issue, Scenario
 
 WEAPON_CHOICES = ("pistol", "smg", "sniper")
@@ -91,8 +92,11 @@ ROLLS: dict[str, RollSpec] = {
 }
 
 
-class ExecuteRuleset(Ruleset[ExecuteState]):
-    """The FBI Hostage Rescue Unit against terrorists holding hostages, in phased turns."""
+class ExecuteRuleset(FlowRuleset[ExecuteState]):
+    """The FBI Hostage Rescue Unit against terrorists holding hostages, in phased turns.
+
+    Its flow (phases and moves) is declared in ``flow.py``; the kit runs the loop.
+    """
 
     id: ClassVar[str] = "execute"
     title: ClassVar[str] = "Execute, execute, execute!"
@@ -101,6 +105,14 @@ class ExecuteRuleset(Ruleset[ExecuteState]):
         "side": frozenset({"role"}),
         "object": frozenset({"level", "skill", "mode", "timer", "holder", "covers", "links"}),
     }
+    info: ClassVar[GameInfo | None] = GameInfo(
+        turn_shapes=("phased", "simultaneous"),  # phased turns; negotiation is simultaneous
+        imperfect_information=True,
+        roles=("fbi", "terrorists"),
+        unit="square (1 space, E-1)",
+        sight="exact",
+    )
+    flow = FLOW
 
     def check_scenario(self, scenario: Scenario) -> list[Issue]:
         return read_scenario(scenario)[1]
@@ -118,17 +130,6 @@ class ExecuteRuleset(Ruleset[ExecuteState]):
                               "levels": [lv.name for lv in state.board.levels]}, None)
         refresh(state, log)
         return state
-
-    def pending(self, state: ExecuteState) -> tuple[Decision, ...]:
-        return flow.pending(state)
-
-    def legal_actions(self, state: ExecuteState, side: str) -> list[Action]:
-        if side not in {d.side for d in flow.pending(state)}:
-            return []
-        return legal(state, side)
-
-    def apply(self, state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
-        play.apply(state, action, chance, log)
 
     def result(self, state: ExecuteState) -> Result | None:
         return state.result

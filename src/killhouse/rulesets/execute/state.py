@@ -3,17 +3,52 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from enum import StrEnum
+from typing import Any, Literal
 
 from killhouse.core.board import Board
 from killhouse.core.cells import Cell, cell_json
 from killhouse.rulesets.base import Result
 from killhouse.rulesets.execute.rolls import effective
-from killhouse.rulesets.execute.tables import Card
+from killhouse.rulesets.execute.tables import SKILLS, Card
 
-AGENT, TERRORIST, HOSTAGE = "agent", "terrorist", "hostage"
-ACTIVE, INCAPACITATED, DEAD = "active", "incapacitated", "dead"
-EXTRACTED, RELEASED = "extracted", "released"
+
+class Kind(StrEnum):
+    """What a figure is: an FBI agent, a terrorist, or a hostage (nobody's, E-30)."""
+
+    AGENT = "agent"
+    TERRORIST = "terrorist"
+    HOSTAGE = "hostage"
+
+
+class Status(StrEnum):
+    """A figure's status (digest 2.4): on its feet, down (5.5, E-15), dead, or off the map."""
+
+    ACTIVE = "active"
+    INCAPACITATED = "incapacitated"
+    DEAD = "dead"
+    EXTRACTED = "extracted"
+    RELEASED = "released"
+
+
+#: a weapon id of the equipment table (E-11)
+WeaponId = Literal["pistol", "smg", "sniper"]
+#: what a device is (E-19): a lock on a door, a camera, an alarm, the power
+DeviceType = Literal["lock", "camera", "alarm", "power"]
+#: how a bomb goes off (E-23), and where it stands
+BombMode = Literal["timer", "remote"]
+BombState = Literal["armed", "disarmed", "exploded"]
+
+AGENT, TERRORIST, HOSTAGE = Kind.AGENT, Kind.TERRORIST, Kind.HOSTAGE
+ACTIVE, INCAPACITATED, DEAD = Status.ACTIVE, Status.INCAPACITATED, Status.DEAD
+EXTRACTED, RELEASED = Status.EXTRACTED, Status.RELEASED
+def weapon_id(value: object) -> WeaponId:
+    """A weapon id checked against the equipment table (E-11)."""
+    if value == "pistol" or value == "smg" or value == "sniper":
+        return value
+    raise ValueError(f"no weapon {value!r}")
+
+
 #: statuses of figures taken off the map (extracted or released hostages)
 REMOVED = frozenset({EXTRACTED, RELEASED})
 
@@ -35,17 +70,17 @@ class Figure:
     """One person: an FBI agent, a terrorist or a hostage (digest 2.4)."""
 
     id: str
-    kind: str
+    kind: Kind
     side: str | None
     card: Card
     name: str
-    weapon: str | None = None
+    weapon: WeaponId | None = None
     armour: int = 0
     armour_used: bool = False
     damage: int = 0
     grenades: int = 0
     pos: Cell | None = None
-    status: str = ACTIVE
+    status: Status = ACTIVE
     leader: str | None = None
     claim_seq: int = 0
     custom: bool = False
@@ -83,7 +118,7 @@ class Figure:
             "armour_used": self.armour_used,
             "damage": self.damage,
             "vitality_left": self.vitality_left,
-            "skills": {s: self.skill(s) for s in ("firearms", "grenades", "electronics")},
+            "skills": {s: self.skill(s) for s in SKILLS},
             "grenades_left": self.grenades,
             "at": cell_json(self.pos),
             "status": self.status,
@@ -96,7 +131,7 @@ class Device:
     """A building device (lock, camera, alarm, power) with its level; public (ruling E-20)."""
 
     id: str
-    type: str  # "lock" | "camera" | "alarm" | "power"
+    type: DeviceType
     at: Cell
     level: int
     working: bool = True  # a lock that works is a locked door
@@ -122,10 +157,10 @@ class Bomb:
     id: str
     at: Cell
     level: int
-    mode: str  # "timer" | "remote"
+    mode: BombMode
     explode_turn: int | None
     holder: str | None
-    state: str = "armed"  # "armed" | "disarmed" | "exploded"
+    state: BombState = "armed"
     seen_by_fbi: bool = False
     #: what the terrorists believe (they learn of a disarm only by seeing it or a dud trigger)
     terrorists_think_armed: bool = True
@@ -175,6 +210,8 @@ class Options:
     negotiation: bool = True
     max_messages: int = 5
     turn_limit: int = 30
+    #: E-33: terrorists draw only from terrorist cards unless the scenario says otherwise
+    terrorists_use_fbi_cards: bool = False
 
     def armour_cap(self, side: str) -> int:
         return self.max_armour_level.get(side, 3)

@@ -16,6 +16,7 @@ from killhouse.rulesets.execute.state import (
     ExecuteState,
 )
 from killhouse.rulesets.execute.vision import bomb_info, seen_info, visible_ids
+from killhouse.rulesets.kit.view import viewer
 
 DOOR_STATES = {
     int(Terrain.DOOR_CLOSED): "closed",
@@ -124,6 +125,7 @@ def view(state: ExecuteState, side: str) -> dict[str, Any]:
     last = state.initiative[-1] if state.initiative else None
     out: dict[str, Any] = {
         "side": side,
+        "viewer": viewer(side),  # the view contract (kit/view.py): a side, no seats
         "role": role(state, side),
         "turn": state.turn,
         "phase": state.phase,

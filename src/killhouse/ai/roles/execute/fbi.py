@@ -1,176 +1,23 @@
-"""Role AI for Execute: the FBI stacks up, opens locks, clears rooms and walks hostages out;
-the terrorists guard the hostages, hold their rooms, answer alarms and noise, and set off
-their bombs when the game is lost.
-
-Both bots see only their side's view and the hints on their legal actions; they build on
-``BaselineBot`` (its seeded tie-breaking and path-distance helpers). Use ``bot_for(scenario,
-side)`` (the registry's entry point) or ``ROLE_BOTS["execute"]``.
-"""
+"""The FBI's role bot: engage what it sees, pick locks, collect hostages, get them out."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
-from killhouse.ai.baseline import BaselineBot, cell_of
+from killhouse.ai.baseline import cell_of
+from killhouse.ai.roles.execute.common import TASK_VALUE, ExecuteBot
 from killhouse.core.cells import Cell
 from killhouse.core.fov import fields_of_view
-from killhouse.core.geometry import chebyshev, los_pairs
-from killhouse.core.paths import DistanceField, StepRules, distance_field
+from killhouse.core.geometry import chebyshev
+from killhouse.core.paths import DistanceField
 from killhouse.core.rng import Rng
-from killhouse.core.terrain import Terrain, passable_mask, stairs_mask
+from killhouse.core.terrain import Terrain, passable_mask
 from killhouse.rulesets.base import Action
-from killhouse.rulesets.execute.rolls import device_tn, effective, success_chance
+from killhouse.rulesets.execute.facts import device_tn, effective, success_chance
 from killhouse.scenario.model import Scenario
-
-_DOOR_CODES = {"open": Terrain.DOOR_OPEN, "closed": Terrain.DOOR_CLOSED,
-               "locked": Terrain.DOOR_LOCKED}
-#: the path cost the planner gives a locked door: picking it takes a turn or two
-LOCK_COST = 4
-
-
-class ExecuteBot(BaselineBot):
-    """Shared machinery: the floor plan as the side knows it, and distance fields over it."""
-
-    name = "execute-role"
-
-    def __init__(self, scenario: Scenario, side: str) -> None:
-        super().__init__(scenario, side)
-        self.plan = scenario.board.copy()  # the public floor plan, doors as this side knows them
-        self._door_key: tuple[Any, ...] = ()
-        self._costs: list[NDArray[np.int32]] = []
-        self._cache: dict[tuple[Any, ...], DistanceField] = {}
-        #: squares believed held by an unseen enemy (a stair whose far end will not let us in)
-        self.blocked: dict[Cell, int] = {}
-        #: locked doors nobody on the side can pick: walls to the planner
-        self.sealed: frozenset[Cell] = frozenset()
-        self.own_list: list[dict[str, Any]] = []
-
-    # -- what the side knows of the map --------------------------------------------------
-    def sync(self, view: dict[str, Any]) -> None:
-        """Bring the door states of the plan up to date with the view."""
-        doors = tuple((tuple(d["at"]), d["state"]) for d in view.get("doors", []))
-        if doors == self._door_key and self._costs:
-            return
-        self._door_key = doors
-        for at, state in doors:
-            level, x, y = at
-            self.plan.levels[level].terrain[y, x] = _DOOR_CODES.get(state, Terrain.DOOR_OPEN)
-        self._costs = []
-        for lv in self.plan.levels:
-            cost = passable_mask(lv.terrain).astype(np.int32)
-            cost[stairs_mask(lv.terrain) & (cost > 0)] = 2
-            cost[lv.terrain == Terrain.DOOR_LOCKED] = LOCK_COST
-            self._costs.append(cost)
-        self._cache.clear()
-
-    def distances(self, goals: Iterable[Cell]) -> DistanceField | None:
-        """Walking distance on the known plan to the nearest of ``goals`` (locks cost extra)."""
-        blocked = tuple(sorted(self.blocked | dict.fromkeys(self.sealed, 0)))
-        key = (self._door_key, tuple(sorted(set(goals))), blocked)
-        if not key[1]:
-            return None
-        if key not in self._cache:
-            if len(self._cache) > 64:
-                self._cache.clear()
-            walls = [self.plan.solid(i) for i in range(len(self.plan.levels))]
-            costs = [c.copy() for c in self._costs]
-            for cell in blocked:
-                costs[cell.level][cell.y, cell.x] = 0
-            self._cache[key] = distance_field(self.plan, list(key[1]), costs, StepRules(), walls)
-        return self._cache[key]
-
-    def los_count(self, cell: Cell, others: Sequence[Cell]) -> int:
-        """How many of ``others`` (same level) have line of sight to ``cell`` on the known plan."""
-        same = [o for o in others if o.level == cell.level]
-        if not same:
-            return 0
-        ok = los_pairs(self.plan.opaque(cell.level), [(cell.x, cell.y)] * len(same),
-                       [(o.x, o.y) for o in same])
-        return int(ok.sum())
-
-    def los_counts(self, cells: Iterable[Cell], others: Sequence[Cell]) -> dict[Cell, int]:
-        """``los_count`` for many cells at once: one sight test per level for every pair."""
-        out: dict[Cell, int] = {}
-        todo = sorted(set(cells))
-        by_level: dict[int, list[Cell]] = {}
-        for c in todo:
-            out[c] = 0
-            by_level.setdefault(c.level, []).append(c)
-        for level, here in by_level.items():
-            same = [(o.x, o.y) for o in others if o.level == level]
-            if not same:
-                continue
-            src = np.repeat(np.asarray([(c.x, c.y) for c in here], dtype=np.int64), len(same),
-                            axis=0)
-            dst = np.tile(np.asarray(same, dtype=np.int64), (len(here), 1))
-            ok = los_pairs(self.plan.opaque(level), src, dst).reshape(len(here), len(same))
-            for c, n in zip(here, ok.sum(axis=1).tolist(), strict=True):
-                out[c] = int(n)
-        return out
-
-    # -- helpers ---------------------------------------------------------------------------
-    @staticmethod
-    def first(actions: Sequence[Action], kind: str) -> Action | None:
-        return next((a for a in actions if a.kind == kind), None)
-
-    @staticmethod
-    def own(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
-        return {f["id"]: f for f in view.get("figures", [])}
-
-    def pick(self, scored: list[tuple[float, Action]], rng: Rng) -> Action | None:
-        """The best-scored action (ties broken by the bot's generator), or None if empty."""
-        if not scored:
-            return None
-        best = max(s for s, _ in scored)
-        tied = [a for s, a in scored if s >= best - 1e-9]
-        return tied[rng.below(len(tied))]
-
-    def best_attack(self, actions: Sequence[Action], rng: Rng, kinds: tuple[str, ...],
-                    floor: float) -> Action | None:
-        scored = [(float(a.hint.get("p", 0)) * float(a.hint.get("value", 0)), a)
-                  for a in actions if a.kind in kinds]
-        return self.pick([(s, a) for s, a in scored if s > floor], rng)
-
-    def best_throw(self, actions: Sequence[Action], rng: Rng, floor: float) -> Action | None:
-        """The throw most likely to catch enemies in its blast (on target or 1-3 long, E-27)."""
-        scored = []
-        mine = {f["id"]: cell_of(f.get("at")) for f in self.own_list}
-        for a in actions:
-            if a.kind != "throw":
-                continue
-            here, aim = mine.get(str(a.get("figure"))), cell_of(a.get("at"))
-            if here is not None and aim is not None and chebyshev(here, aim) <= 3:
-                continue  # never inside one's own blast (E-27)
-            tn = int(a.hint.get("tn", 99))
-            p_blast = float(success_chance(8, tn - 3))  # the d8 may fall 3 short and still hit
-            scored.append((p_blast * float(a.hint.get("value", 0)), a))
-        return self.pick([(s, a) for s, a in scored if s > floor], rng)
-
-    def pregame(self, view: dict[str, Any], actions: Sequence[Action]) -> Action | None:
-        """Set-up, negotiation and planning as the scenario wrote them; never concede."""
-        for kind in ("ready", "end_negotiation", "continue"):
-            chosen = self.first(actions, kind)
-            if chosen is not None:
-                return chosen
-        return None
-
-    def choose(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action:
-        if not actions:
-            raise ValueError("no legal action to choose from")
-        self.sync(view)
-        self.own_list = list(view.get("figures", []))
-        chosen = self.pregame(view, actions) if view.get("phase") not in (
-            "grenades", "tasks", "movement", "firing") else self.combat(view, actions, rng)
-        if chosen is None:
-            chosen = self.first(actions, "done") or super().choose(view, actions, rng)
-        return chosen
-
-    def combat(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action | None:
-        raise NotImplementedError
 
 
 class FbiBot(ExecuteBot):
@@ -188,16 +35,17 @@ class FbiBot(ExecuteBot):
     def combat(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action | None:
         phase = view["phase"]
         if phase == "grenades":
-            return self.best_throw(actions, rng, 0.6)
+            return self.best_throw(view, actions, rng, 0.6)
         if phase == "tasks":
             return self.tasks(view, actions, rng)
         if phase == "firing":
-            return self.best_attack(actions, rng, ("fire",), 0.0)
+            return self.best_shot(view, actions, rng, 0.0)
         return self.movement(view, actions, rng)
 
     def tasks(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action | None:
         """Disarm when it is likely to work, or when a timer is about to run out; then devices."""
         timers = {b["id"]: b.get("turns_remaining") for b in view.get("bombs", [])}
+        types = {d["id"]: d.get("type") for d in view["public"].get("devices", [])}
         scored: list[tuple[float, Action]] = []
         for a in actions:
             p = float(a.hint.get("p", 0))
@@ -208,7 +56,7 @@ class FbiBot(ExecuteBot):
                 if p >= 2 / 3 or late:
                     scored.append((10.0 + p, a))
             elif a.kind == "task" and p > 0:
-                scored.append((p * float(a.hint.get("value", 0)), a))
+                scored.append((p * TASK_VALUE.get(types.get(str(a.get("device")), ""), 0.0), a))
         return self.pick(scored, rng)
 
     def explore(self, view: dict[str, Any]) -> None:
@@ -492,126 +340,3 @@ class FbiBot(ExecuteBot):
             # at the way out: shuffle closer to the hostages so they step out
             return 5.0 - lag
         return gain - 0.3 * max(0, lag - 6) + 0.1
-
-
-class TerroristBot(ExecuteBot):
-    """The hostage takers: guard the hostages, hold rooms, answer alarms and noise."""
-
-    name = "execute-terrorists"
-
-    def __init__(self, scenario: Scenario, side: str) -> None:
-        super().__init__(scenario, side)
-        self.placed: dict[str, Cell] = {}
-        self.guards: dict[str, str] = {}
-        self.strength = 0
-
-    def learn(self, view: dict[str, Any]) -> None:
-        """Remember where the hostages were left, and assign each one its nearest guard."""
-        if not self.placed:
-            for m in [*view.get("remembered", []), *view.get("seen", [])]:
-                at = cell_of(m.get("at"))
-                if m.get("kind") == "hostage" and at is not None:
-                    self.placed[str(m["id"])] = at
-        mine = {f["id"]: cell_of(f.get("at")) for f in view.get("figures", [])}
-        if not self.strength:
-            self.strength = len(mine)
-        if not self.guards and self.placed:
-            free = {k: v for k, v in mine.items() if v is not None}
-            for hid, at in sorted(self.placed.items()):
-                near = sorted((chebyshev(v, at) + (0 if v.level == at.level else 50), k)
-                              for k, v in free.items())
-                if near and near[0][0] <= 6:
-                    self.guards[near[0][1]] = hid
-                    free.pop(near[0][1])
-
-    def combat(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action | None:
-        self.learn(view)
-        phase = view["phase"]
-        if phase == "grenades":
-            boom = self.detonation(view, actions)
-            return boom or self.best_throw(actions, rng, 0.5)
-        if phase == "firing":
-            return self.best_attack(actions, rng, ("fire",), 0.0) or self.escapees(view, actions)
-        if phase == "movement":
-            return self.movement(view, actions, rng)
-        return None
-
-    def detonation(self, view: dict[str, Any], actions: Sequence[Action]) -> Action | None:
-        """Set off a remote bomb when the building is being lost (E-23): few of us are left,
-        or hostages are walking away, while agents are inside."""
-        detonate = self.first(actions, "detonate")
-        if detonate is None:
-            return None
-        active = sum(1 for f in view["figures"] if f.get("status") == "active")
-        agents = [s for s in view.get("seen", []) if s.get("kind") == "agent"
-                  and s.get("status") == "active"]
-        fleeing = len(self.moved_hostages(view))
-        losing = active <= 1 or fleeing * 2 > max(1, len(self.placed))
-        return detonate if losing and (agents or fleeing) else None
-
-    def moved_hostages(self, view: dict[str, Any]) -> list[str]:
-        """Seen hostages that are no longer where they were left: being rescued."""
-        out = []
-        for s in view.get("seen", []):
-            at = cell_of(s.get("at"))
-            if s.get("kind") == "hostage" and at is not None and self.placed.get(s["id"]) != at:
-                out.append(str(s["id"]))
-        return out
-
-    def escapees(self, view: dict[str, Any], actions: Sequence[Action]) -> Action | None:
-        """With no agent to shoot, fire on a hostage being led away."""
-        moved = set(self.moved_hostages(view))
-        shots = [a for a in actions if a.kind == "fire" and a.get("target") in moved]
-        return max(shots, key=lambda a: float(a.hint.get("p", 0)), default=None)
-
-    def movement(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action | None:
-        mine = self.own(view)
-        seen_agents = [c for c in (cell_of(s.get("at")) for s in view.get("seen", [])
-                                   if s.get("kind") == "agent" and s.get("status") == "active")
-                       if c is not None]
-        noise = [c for c in (cell_of(s.get("at")) for s in view.get("sounds", [])) if c is not None]
-        remembered = [c for c in (cell_of(m.get("at")) for m in view.get("remembered", [])
-                                  if m.get("kind") == "agent") if c is not None]
-        field = self.distances(seen_agents + noise + remembered)
-        places = [c for c in (cell_of(f.get("at")) for f in mine.values()) if c is not None]
-        places += [c for c in (cell_of(a.hint.get("to")) for a in actions if a.kind == "move")
-                   if c is not None]
-        sight = self.los_counts(places, seen_agents) if seen_agents else {}
-        scored: list[tuple[float, Action]] = []
-        for action in actions:
-            if action.kind != "move":
-                continue
-            fid = str(action.get("figure"))
-            here = cell_of(mine.get(fid, {}).get("at"))
-            dest = cell_of(action.hint.get("to"))
-            if here is None or dest is None:
-                continue
-            if fid in self.guards:
-                continue  # guards hold their hostage's room
-            if sight.get(here, 0):
-                continue  # already has a shot: hold and fire
-            if field is None:
-                continue
-            to, now = field.cost(dest), field.cost(here)
-            if to is None or now is None or now - to <= 0:
-                continue
-            exposure = sight.get(dest, 0)
-            # close in, but stop short: a square with a shot at one agent beats walking into many
-            score = float(now - to) + (2.0 if exposure == 1 else -1.0 * exposure)
-            if to <= 1:
-                score -= 3.0
-            scored.append((score, action))
-        return self.pick([(s, a) for s, a in scored if s > 0], rng)
-
-
-def bot_for(scenario: Scenario, side: str) -> ExecuteBot:
-    """The role bot for ``side`` of an Execute scenario (the FBI or the terrorists)."""
-    spec = next((s for s in scenario.sides if s.id == side), None)
-    role = spec.extra.get("role") if spec is not None else None
-    if role is None:
-        role = "fbi" if side.lower() in ("fbi", "hru", "police", "swat") else "terrorists"
-    return FbiBot(scenario, side) if role == "fbi" else TerroristBot(scenario, side)
-
-
-#: the registry's convention: ruleset id -> factory(scenario, side)
-ROLE_BOTS = {"execute": bot_for}

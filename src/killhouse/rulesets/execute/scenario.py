@@ -7,16 +7,32 @@ the terrorists' hidden setup (pre-game step 2): it places every terrorist, hosta
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from killhouse.core.cells import Cell
-from killhouse.core.terrain import Terrain, door_mask
-from killhouse.rulesets.execute.state import AGENT, HOSTAGE, TERRORIST, Bomb, Device, Options
+from killhouse.core.terrain import Terrain
+from killhouse.rulesets.execute.scenario_objects import (
+    ObjectReader,
+    did_you_mean,
+    is_bool,
+    is_int,
+    points_hint,
+)
+from killhouse.rulesets.execute.state import (
+    AGENT,
+    HOSTAGE,
+    TERRORIST,
+    Bomb,
+    Device,
+    Kind,
+    Options,
+    WeaponId,
+    weapon_id,
+)
 from killhouse.rulesets.execute.tables import STATS, Card, tables
-from killhouse.scenario.model import FigureSpec, Issue, ObjectSpec, Scenario
+from killhouse.scenario.model import FigureSpec, Issue, Scenario
 
 FBI_ROLE, TERRORIST_ROLE = "fbi", "terrorists"
 _ROLE_GUESS = {
@@ -27,11 +43,10 @@ _ROLE_GUESS = {
 OPTION_KEYS = (
     "open_map", "fbi_count", "grenades_per_figure", "max_armour_level", "allow_printed_cards",
     "min_timer", "bomb_level", "default_lock_level", "negotiation", "max_messages",
+    "terrorists_use_fbi_cards",
 )
 OBJECTIVE_KEYS = ("mission", "entry", "extraction", "rescue_zone", "deployment")
 MISSIONS = ("hostage-rescue",)
-DEVICE_TYPES = ("lock", "camera", "alarm", "security", "power")
-OBJECT_TYPES = (*DEVICE_TYPES, "bomb")
 WEAPONS = ("pistol", "smg", "sniper")
 _ROMAN = {"0": 0, "i": 1, "ii": 2, "iii": 3, "1": 1, "2": 2, "3": 3}
 
@@ -41,11 +56,11 @@ class FigureSetup:
     """One figure as the scenario gives it, with its card and loadout resolved."""
 
     id: str
-    kind: str
+    kind: Kind
     side: str | None
     card: Card
     name: str
-    weapon: str | None
+    weapon: WeaponId | None
     armour: int
     grenades: int
     at: Cell | None
@@ -67,34 +82,8 @@ class Setup:
     bombs: list[Bomb] = field(default_factory=list)
 
 
-def did_you_mean(word: str, options: list[str]) -> str:
-    close = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
-    return f"did you mean {close[0]!r}?" if close else "known: " + ", ".join(options)
-
-
-def _points_hint(excess: int) -> str:
-    n = abs(excess)
-    points = f"{n} point{'s' if n != 1 else ''}"
-    return f"take {points} off" if excess > 0 else f"add {points}"
-
-
-def _is_bool(value: Any) -> bool:
-    return isinstance(value, bool)
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-class _Reader:
+class _Reader(ObjectReader):
     """Collects issues while reading one scenario."""
-
-    def __init__(self, scenario: Scenario) -> None:
-        self.scenario = scenario
-        self.issues: list[Issue] = []
-
-    def add(self, path: str, message: str, hint: str = "") -> None:
-        self.issues.append(Issue(path, message, hint))
 
     # -- sides ---------------------------------------------------------------------------
     def sides(self) -> tuple[str, str] | None:
@@ -144,8 +133,9 @@ class _Reader:
                 self.add(path, f"unknown option {key!r} for ruleset 'execute'",
                          did_you_mean(str(key), list(OPTION_KEYS)))
                 continue
-            if key in ("open_map", "allow_printed_cards", "negotiation"):
-                if not _is_bool(value):
+            if key in ("open_map", "allow_printed_cards", "negotiation",
+                       "terrorists_use_fbi_cards"):
+                if not is_bool(value):
                     self.add(path, f"expected true or false, found {value!r}")
                     continue
                 setattr(opts, key, bool(value))
@@ -156,7 +146,7 @@ class _Reader:
                     "fbi_count": (1, 100), "grenades_per_figure": (0, 100), "min_timer": (1, 1000),
                     "bomb_level": (1, 10), "default_lock_level": (1, 10), "max_messages": (0, 100),
                 }[key]
-                if not _is_int(value) or not low <= value <= high:
+                if not is_int(value) or not low <= value <= high:
                     self.add(path, f"expected a whole number from {low} to {high}, found {value!r}")
                     continue
                 setattr(opts, key, int(value))
@@ -168,7 +158,7 @@ class _Reader:
 
     def _armour_caps(self, value: Any, side_ids: tuple[str, str] | None, opts: Options) -> None:
         path = "options.max_armour_level"
-        if _is_int(value):
+        if is_int(value):
             if not 0 <= value <= 3:
                 self.add(path, f"expected an armour level 0 to 3, found {value}")
                 return
@@ -182,7 +172,7 @@ class _Reader:
             if side_ids is not None and sid not in side_ids:
                 self.add(f"{path}.{sid}", f"no side {sid!r} in this scenario",
                          did_you_mean(str(sid), list(side_ids)))
-            elif not _is_int(level) or not 0 <= level <= 3:
+            elif not is_int(level) or not 0 <= level <= 3:
                 self.add(f"{path}.{sid}", f"expected an armour level 0 to 3, found {level!r}")
             else:
                 opts.max_armour_level[str(sid)] = int(level)
@@ -193,9 +183,22 @@ class _Reader:
         name = raw.get(key, default)
         if name is None:
             return None
+        if isinstance(name, list) and name:  # several zones together
+            cells: set[Cell] = set()
+            for n in name:
+                part = self.zone_named(key, n)
+                if part is None:
+                    return None
+                cells |= part
+            return frozenset(cells)
+        return self.zone_named(key, name)
+
+    def zone_named(self, key: str, name: Any) -> frozenset[Cell] | None:
+        raw: Mapping[str, Any] = self.scenario.objectives
         zones = self.scenario.board.zones
         if not isinstance(name, str):
-            self.add(f"objectives.{key}", f"expected a zone name, found {name!r}")
+            self.add(f"objectives.{key}", f"expected a zone name or a list of them, found "
+                     f"{name!r}")
             return None
         if name not in zones:
             self.add(f"objectives.{key}" if key in raw else "objectives",
@@ -218,10 +221,11 @@ class _Reader:
         entry = self.zone("entry", "entry") or frozenset()
         board = self.scenario.board
         for cell in sorted(entry):
-            if not board.passable(cell):
+            # ruling E-66: a window may be an entry square (climbed through, never stood in)
+            if not board.passable(cell) and board.terrain(cell) != Terrain.WINDOW:
                 self.add("objectives.entry", f"entry square {self.scenario.cell_name(cell)!r} "
-                         "cannot be entered", "entry squares are floor, open or closed doors, "
-                         "or stairs (ruling E-34)")
+                         "cannot be entered", "entry squares are floor, doors that are not "
+                         "locked, windows or stairs (ruling E-34)")
         # ruling E-31: the extraction squares are by default the entry squares
         extraction = entry
         if "extraction" in raw and "rescue_zone" in raw:
@@ -242,10 +246,16 @@ class _Reader:
         budget = t.point_buy["hostage" if kind == HOSTAGE else "combatant"]
         if spec.card is not None:
             pool = t.hostage_cards if kind == HOSTAGE else t.combatant_cards
+            if kind == TERRORIST and not opts.terrorists_use_fbi_cards:
+                pool = t.terrorist_cards  # E-33: the printed FBI cards are the FBI's
             card = pool.get(spec.card)
             if card is None:
                 other = t.card(spec.card)
-                if other is not None:
+                if kind == TERRORIST and spec.card in t.fbi_cards:
+                    self.add(f"{path}.card", f"card {spec.card!r} is an FBI card; terrorists "
+                             "use terrorist cards or stats (ruling E-33)",
+                             "set options.terrorists_use_fbi_cards: true to allow it")
+                elif other is not None:
                     what = "a hostage" if kind == HOSTAGE else "a combatant"
                     self.add(f"{path}.card", f"card {spec.card!r} is not a card for {what}",
                              "hostages use hostage_* cards; agents and terrorists the others")
@@ -284,7 +294,7 @@ class _Reader:
                 continue
             value = stats[stat]
             low, high = bounds[stat]
-            if not _is_int(value) or not low <= value <= high:
+            if not is_int(value) or not low <= value <= high:
                 self.add(f"{path}.{stat}", f"expected {stat} from {low} to {high} (ruling E-33), "
                          f"found {value!r}")
                 ok = False
@@ -296,7 +306,7 @@ class _Reader:
         if total != budget:
             what = "hostage" if kind == HOSTAGE else "combatant"
             self.add(path, f"the stats sum to {total}; a custom {what} card has exactly {budget} "
-                     "points (ruling E-33)", _points_hint(total - budget))
+                     "points (ruling E-33)", points_hint(total - budget))
             return None
         name = spec.name or spec.id
         card = Card(spec.id, name, "custom", values["movement"], values["firearms"],
@@ -305,14 +315,14 @@ class _Reader:
         return card, True
 
     def equipment(self, spec: FigureSpec, kind: str, side: str | None,
-                  opts: Options) -> tuple[str | None, int, int] | None:
+                  opts: Options) -> tuple[WeaponId | None, int, int] | None:
         path = f"{spec.path}.equipment"
         if kind == HOSTAGE:
             if spec.equipment:
                 self.add(path, "hostages carry nothing (rulings E-11, E-17, E-28)", "remove it")
                 return None
             return None, 0, 0
-        weapon: str | None = None
+        weapon: WeaponId | None = None
         armour = 0
         grenades: int | None = None
         ok = True
@@ -322,7 +332,7 @@ class _Reader:
                 if weapon is not None:
                     self.add(f"{path}[{i}]", "a combatant carries exactly one weapon (ruling E-11)")
                     ok = False
-                weapon = token
+                weapon = weapon_id(token)
             elif token.startswith(("armour-", "armor-")):
                 level = _ROMAN.get(token.split("-", 1)[1])
                 if level is None:
@@ -346,7 +356,7 @@ class _Reader:
         if not ok:
             return None
         # ruling E-11: SMG by default; ruling E-48: listed grenades override grenades_per_figure
-        return (weapon or tables().default_weapon, armour,
+        return (weapon or weapon_id(tables().default_weapon), armour,
                 opts.grenades_per_figure if grenades is None else grenades)
 
     def figures(self, roles: tuple[str, str], opts: Options,
@@ -415,162 +425,6 @@ class _Reader:
         ):
             self.add("figures", "the terrorists have no figures", "add at least one terrorist")
         return out
-
-    # -- objects -------------------------------------------------------------------------
-    def _level(self, obj: ObjectSpec, default: int | None) -> int | None:
-        if "level" in obj.extra and "skill" in obj.extra:
-            self.add(f"{obj.path}.skill", "give level or skill (the same thing), not both")
-            return None
-        value = obj.extra.get("level", obj.extra.get("skill", default))
-        low, high = tables().device["min_level"], tables().device["max_level"]
-        if value is None:
-            self.add(obj.path, f"a {obj.type} needs a level", f"add level: N ({low}-{high}, E-20)")
-            return None
-        if not _is_int(value) or not low <= value <= high:
-            self.add(f"{obj.path}.level", f"expected a level from {low} to {high}, found {value!r}")
-            return None
-        return int(value)
-
-    def _covers(self, obj: ObjectSpec) -> frozenset[Cell] | None:
-        value = obj.extra.get("covers")
-        zones = self.scenario.board.zones
-        names = [value] if isinstance(value, str) else value
-        if not isinstance(names, list) or not names:
-            self.add(obj.path, f"a {obj.type} needs covers: a zone name or a list of them",
-                     "the squares it watches (ruling E-19)")
-            return None
-        cells: set[Cell] = set()
-        for i, name in enumerate(names):
-            if not isinstance(name, str) or name not in zones:
-                self.add(f"{obj.path}.covers" + (f"[{i}]" if len(names) > 1 else ""),
-                         f"no zone {name!r} on the map",
-                         did_you_mean(str(name), sorted(zones)) if zones else "define map.zones")
-                return None
-            cells |= zones[name]
-        return frozenset(cells)
-
-    def objects(self, roles: tuple[str, str], opts: Options,
-                figures: list[FigureSetup]) -> tuple[list[Device], list[Bomb]]:
-        board = self.scenario.board
-        devices: list[Device] = []
-        bombs: list[Bomb] = []
-        lock_cells: dict[Cell, str] = {}
-        terrorists = {f.id for f in figures if f.kind == TERRORIST}
-        allowed_keys = {
-            "lock": {"level", "skill"}, "camera": {"level", "skill", "covers"},
-            "alarm": {"level", "skill", "covers"}, "security": {"level", "skill", "covers"},
-            "power": {"level", "skill", "links"},
-            "bomb": {"level", "skill", "mode", "timer", "holder"},
-        }
-        for obj in self.scenario.objects:
-            if obj.type not in OBJECT_TYPES:
-                self.add(f"{obj.path}.type", f"unknown object type {obj.type!r} in Execute",
-                         did_you_mean(obj.type, list(OBJECT_TYPES)))
-                continue
-            for key in obj.extra:
-                if key not in allowed_keys[obj.type]:
-                    self.add(f"{obj.path}.{key}", f"a {obj.type} has no key {key!r}",
-                             "it takes: " + ", ".join(sorted(allowed_keys[obj.type])))
-            if obj.at is None:
-                self.add(obj.path, f"a {obj.type} needs at: \"level:x,y\"")
-                continue
-            if obj.type == "bomb":
-                bomb = self._bomb(obj, opts, terrorists)
-                if bomb is not None:
-                    bombs.append(bomb)
-                continue
-            level = self._level(obj, None)
-            if obj.type == "lock":
-                if not bool(door_mask(board.levels[obj.at.level].terrain)[obj.at.y, obj.at.x]):
-                    self.add(f"{obj.path}.at", f"{self.scenario.cell_name(obj.at)!r} is not a door",
-                             "a lock is on a door square")
-                    continue
-                if level is not None:
-                    devices.append(Device(obj.id, "lock", obj.at, level))
-                    lock_cells[obj.at] = obj.id
-                continue
-            kind = "alarm" if obj.type == "security" else obj.type
-            if kind == "power":
-                if level is not None:
-                    links = obj.extra.get("links")
-                    devices.append(Device(obj.id, kind, obj.at, level,
-                                          links=tuple(links) if isinstance(links, list) else ()))
-                continue
-            covers = self._covers(obj)
-            if level is not None and covers is not None:
-                devices.append(Device(obj.id, kind, obj.at, level, covers=covers))
-        # power links: default every camera and alarm (ruling E-19)
-        watched = [d.id for d in devices if d.type in ("camera", "alarm")]
-        for d in devices:
-            if d.type != "power":
-                continue
-            obj = next(o for o in self.scenario.objects if o.id == d.id)
-            if "links" not in obj.extra:
-                d.links = tuple(watched)
-                continue
-            raw_links = obj.extra.get("links")
-            if not isinstance(raw_links, list) or not all(isinstance(x, str) for x in raw_links):
-                self.add(f"{obj.path}.links", "expected a list of camera and alarm ids")
-                continue
-            for j, link in enumerate(raw_links):
-                if link not in watched:
-                    self.add(f"{obj.path}.links[{j}]", f"no camera or alarm {link!r}",
-                             did_you_mean(link, watched) if watched else "")
-        # locked doors drawn on the map without a lock object (ruling E-44 default level)
-        for level_index, lv in enumerate(board.levels):
-            ys, xs = (lv.terrain == Terrain.DOOR_LOCKED).nonzero()
-            for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
-                cell = Cell(level_index, x, y)
-                if cell in lock_cells:
-                    continue
-                drawn = int(lv.lock[y, x])
-                level = drawn if drawn > 0 else opts.default_lock_level
-                if level > tables().device["max_level"]:
-                    self.add("map", f"the lock at {self.scenario.cell_name(cell)!r} has level "
-                             f"{level}; locks are 1-10 (ruling E-20)")
-                    continue
-                devices.append(Device(f"lock@{self.scenario.cell_name(cell)}", "lock", cell, level))
-        return devices, bombs
-
-    def _bomb(self, obj: ObjectSpec, opts: Options, terrorists: set[str]) -> Bomb | None:
-        board = self.scenario.board
-        assert obj.at is not None
-        if not board.passable(obj.at):
-            self.add(f"{obj.path}.at", f"{self.scenario.cell_name(obj.at)!r} cannot hold a bomb",
-                     "bombs are left on a floor square")
-            return None
-        level = self._level(obj, opts.bomb_level)
-        mode = obj.extra.get("mode", "timer")
-        if mode not in ("timer", "remote"):
-            self.add(f"{obj.path}.mode", f"expected timer or remote, found {mode!r}",
-                     did_you_mean(str(mode), ["timer", "remote"]))
-            return None
-        timer = obj.extra.get("timer")
-        holder = obj.extra.get("holder")
-        if mode == "timer":
-            if timer is None:
-                timer = opts.min_timer
-            if not _is_int(timer) or timer < opts.min_timer:
-                self.add(f"{obj.path}.timer", f"a timer bomb explodes at the end of a turn "
-                         f"≥ min_timer ({opts.min_timer}); found {timer!r}", "ruling E-23")
-                return None
-            if holder is not None:
-                self.add(f"{obj.path}.holder", "only a remote bomb has a trigger holder")
-                return None
-        else:
-            if timer is not None:
-                self.add(f"{obj.path}.timer", "a remote bomb has no timer", "remove timer")
-                return None
-            if not isinstance(holder, str) or holder not in terrorists:
-                self.add(f"{obj.path}.holder" if holder is not None else obj.path,
-                         f"a remote bomb needs holder: a terrorist id, found {holder!r}",
-                         did_you_mean(str(holder), sorted(terrorists)) if terrorists else "")
-                return None
-        if level is None:
-            return None
-        return Bomb(obj.id, obj.at, level, str(mode),
-                    int(timer) if mode == "timer" and timer is not None else None,
-                    holder if mode == "remote" else None)
 
 
 def read_scenario(scenario: Scenario) -> tuple[Setup | None, list[Issue]]:

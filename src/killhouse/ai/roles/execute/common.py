@@ -1,0 +1,211 @@
+"""Shared machinery of the Execute role bots: the side's floor plan, distance fields over it,
+batched sight counts, and what shots and blasts are worth (scoring lives here, not in the
+rules)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from killhouse.ai.baseline import BaselineBot, cell_of
+from killhouse.core.cells import Cell
+from killhouse.core.geometry import chebyshev, los_pairs
+from killhouse.core.paths import DistanceField
+from killhouse.core.rng import Rng
+from killhouse.core.terrain import Terrain
+from killhouse.rulesets.base import Action
+from killhouse.rulesets.execute import facts
+from killhouse.rulesets.execute.facts import success_chance
+from killhouse.scenario.model import Scenario
+
+_DOOR_CODES = {"open": Terrain.DOOR_OPEN, "closed": Terrain.DOOR_CLOSED,
+               "locked": Terrain.DOOR_LOCKED}
+#: the path cost the planner gives a locked door: picking it takes a turn or two
+LOCK_COST = 4
+#: what shutting off each kind of device is worth to the FBI (a lock opens the way on)
+TASK_VALUE = {"lock": 0.6, "camera": 0.4, "alarm": 0.4, "power": 0.5}
+
+
+def shot_value(view: dict[str, Any], target: object) -> float:
+    """What a hit on ``target`` is worth to the side: a gunman on his feet 1, one already down
+    0.3, a hostage a loss (the FBI's own people to save; a terrorist's bargaining chip)."""
+    seen = next((s for s in view.get("seen", []) if s.get("id") == target), None)
+    if seen is None:
+        return 0.0
+    if seen.get("kind") == "hostage":
+        return -2.0 if view.get("role") == "fbi" else -0.5
+    return 1.0 if seen.get("status") == "active" else 0.3
+
+
+class ExecuteBot(BaselineBot):
+    """Shared machinery: the floor plan as the side knows it, and distance fields over it."""
+
+    name = "execute-role"
+
+    def __init__(self, scenario: Scenario, side: str) -> None:
+        super().__init__(scenario, side)
+        self.plan = scenario.board.copy()  # the public floor plan, doors as this side knows them
+        self._door_key: tuple[Any, ...] = ()
+        self._costs: list[NDArray[np.int32]] = []
+        self._cache: dict[tuple[Any, ...], DistanceField] = {}
+        #: squares believed held by an unseen enemy (a stair whose far end will not let us in)
+        self.blocked: dict[Cell, int] = {}
+        #: locked doors nobody on the side can pick: walls to the planner
+        self.sealed: frozenset[Cell] = frozenset()
+        self.own_list: list[dict[str, Any]] = []
+
+    # -- what the side knows of the map --------------------------------------------------
+    def sync(self, view: dict[str, Any]) -> None:
+        """Bring the door states of the plan up to date with the view."""
+        doors = tuple((tuple(d["at"]), d["state"]) for d in view.get("doors", []))
+        if doors == self._door_key and self._costs:
+            return
+        self._door_key = doors
+        for at, state in doors:
+            level, x, y = at
+            self.plan.levels[level].terrain[y, x] = _DOOR_CODES.get(state, Terrain.DOOR_OPEN)
+        entry = [c for c in (cell_of(x) for x in view.get("public", {}).get("entry", []))
+                 if c is not None]
+        self._costs = facts.step_costs(self.plan, entry)
+        for lv, cost in zip(self.plan.levels, self._costs, strict=True):
+            cost[lv.terrain == Terrain.DOOR_LOCKED] = LOCK_COST
+        self._cache.clear()
+
+    def distances(self, goals: Iterable[Cell]) -> DistanceField | None:
+        """Walking distance on the known plan to the nearest of ``goals`` (locks cost extra)."""
+        blocked = tuple(sorted(self.blocked | dict.fromkeys(self.sealed, 0)))
+        key = (self._door_key, tuple(sorted(set(goals))), blocked)
+        if not key[1]:
+            return None
+        if key not in self._cache:
+            if len(self._cache) > 64:
+                self._cache.clear()
+            costs = [c.copy() for c in self._costs]
+            for cell in blocked:
+                costs[cell.level][cell.y, cell.x] = 0
+            self._cache[key] = facts.distances(self.plan, key[1], costs)
+        return self._cache[key]
+
+    def los_count(self, cell: Cell, others: Sequence[Cell]) -> int:
+        """How many of ``others`` (same level) have line of sight to ``cell`` on the known plan."""
+        same = [o for o in others if o.level == cell.level]
+        if not same:
+            return 0
+        ok = los_pairs(self.plan.opaque(cell.level), [(cell.x, cell.y)] * len(same),
+                       [(o.x, o.y) for o in same])
+        return int(ok.sum())
+
+    def los_counts(self, cells: Iterable[Cell], others: Sequence[Cell]) -> dict[Cell, int]:
+        """``los_count`` for many cells at once: one sight test per level for every pair."""
+        out: dict[Cell, int] = {}
+        todo = sorted(set(cells))
+        by_level: dict[int, list[Cell]] = {}
+        for c in todo:
+            out[c] = 0
+            by_level.setdefault(c.level, []).append(c)
+        for level, here in by_level.items():
+            same = [(o.x, o.y) for o in others if o.level == level]
+            if not same:
+                continue
+            src = np.repeat(np.asarray([(c.x, c.y) for c in here], dtype=np.int64), len(same),
+                            axis=0)
+            dst = np.tile(np.asarray(same, dtype=np.int64), (len(here), 1))
+            ok = los_pairs(self.plan.opaque(level), src, dst).reshape(len(here), len(same))
+            for c, n in zip(here, ok.sum(axis=1).tolist(), strict=True):
+                out[c] = int(n)
+        return out
+
+    # -- helpers ---------------------------------------------------------------------------
+    @staticmethod
+    def first(actions: Sequence[Action], kind: str) -> Action | None:
+        return next((a for a in actions if a.kind == kind), None)
+
+    @staticmethod
+    def own(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        return {f["id"]: f for f in view.get("figures", [])}
+
+    def pick(self, scored: list[tuple[float, Action]], rng: Rng) -> Action | None:
+        """The best-scored action (ties broken by the bot's generator), or None if empty."""
+        if not scored:
+            return None
+        best = max(s for s, _ in scored)
+        tied = [a for s, a in scored if s >= best - 1e-9]
+        return tied[rng.below(len(tied))]
+
+    def best_shot(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng,
+                  floor: float) -> Action | None:
+        """The shot with the best chance times what the hit is worth."""
+        scored = [(float(a.hint.get("p", 0)) * shot_value(view, a.get("target")), a)
+                  for a in actions if a.kind == "fire"]
+        return self.pick([(s, a) for s, a in scored if s > floor], rng)
+
+    def blast_value(self, view: dict[str, Any], center: Cell) -> float:
+        """What a blast on ``center`` is worth, judged on the side's own figures and those it
+        sees (E-27: radius 3 on the level, in sight of the square; friends and hostages
+        count against it)."""
+        fbi = view.get("role") == "fbi"
+        near: list[tuple[dict[str, Any], Cell]] = []
+        for f in [*view.get("figures", []), *view.get("seen", [])]:
+            at = cell_of(f.get("at"))
+            if (at is not None and at.level == center.level
+                    and chebyshev(at, center) <= facts.BLAST_RADIUS
+                    and f.get("status") in ("active", "incapacitated")):
+                near.append((f, at))
+        if not near:
+            return 0.0
+        ok = los_pairs(self.plan.opaque(center.level), [(center.x, center.y)] * len(near),
+                       [(at.x, at.y) for _, at in near])
+        value = 0.0
+        own = {f["id"] for f in view.get("figures", [])}
+        for (f, _), hit in zip(near, ok, strict=True):
+            if not hit:
+                continue
+            if f["id"] in own:
+                value -= 1.5
+            elif f.get("kind") == "hostage":
+                value -= 2.0 if fbi else 0.0
+            else:
+                value += 1.0 if f.get("status") == "active" else 0.3
+        return value
+
+    def best_throw(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng,
+                   floor: float) -> Action | None:
+        """The throw most likely to catch enemies in its blast (on target or 1-3 long, E-27)."""
+        scored = []
+        mine = {f["id"]: cell_of(f.get("at")) for f in self.own_list}
+        for a in actions:
+            if a.kind != "throw":
+                continue
+            here, aim = mine.get(str(a.get("figure"))), cell_of(a.get("at"))
+            if aim is None or (here is not None and chebyshev(here, aim) <= facts.BLAST_RADIUS):
+                continue  # never inside one's own blast (E-27)
+            tn = int(a.hint.get("tn", 99))
+            # the d8 may fall up to the blast radius short and still catch the target
+            p_blast = float(success_chance(facts.GRENADE_DIE, tn - facts.BLAST_RADIUS))
+            scored.append((p_blast * self.blast_value(view, aim), a))
+        return self.pick([(s, a) for s, a in scored if s > floor], rng)
+
+    def pregame(self, view: dict[str, Any], actions: Sequence[Action]) -> Action | None:
+        """Set-up, negotiation and planning as the scenario wrote them; never concede."""
+        for kind in ("ready", "end_negotiation", "continue"):
+            chosen = self.first(actions, kind)
+            if chosen is not None:
+                return chosen
+        return None
+
+    def choose(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action:
+        if not actions:
+            raise ValueError("no legal action to choose from")
+        self.sync(view)
+        self.own_list = list(view.get("figures", []))
+        chosen = self.pregame(view, actions) if view.get("phase") not in (
+            "grenades", "tasks", "movement", "firing") else self.combat(view, actions, rng)
+        if chosen is None:
+            chosen = self.first(actions, "done") or super().choose(view, actions, rng)
+        return chosen
+
+    def combat(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action | None:
+        raise NotImplementedError
