@@ -222,3 +222,19 @@ def test_paused_game_copies_identically() -> None:
         while g.pending():
             g.apply(g.legal_actions(g.pending()[0].side)[0])
     assert game.state_hash() == twin.state_hash()
+
+
+def test_a_closed_door_is_opened_as_its_own_task_then_passed() -> None:
+    scenario = duel(raider=(1, 2), guard=(30, 2), light="night")
+    scenario.board.levels[0].terrain[2, 2] = Terrain.DOOR_CLOSED
+    game = Game(scenario, seed=1)
+    to_activation(game)
+    game.state.active_side = "raiders"
+    game.apply(Action.make("raiders", "activate", figure="kane"))
+    assert "e" not in {a.get("dir") for a in game.legal_actions("raiders") if a.kind == "step"}
+    game.apply(Action.make("raiders", "door", figure="kane", at=[0, 2, 2]))
+    assert man(game, "kane")["tp"] == 45  # C-62: 5 TP
+    assert game.state.board.terrain(Cell(0, 2, 2)) is Terrain.DOOR_OPEN
+    game.apply(Action.make("guards", "hold"))
+    game.apply(Action.make("raiders", "step", figure="kane", dir="e"))
+    assert man(game, "kane")["at"] == [0, 2, 2]

@@ -32,6 +32,8 @@ class CommandoBot(BaselineBot):
         own = [f.at for f in scenario.figures if f.side == side and f.at is not None]
         self.start = own
         self.far = self._far_cell(own)
+        #: doors this bot has opened (it never closes one again)
+        self.opened: set[Cell] = set()
 
     def _far_cell(self, own: list[Cell]) -> Cell | None:
         """The open cell farthest from where the side starts: where to look for the enemy."""
@@ -85,6 +87,10 @@ class CommandoBot(BaselineBot):
             step = self.best_step(view, by_kind["step"])
             if step is not None:
                 return step
+        if self.attacker and "door" in by_kind:
+            door = self.door_on_the_way(view, by_kind["door"])
+            if door is not None:
+                return door
         if "end" in by_kind:
             return by_kind["end"][0]
         return actions[rng.below(len(actions))]
@@ -114,6 +120,26 @@ class CommandoBot(BaselineBot):
         if best is None or (d_here is not None and best[0] >= d_here) or best[0] == 0:
             return None
         return best[2]
+
+
+    def door_on_the_way(self, view: dict[str, Any], doors: list[Action]) -> Action | None:
+        """A door closer to the goal than he is: open it (it may be the way in)."""
+        man = self.me(view, doors[0].get("figure"))
+        if man.get("tp", 0) < RESERVE:
+            return None
+        field = self.field(self.targets(view) or ([self.far] if self.far is not None else []))
+        here = cell_of(man.get("at"))
+        if field is None or here is None or field.cost(here) is None:
+            return None
+        d_here = field.cost(here)
+        for door in doors:
+            at = cell_of(door.get("at"))
+            d = field.cost(at) if at is not None else None
+            if at is not None and d is not None and d_here is not None and d < d_here \
+                    and at not in self.opened:
+                self.opened.add(at)
+                return door
+        return None
 
 
 class RaiderBot(CommandoBot):

@@ -16,8 +16,9 @@ from killhouse.core.cells import Cell, cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import Audience, EventLog
 from killhouse.core.geometry import line_of_sight
+from killhouse.core.terrain import Terrain
 from killhouse.rulesets.base import Action, Result
-from killhouse.rulesets.commando import fire, observation, tasks, turn
+from killhouse.rulesets.commando import doors, fire, observation, tasks, turn
 from killhouse.rulesets.commando.dice import distance
 from killhouse.rulesets.commando.men import ManState, Posture
 from killhouse.rulesets.commando.movement import step_cost
@@ -249,6 +250,8 @@ def standable(state: CommandoState, cell: Cell, mover: str) -> bool:
     board = state.board
     if not board.in_bounds(cell) or not board.passable(cell):
         return False
+    if board.terrain(cell) is Terrain.DOOR_CLOSED:  # C-62: opening it is its own 5 TP task
+        return False
     # ruling C-83: no hand-to-hand yet, so a square holds men of one side only
     side = state.men[mover].side
     return not any(p == cell and state.men[m].side != side and state.men[m].active()
@@ -360,6 +363,33 @@ def do_fire(state: CommandoState, action: Action, chance: Chance, log: EventLog)
     after_task(state, log)
 
 
+def door_options(state: CommandoState, side: str) -> Iterable[Action]:
+    """Open or close an unlocked door next to him (C-62, 5 TP); not a door a man stands in."""
+    if state.active_man is None:
+        return
+    man = current(state)
+    if man.tp < tables().cost["open_close_door"]:
+        return
+    at = state.pos[man.id]
+    occupied = set(state.pos.values())
+    for dx, dy in COMPASS.values():
+        door = Cell(at.level, at.x + dx, at.y + dy)
+        if not state.board.in_bounds(door) or door in occupied:
+            continue
+        if state.board.terrain(door) in (Terrain.DOOR_OPEN, Terrain.DOOR_CLOSED):
+            yield Action.make(side, "door", figure=man.id, at=cell_json(door))
+
+
+def do_door(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:
+    man = current(state)
+    door = Cell(*action.get("at"))
+    now = doors.toggle_door(state.board, man, state.pos[man.id], door)
+    note_sightings(state)
+    log.emit("door", {"figure": man.id, "at": cell_json(door),
+                      "open": now is Terrain.DOOR_OPEN}, audience_of(state, man.id))
+    after_task(state, log)
+
+
 def reload_options(state: CommandoState, side: str) -> Iterable[Action]:
     if state.active_man is None:
         return
@@ -445,7 +475,7 @@ FLOW: Flow[CommandoState] = Flow(
               done=plotted_all, advance=begin_activations),
         Phase(ACTIVATE, "single",
               lambda s: [] if s.active_side is None else [s.active_side],
-              ("activate", "step", "posture", "fire", "reload", "end"),
+              ("activate", "step", "posture", "fire", "door", "reload", "end"),
               "activate one man, then spend his Task Points task by task",
               done=activations_done, advance=bookkeeping),
     ],
@@ -460,6 +490,8 @@ FLOW: Flow[CommandoState] = Flow(
              (FIGURE, Arg("to", "enum", choices=("standing", "prone"))), "stand up or go prone"),
         _one("fire", fire_options, do_fire,
              (FIGURE, Arg("target", "id")), "a plain fire task at an observed enemy"),
+        _one("door", door_options, do_door, (FIGURE, Arg("at", "cell")),
+             "open or close an adjacent door (5 TP)"),
         _one("reload", reload_options, do_reload, (FIGURE,), "reload the weapon in hand (25 TP)"),
         _one("end", end_options, do_end, help="end this man's activation"),
         Move("opfire", (FIGURE, Arg("target", "id")), opfire_options, None,

@@ -26,6 +26,8 @@ def narrate(event: Event) -> str | None:
         return (f"{d['figure']} fires his {d['weapon']} at {d['target']} (range {d['range']}):"
                 f" {', '.join(d['results'])}; {d['target']} is {d['status']}"
                 + ("; magazine empty" if d["emptied"] else ""))
+    if k == "door":
+        return f"{d['figure']} {'opens' if d['open'] else 'closes'} the door at {d['at']}"
     if k == "reload":
         return f"{d['figure']} reloads"
     if k == "activation-ends":
