@@ -1,0 +1,507 @@
+"""The turn of digest §4/§15 on the flow kit.
+
+Phase 0 (allotment) and phase 1 (observation) run automatically; phase 2 is the secret,
+simultaneous opportunity-fire plot; phase 6 is alternating activation: the side to act picks
+one man, who spends his Task Points task by task; after every task the other side is asked,
+as a kit reaction window, whether a plotted man opportunity-fires at him. The Bookkeeping ends
+the turn and checks who has won.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from killhouse.core.cells import Cell, cell_json
+from killhouse.core.chance import Chance
+from killhouse.core.events import Audience, EventLog
+from killhouse.core.geometry import line_of_sight
+from killhouse.core.terrain import Terrain
+from killhouse.rulesets.base import Action, Result
+from killhouse.rulesets.commando import doors, fire, observation, tasks, turn
+from killhouse.rulesets.commando.dice import distance
+from killhouse.rulesets.commando.men import ManState, Posture
+from killhouse.rulesets.commando.movement import step_cost
+from killhouse.rulesets.commando.state import ACTIVATE, OVER, PLOT, CommandoState
+from killhouse.rulesets.commando.tables import tables
+from killhouse.rulesets.kit import Arg, Flow, Move, Phase, Reaction, Window
+
+#: the compass steps, in the order C-80 breaks ties
+COMPASS = {"n": (0, -1), "ne": (1, -1), "e": (1, 0), "se": (1, 1),
+           "s": (0, 1), "sw": (-1, 1), "w": (-1, 0), "nw": (-1, -1)}
+#: ruling C-83: until the core's terrain-kind layer lands every standable cell is ``clear``
+CELL_KIND = "clear"
+
+
+# -- the map as the rules read it ---------------------------------------------------------
+
+
+def rng_between(a: Cell, b: Cell) -> int:
+    """C-1's range between two squares."""
+    return distance(b.x - a.x, b.y - a.y, b.level - a.level)
+
+
+def has_los(state: CommandoState, a: Cell, b: Cell) -> bool:
+    """Line of sight on one level (K-1's exact rule); none between levels until C-10's
+    elevation rules can be read off the map (ruling C-83)."""
+    if a.level != b.level:
+        return False
+    return line_of_sight(state.board.opaque(a.level), (a.x, a.y), (b.x, b.y))
+
+
+def in_view(state: CommandoState, observer: str, target: str) -> bool:
+    """LOS within the observation range of the scenario's weather and light (C-11)."""
+    a, b = state.pos[observer], state.pos[target]
+    rng = rng_between(a, b)
+    return observation.in_range(rng, state.weather, state.light) and has_los(state, a, b)
+
+
+def audience_of(state: CommandoState, man: str) -> Audience:
+    """Who may see what ``man`` does: his side, and the enemy while it observes him."""
+    side = state.men[man].side
+    enemy = state.enemy(side)
+    return None if man in state.observed[enemy] else frozenset({side})
+
+
+def note_sightings(state: CommandoState) -> None:
+    """Keep observation while LOS holds (C-11); record what each side last saw and when."""
+    for side in state.sides:
+        watchers = [m.id for m in state.up(side)]
+        enemies = {m.id for m in state.side_men(state.enemy(side))}
+        kept = observation.kept(frozenset(state.observed[side] & enemies), watchers,
+                                lambda o, t: in_view(state, o, t))
+        # ruling C-11: an enemy in LOS at range 1 is observed without a roll
+        near = {t for t in enemies for o in watchers
+                if observation.automatically_observed(
+                    rng_between(state.pos[o], state.pos[t]),
+                    has_los(state, state.pos[o], state.pos[t]))}
+        state.observed[side] = set(kept) | near
+        for t in state.observed[side]:
+            state.ever_seen[side].add(t)
+            state.last_seen[side][t] = (state.pos[t], state.turn)
+
+
+def observation_phase(state: CommandoState, chance: Chance) -> None:
+    """Phase 1: each side rolls for the enemies in LOS and range it does not yet observe."""
+
+    def pct(o: str, t: str) -> int:
+        man, target = state.men[o], state.men[t]
+        leader = state.men.get(man.leader) if man.leader else None
+        return observation.observation_chance(observation.Sighting(
+            man.obs_code(leader), rng_between(state.pos[o], state.pos[t]),
+            target_prone=target.posture is Posture.PRONE,
+            target_moving=target.moved_last_turn))
+
+    for side in state.sides:
+        watchers = [m.id for m in state.up(side)]
+        targets = [m.id for m in state.side_men(state.enemy(side))]
+        seen = observation.observation_phase(
+            chance, watchers, targets, frozenset(state.observed[side]),
+            lambda o, t: in_view(state, o, t), pct,
+            lambda o, t: observation.automatically_observed(
+                rng_between(state.pos[o], state.pos[t]),
+                has_los(state, state.pos[o], state.pos[t])),
+            audience=frozenset({side}))
+        state.observed[side] = set(seen)
+    note_sightings(state)
+
+
+# -- the turn's automatic steps ------------------------------------------------------------
+
+
+def start_turn(state: CommandoState, chance: Chance, log: EventLog) -> None:
+    """Phases 0 and 1, then the plot."""
+    for man in state.men.values():
+        man.start_turn()
+    log.emit("turn", {"turn": state.turn})
+    observation_phase(state, chance)
+    state.phase = PLOT
+    state.committed = set()
+
+
+def plotted_all(state: CommandoState) -> bool:
+    return state.phase == PLOT and state.committed >= set(state.sides)
+
+
+def begin_activations(state: CommandoState, chance: Chance, log: EventLog) -> None:
+    """Phase 5: initiative (C-16) decides who activates first."""
+    state.phase = ACTIVATE
+    state.active_man = None
+    winner = turn.initiative_winner(chance, list(state.sides))
+    log.emit("initiative", {"side": winner})
+    state.active_side = winner
+    if not eligible(state, winner):
+        pass_on(state, winner, log)
+
+
+def eligible(state: CommandoState, side: str) -> list[ManState]:
+    return [m for m in state.up(side) if not m.activated]
+
+
+def pass_on(state: CommandoState, just: str, log: EventLog) -> None:
+    """§15 phase 5: the other side activates next if it has men left, else the same side."""
+    counts = {s: len(eligible(state, s)) for s in state.sides}
+    state.active_side = turn.next_side(just, list(state.sides), counts)
+
+
+def activations_done(state: CommandoState) -> bool:
+    return state.phase == ACTIVATE and state.active_side is None and not state.windows
+
+
+def bookkeeping(state: CommandoState, chance: Chance, log: EventLog) -> None:
+    """The end of the turn: victory, the turn limit, else the next turn (ruling C-84)."""
+    if check_victory(state, log):
+        return
+    if state.turn >= state.limit:
+        defender = state.sides[1]
+        finish(state, Result(defender, f"the raid ran out of time after turn {state.turn}"),
+               log)
+        return
+    state.turn += 1
+    start_turn(state, chance, log)
+
+
+def check_victory(state: CommandoState, log: EventLog) -> bool:
+    """Ruling C-84: a side wins when every man of the other side is out of action."""
+    if state.result is not None:
+        return True
+    down = [s for s in state.sides if not state.up(s)]
+    if not down:
+        return False
+    winner = None if len(down) == 2 else state.enemy(down[0])
+    reason = "both sides are out of action" if winner is None else (
+        f"every man of {down[0]} is out of action")
+    finish(state, Result(winner, reason), log)
+    return True
+
+
+def finish(state: CommandoState, result: Result, log: EventLog) -> None:
+    state.result = result
+    state.phase = OVER
+    state.windows.clear()
+    state.active_side = state.active_man = None
+    log.emit("end", result.to_json())
+
+
+# -- phase 2: the secret plot ---------------------------------------------------------------
+
+
+def plot_options(state: CommandoState, side: str) -> Iterable[Action]:
+    for man in state.up(side):
+        if tasks.can_plot(man) and not man.plotted:
+            yield Action.make(side, "plot", figure=man.id)
+    yield Action.make(side, "commit")
+
+
+def do_plot(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:
+    man = state.men[action.get("figure")]
+    man.plotted = True
+    log.emit("plotted", {"figure": man.id}, frozenset({action.side}))
+
+
+def do_commit(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:
+    state.committed.add(action.side)
+    log.emit("committed", {"side": action.side})
+
+
+# -- phase 6: activations, task by task -----------------------------------------------------
+
+
+def current(state: CommandoState) -> ManState:
+    assert state.active_man is not None
+    return state.men[state.active_man]
+
+
+def activate_options(state: CommandoState, side: str) -> Iterable[Action]:
+    if state.active_man is None:
+        for man in eligible(state, side):
+            yield Action.make(side, "activate", figure=man.id)
+
+
+def do_activate(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:
+    man = state.men[action.get("figure")]
+    state.active_man, state.tasks_done = man.id, 0
+    man.activated = True
+    tasks.pay_op_fire_fee(man)  # ruling C-26: at his first op fire or his phase-6 start
+    log.emit("activates", {"figure": man.id, "tp": man.tp}, audience_of(state, man.id))
+
+
+def end_options(state: CommandoState, side: str) -> Iterable[Action]:
+    if state.active_man is not None:
+        yield Action.make(side, "end")
+
+
+def do_end(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:
+    end_activation(state, log)
+
+
+def end_activation(state: CommandoState, log: EventLog) -> None:
+    man = state.active_man
+    if man is None:
+        return
+    log.emit("activation-ends", {"figure": man}, audience_of(state, man))
+    state.active_man = None
+    side = state.men[man].side
+    if not check_victory(state, log):
+        pass_on(state, side, log)
+
+
+def standable(state: CommandoState, cell: Cell, mover: str) -> bool:
+    board = state.board
+    if not board.in_bounds(cell) or not board.passable(cell):
+        return False
+    if board.terrain(cell) is Terrain.DOOR_CLOSED:  # C-62: opening it is its own 5 TP task
+        return False
+    # ruling C-83: no hand-to-hand yet, so a square holds men of one side only
+    side = state.men[mover].side
+    return not any(p == cell and state.men[m].side != side and state.men[m].active()
+                   for m, p in state.pos.items())
+
+
+def step_price(man: ManState, dx: int, dy: int) -> int:
+    cost = step_cost(CELL_KIND, source=CELL_KIND, diagonal=bool(dx and dy),
+                     prone=man.posture is Posture.PRONE)
+    assert cost is not None
+    return cost
+
+
+def step_options(state: CommandoState, side: str) -> Iterable[Action]:
+    if state.active_man is None:
+        return
+    man = current(state)
+    at = state.pos[man.id]
+    for name, (dx, dy) in COMPASS.items():
+        to = Cell(at.level, at.x + dx, at.y + dy)
+        if standable(state, to, man.id) and man.tp + man.move_tp >= step_price(man, dx, dy):
+            yield Action.make(side, "step", figure=man.id, dir=name, hint={"to": cell_json(to)})
+
+
+def do_step(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:
+    man = current(state)
+    dx, dy = COMPASS[action.get("dir")]
+    man.spend(step_price(man, dx, dy), movement=True)
+    at = state.pos[man.id]
+    state.pos[man.id] = Cell(at.level, at.x + dx, at.y + dy)
+    man.moved_this_turn = True
+    note_sightings(state)
+    log.emit("step", {"figure": man.id, "to": cell_json(state.pos[man.id])},
+             audience_of(state, man.id))
+    after_task(state, log)
+
+
+def posture_options(state: CommandoState, side: str) -> Iterable[Action]:
+    if state.active_man is None:
+        return
+    man = current(state)
+    t = tables().cost
+    if man.posture is Posture.STANDING and man.tp >= t["fall_prone"]:
+        yield Action.make(side, "posture", figure=man.id, to="prone")
+    if man.posture is Posture.PRONE and man.tp >= t["stand_erect"]:
+        yield Action.make(side, "posture", figure=man.id, to="standing")
+
+
+def do_posture(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:
+    man = current(state)
+    to = Posture(action.get("to"))
+    man.spend(tables().cost["fall_prone" if to is Posture.PRONE else "stand_erect"])
+    man.posture = to
+    log.emit("posture", {"figure": man.id, "to": to.value}, audience_of(state, man.id))
+    after_task(state, log)
+
+
+def targets(state: CommandoState, man: ManState, only: str | None = None) -> list[str]:
+    """Enemies his side observes that he sees and his weapon may fire at (C-27)."""
+    weapon = man.in_hand or "pistol"
+    out = []
+    for t in sorted(state.observed[man.side]):
+        if only is not None and t != only:
+            continue
+        if not state.men[t].active():
+            continue
+        a, b = state.pos[man.id], state.pos[t]
+        if has_los(state, a, b) and fire.base_chance(weapon, rng_between(a, b)) is not None:
+            out.append(t)
+    return out
+
+
+def can_fire(man: ManState) -> bool:
+    weapon = man.in_hand or "pistol"
+    return (man.active() and not man.engaged and weapon not in man.empty
+            and man.tp >= fire.fire_cost(weapon))
+
+
+def fire_options(state: CommandoState, side: str) -> Iterable[Action]:
+    if state.active_man is None:
+        return
+    man = current(state)
+    if can_fire(man):
+        for t in targets(state, man):
+            yield Action.make(side, "fire", figure=man.id, target=t)
+
+
+def shoot(state: CommandoState, firer: ManState, target: str, chance: Chance,
+          log: EventLog) -> None:
+    """One plain fire task (digest 8.7); the firer is observed by the enemy (ruling C-86)."""
+    enemy = state.enemy(firer.side)
+    state.observed[enemy].add(firer.id)
+    state.ever_seen[enemy].add(firer.id)
+    state.last_seen[enemy][firer.id] = (state.pos[firer.id], state.turn)
+    weapon = firer.in_hand or "pistol"
+    a, b = state.pos[firer.id], state.pos[target]
+    aim = tasks.Aim(target, rng_between(a, b), fire.terrain_modifier(CELL_KIND))
+    report = tasks.fire_task(chance, firer, weapon, [aim], state.men)
+    log.emit("fire", {"figure": firer.id, "target": target, "weapon": weapon,
+                      "range": aim.rng,
+                      "results": [s.result for _, s in report.shots],
+                      "status": state.men[target].wound().value,
+                      "emptied": report.emptied})
+
+
+def do_fire(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:
+    man = current(state)
+    shoot(state, man, action.get("target"), chance, log)
+    after_task(state, log)
+
+
+def door_options(state: CommandoState, side: str) -> Iterable[Action]:
+    """Open or close an unlocked door next to him (C-62, 5 TP); not a door a man stands in."""
+    if state.active_man is None:
+        return
+    man = current(state)
+    if man.tp < tables().cost["open_close_door"]:
+        return
+    at = state.pos[man.id]
+    occupied = set(state.pos.values())
+    for dx, dy in COMPASS.values():
+        door = Cell(at.level, at.x + dx, at.y + dy)
+        if not state.board.in_bounds(door) or door in occupied:
+            continue
+        if state.board.terrain(door) in (Terrain.DOOR_OPEN, Terrain.DOOR_CLOSED):
+            yield Action.make(side, "door", figure=man.id, at=cell_json(door))
+
+
+def do_door(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:
+    man = current(state)
+    door = Cell(*action.get("at"))
+    now = doors.toggle_door(state.board, man, state.pos[man.id], door)
+    note_sightings(state)
+    log.emit("door", {"figure": man.id, "at": cell_json(door),
+                      "open": now is Terrain.DOOR_OPEN}, audience_of(state, man.id))
+    after_task(state, log)
+
+
+def reload_options(state: CommandoState, side: str) -> Iterable[Action]:
+    if state.active_man is None:
+        return
+    man = current(state)
+    weapon = man.in_hand or "pistol"
+    if weapon in man.empty and man.tp >= tables().cost["reload"]:
+        yield Action.make(side, "reload", figure=man.id)
+
+
+def do_reload(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:
+    man = current(state)
+    tasks.reload(man, man.in_hand or "pistol")
+    log.emit("reload", {"figure": man.id}, audience_of(state, man.id))
+    after_task(state, log)
+
+
+def after_task(state: CommandoState, log: EventLog) -> None:
+    """After every task the other side is asked about opportunity fire (ruling C-85: always,
+    so the question itself tells the acting side nothing)."""
+    man = current(state)
+    state.tasks_done += 1
+    if check_victory(state, log):
+        return
+    enemy = state.enemy(man.side)
+    if state.up(enemy):
+        FLOW.open(state, "opfire", [enemy], {"mover": man.id})
+        return
+    continue_activation(state, log)
+
+
+def continue_activation(state: CommandoState, log: EventLog) -> None:
+    """His activation ends when he is out of action or has no TP left."""
+    man = current(state)
+    if not man.active() or man.tp + man.move_tp <= 0:
+        end_activation(state, log)
+
+
+def opfire_options(state: CommandoState, side: str) -> Iterable[Action]:
+    window = state.windows[-1] if state.windows else None
+    if window is None:
+        return
+    mover = window.context["mover"]
+    for man in state.up(side):
+        if man.plotted and not man.engaged and op_fire_affordable(man) and can_fire_plain(man):
+            for t in targets(state, man, only=mover):
+                yield Action.make(side, "opfire", figure=man.id, target=t)
+    yield Action.make(side, "hold")
+
+
+def can_fire_plain(man: ManState) -> bool:
+    weapon = man.in_hand or "pistol"
+    return man.active() and weapon not in man.empty
+
+
+def op_fire_affordable(man: ManState) -> bool:
+    fee = 0 if man.fee_paid else tables().extra["opportunity_fire"]
+    return man.tp >= fire.fire_cost(man.in_hand or "pistol") + fee
+
+
+def resume_opfire(state: CommandoState, window: Window, chance: Chance, log: EventLog) -> None:
+    answer = window.answers[window.asked[0]]
+    if answer.kind == "opfire":
+        firer = state.men[answer.get("figure")]
+        tasks.pay_op_fire_fee(firer)
+        shoot(state, firer, answer.get("target"), chance, log)
+        if check_victory(state, log):
+            return
+    if state.active_man is not None:
+        continue_activation(state, log)
+
+
+def _one(kind: str, options: Any, resolve: Any, args: tuple[Arg, ...] = (),
+         help: str = "") -> Move[CommandoState]:
+    return Move(kind, args, options, resolve, help=help)
+
+
+FIGURE = Arg("figure", "figure", help="the man")
+FLOW: Flow[CommandoState] = Flow(
+    phases=[
+        Phase(PLOT, "simultaneous",
+              lambda s: [x for x in s.sides if x not in s.committed], ("plot", "commit"),
+              "secret opportunity-fire plot: name the men who will hold fire, then commit",
+              done=plotted_all, advance=begin_activations),
+        Phase(ACTIVATE, "single",
+              lambda s: [] if s.active_side is None else [s.active_side],
+              ("activate", "step", "posture", "fire", "door", "reload", "end"),
+              "activate one man, then spend his Task Points task by task",
+              done=activations_done, advance=bookkeeping),
+    ],
+    moves=[
+        _one("plot", plot_options, do_plot, (FIGURE,), "plot a man for opportunity fire"),
+        _one("commit", lambda s, side: [Action.make(side, "commit")], do_commit,
+             help="the plot is complete"),
+        _one("activate", activate_options, do_activate, (FIGURE,), "activate a man"),
+        _one("step", step_options, do_step,
+             (FIGURE, Arg("dir", "enum", choices=tuple(COMPASS))), "one step (5 or 7 TP)"),
+        _one("posture", posture_options, do_posture,
+             (FIGURE, Arg("to", "enum", choices=("standing", "prone"))), "stand up or go prone"),
+        _one("fire", fire_options, do_fire,
+             (FIGURE, Arg("target", "id")), "a plain fire task at an observed enemy"),
+        _one("door", door_options, do_door, (FIGURE, Arg("at", "cell")),
+             "open or close an adjacent door (5 TP)"),
+        _one("reload", reload_options, do_reload, (FIGURE,), "reload the weapon in hand (25 TP)"),
+        _one("end", end_options, do_end, help="end this man's activation"),
+        Move("opfire", (FIGURE, Arg("target", "id")), opfire_options, None,
+             help="a plotted man fires at the man who just acted"),
+        Move("hold", (), lambda s, side: [Action.make(side, "hold")], None,
+             help="no opportunity fire"),
+    ],
+    reactions=[Reaction("opfire", ("opfire", "hold"), resume_opfire,
+                        "an enemy man has acted: opportunity fire?")],
+    phase_of=lambda s: s.phase,
+    over=lambda s: s.result is not None,
+    windows=lambda s: s.windows,
+)

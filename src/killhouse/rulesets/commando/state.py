@@ -1,0 +1,49 @@
+"""The running state of one Commando game: the men, where they stand, the turn's phase and
+who observes whom (digest 3, 6, 15)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from killhouse.core.board import Board
+from killhouse.core.cells import Cell
+from killhouse.rulesets.base import Result
+from killhouse.rulesets.commando.men import ManState
+from killhouse.rulesets.kit import Window
+from killhouse.scenario.model import Scenario
+
+PLOT, ACTIVATE, OVER = "plot", "activate", "over"
+
+
+@dataclass
+class CommandoState:
+    """Everything that changes in play; ``observed[side]`` is the enemies that side observes."""
+
+    scenario: Scenario
+    board: Board
+    sides: tuple[str, str]
+    men: dict[str, ManState]
+    pos: dict[str, Cell]
+    weather: str = "clear"
+    light: str = "day"
+    turn: int = 1
+    limit: int = 12
+    phase: str = PLOT
+    committed: set[str] = field(default_factory=set)
+    active_side: str | None = None
+    active_man: str | None = None
+    tasks_done: int = 0
+    observed: dict[str, set[str]] = field(default_factory=dict)
+    ever_seen: dict[str, set[str]] = field(default_factory=dict)
+    last_seen: dict[str, dict[str, tuple[Cell, int]]] = field(default_factory=dict)
+    windows: list[Window] = field(default_factory=list)
+    result: Result | None = None
+
+    def enemy(self, side: str) -> str:
+        return self.sides[1] if side == self.sides[0] else self.sides[0]
+
+    def side_men(self, side: str) -> list[ManState]:
+        return [m for _, m in sorted(self.men.items()) if m.side == side]
+
+    def up(self, side: str) -> list[ManState]:
+        return [m for m in self.side_men(side) if m.active()]

@@ -1,0 +1,96 @@
+"""What each side knows (the kit's view contract): its own men in full, the enemies it
+observes now, where it last saw the others, and nothing of the enemy's plot (C-26)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from killhouse.core.cells import cell_json
+from killhouse.rulesets.commando.men import ManState
+from killhouse.rulesets.commando.state import CommandoState
+from killhouse.rulesets.commando.wounds import Wound
+from killhouse.rulesets.kit.flow import own_question, windows_json
+from killhouse.rulesets.kit.view import Status, viewer
+
+STATUS = {
+    Wound.UNWOUNDED: Status.ACTIVE, Wound.WOUNDED: Status.WOUNDED,
+    Wound.SERIOUS: Status.WOUNDED, Wound.INCAPACITATED: Status.INCAPACITATED,
+    Wound.DEAD: Status.DEAD,
+}
+
+
+def status(man: ManState) -> str:
+    return STATUS.get(man.wound(), Status.ACTIVE).value
+
+
+def own(state: CommandoState, man: ManState) -> dict[str, Any]:
+    return {
+        "id": man.id, "at": cell_json(state.pos[man.id]), "status": status(man),
+        "wound": man.wound().value, "tp": man.tp, "move_tp": man.move_tp,
+        "posture": man.posture.value, "weapon": man.in_hand or "pistol",
+        "empty": sorted(man.empty), "plotted": man.plotted, "activated": man.activated,
+        "kind": man.ratings.kind.value,
+    }
+
+
+def view(state: CommandoState, side: str) -> dict[str, Any]:
+    enemy = state.enemy(side)
+    seen = [
+        {"id": m.id, "at": cell_json(state.pos[m.id]), "status": status(m),
+         "posture": m.posture.value}
+        for m in state.side_men(enemy) if m.id in state.observed[side]
+    ]
+    remembered = [
+        {"id": i, "at": cell_json(at), "turn": when}
+        for i, (at, when) in sorted(state.last_seen[side].items())
+        if i not in state.observed[side]
+    ]
+    out = (Status.DEAD.value, Status.INCAPACITATED.value)
+    goals = [e["at"] for e in seen if e["status"] not in out] + [r["at"] for r in remembered]
+    return {
+        "side": side,
+        "viewer": viewer(side),
+        "turn": state.turn,
+        "phase": state.phase,
+        "figures": [own(state, m) for m in state.side_men(side)],
+        "seen": seen,
+        "remembered": remembered,
+        "sounds": [],
+        "goals": goals,
+        "public": {
+            "turn_limit": state.limit, "weather": state.weather, "light": state.light,
+            "active_side": state.active_side,
+            "waiting": [s for w in state.windows for s in w.waiting()],
+            "committed": sorted(state.committed),
+        },
+        "active_man": state.active_man if state.active_side == side else None,
+        "question": own_question(state.windows, side),
+    }
+
+
+def known_ids(state: CommandoState, side: str) -> frozenset[str]:
+    return frozenset({m.id for m in state.side_men(side)} | state.ever_seen[side])
+
+
+def secret_ids(state: CommandoState, side: str) -> frozenset[str]:
+    return frozenset(m.id for m in state.side_men(state.enemy(side)))
+
+
+def snapshot(state: CommandoState) -> dict[str, Any]:
+    return {
+        "sides": list(state.sides),
+        "turn": state.turn,
+        "phase": state.phase,
+        "active_side": state.active_side,
+        "active_man": state.active_man,
+        "committed": sorted(state.committed),
+        "figures": [
+            {**own(state, m), "side": m.side, "damage": m.damage}
+            for _, m in sorted(state.men.items())
+        ],
+        "observed": {s: sorted(v) for s, v in sorted(state.observed.items())},
+        "last_seen": {s: {i: [cell_json(c), t] for i, (c, t) in sorted(v.items())}
+                      for s, v in sorted(state.last_seen.items())},
+        "windows": windows_json(state.windows),
+        "result": None if state.result is None else state.result.to_json(),
+    }
