@@ -164,16 +164,15 @@ class Tables:
     cyber_failure: Mapping[int, Mapping[str, Any]]
     drugs: Mapping[str, Mapping[str, Any]]
     skills: Mapping[str, Any]
+    weapon_names: Mapping[str, str]
 
     def weapon(self, name: str) -> Weapon:
         """A weapon by id or printed name (case, quotes and punctuation ignored)."""
         if name in self.weapons:
             return self.weapons[name]
-        key = normalise_name(name)
-        for weapon in self.weapons.values():
-            names = (weapon.id, weapon.name, *weapon.aliases)
-            if any(normalise_name(n) == key for n in names):
-                return weapon
+        wid = self.weapon_names.get(normalise_name(name))
+        if wid is not None:
+            return self.weapons[wid]
         raise KeyError(f"no weapon {name!r} in the §8 tables")
 
     def grenade(self, name: str) -> Grenade:
@@ -235,6 +234,14 @@ def tables() -> Tables:
     cyb = _load("cyber.yaml")
     drugs = _load("drugs.yaml")
     skills = _load("skills.yaml")
+    weapons = {str(k): _weapon(str(k), v) for k, v in weap["weapons"].items()}
+    names: dict[str, str] = {}
+    for weapon in weapons.values():
+        for n in (weapon.id, weapon.name, *weapon.aliases):
+            key = normalise_name(n)
+            if names.get(key, weapon.id) != weapon.id:
+                raise ValueError(f"weapon name {n!r} is ambiguous")
+            names[key] = weapon.id
     return Tables(
         gutz_base={str(k): int(v) for k, v in gutz["base"].items()},
         experience={str(k): int(v) for k, v in gutz["experience"].items()},
@@ -268,7 +275,7 @@ def tables() -> Tables:
         },
         melee=dict(melee),
         malfunction=dict(malf),
-        weapons={str(k): _weapon(str(k), v) for k, v in weap["weapons"].items()},
+        weapons=weapons,
         grenades={
             str(k): Grenade(
                 id=str(k),
@@ -303,4 +310,5 @@ def tables() -> Tables:
         cyber_failure={int(k): dict(v) for k, v in cyb["failure"].items()},
         drugs={str(k): dict(v) for k, v in drugs["drugs"].items()},
         skills=dict(skills),
+        weapon_names=names,
     )
