@@ -142,6 +142,11 @@ def test_malfunction_x1_green_lmg() -> None:
     assert _exact("malfunction", "--weapon", "Bow") == {"no-roll": 1}
     grenade = _exact("malfunction", "--weapon", "Hand Grenade")
     assert grenade["dud"] == Fraction(3, 6)
+    # F-28: a launcher's grenade uses the grenade column too (20mm GL Malf +1)
+    assert _exact("malfunction", "--weapon", "20mm Grenade Launcher") == {
+        "dud": Fraction(2, 6), "dud-wrecks-launcher": Fraction(1, 6),
+        "grenade-s-on-firer": Fraction(1, 6), "grenade-cs-on-firer": Fraction(2, 6),
+    }
 
 
 def test_unjam_fall_leader_loss() -> None:

@@ -58,6 +58,15 @@ def test_paired_fire_types_keep_their_own_values() -> None:
         tables().weapon("Phaser")
 
 
+def test_one_handed_weapons_for_two_weapon_fire() -> None:
+    """Ruling F-34 (and F-72): pistols and one-handed archaic throwing weapons only."""
+    one = {w.id for w in tables().weapons.values() if w.one_handed}
+    pistols = {w.id for w in tables().weapons.values() if w.group == "pistol"}
+    assert one == pistols | {
+        "boomerang", "throwing_knife", "thrown_hatchet", "thrown_rock", "thrown_spear"
+    }
+
+
 def test_gutz_grenades_armour_cyber_drugs() -> None:
     t = tables()
     assert t.gutz_base["police_swat"] == 8 and t.gutz_base["child"] == 2

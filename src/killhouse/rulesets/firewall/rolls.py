@@ -156,7 +156,9 @@ def odds_malfunction(chance: Chance, params: Mapping[str, JSON]) -> str:
         raise UnknownRollError(
             f"--experience: expected one of {', '.join(EXPERIENCES)}, found {experience!r}"
         )
-    effect = malfunction_roll(chance, mode.malf, mode.fire, experience, grenade=weapon.grenade)
+    # ruling F-28: hand grenades, launcher grenades and improvised bombs use the grenade column
+    throwable = weapon.grenade or weapon.launcher
+    effect = malfunction_roll(chance, mode.malf, mode.fire, experience, grenade=throwable)
     return "no-roll" if effect is None else effect.replace("_", "-")
 
 
