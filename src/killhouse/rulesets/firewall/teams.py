@@ -45,12 +45,17 @@ class Figure:
     gutz: int
     cell: tuple[int, int]
     is_leader: bool = False
+    level: int = 0
     facing: tuple[int, int] = (0, -1)
     prone: bool = False
     suppressed: bool = False
     status: Status = Status.ACTIVE
     armour: str = "street_clothing"
     weapons: tuple[str, ...] = ()
+    #: weapon id -> "ready" | "jammed" | "useless" (§11); absent means ready
+    weapon_state: dict[str, str] = field(default_factory=dict)
+    #: working cyber functions used by the rules: target_optic, lo_light, combat_computer …
+    cyber: frozenset[str] = frozenset()
     skills: Mapping[str, int] = field(default_factory=dict)
     cp: int = 0
     rolls_leader_loss: bool = True
