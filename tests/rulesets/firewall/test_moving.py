@@ -46,8 +46,10 @@ def test_m1_walk_15_cm_through_clutter_2() -> None:
     board, figures, teams = _game(clutter=2)
     order = MoveOrder("w", "walk", ((6, 10),), facing=(1, 0))
     assert move_modifier(board, figures, teams, order) == -2
-    report = resolve_move(board, figures, teams, order, Dice([2, 3]), EventLog())
+    log = EventLog()
+    report = resolve_move(board, figures, teams, order, Dice([2, 3]), log)
     assert report.result == "S" and figures["w"].cell == (6, 10)
+    assert [e.audience for e in log.events] == [frozenset({"a"})]  # §21.4: the owner only
     assert figures["w"].facing == (1, 0) and not figures["w"].prone
 
 

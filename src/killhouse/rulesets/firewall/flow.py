@@ -301,14 +301,15 @@ def unjam(state: FirewallState, action: Action, chance: Chance, log: EventLog) -
     f = state.figures[str(action.get("figure"))]
     weapon = str(action.get("weapon"))
     f.move_used = True
+    own = frozenset({f.side})
     roll = gutz_roll(chance, f.gutz, bonus_for(f, state.teams[f.team], state.figures),
-                     f"{f.id} un-jams {weapon}")
+                     f"{f.id} un-jams {weapon}", own)
     weapon_state, change = unjam_effect(roll.result)
     f.weapon_state[weapon] = weapon_state
     f.gutz = change_gutz(f.gutz, change).gutz
     if roll.result in ("F", "CF"):
         f.failed_this_turn = True
-    log.emit("unjam", {"figure": f.id, "dice": list(roll.dice), "result": roll.result})
+    log.emit("unjam", {"figure": f.id, "dice": list(roll.dice), "result": roll.result}, own)
 
 
 def _figure_args() -> tuple[Arg, ...]:

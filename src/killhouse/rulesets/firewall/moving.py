@@ -170,7 +170,9 @@ def resolve_move(
     f = figures[order.figure]
     mod = move_modifier(board, figures, teams, order)
     f.move_used = True
-    roll = gutz_roll(chance, f.gutz, mod, f"{f.id} moves")
+    # §21.4: a move is the owner's business; the ruleset's views add enemies who see it
+    own = frozenset({f.side})
+    roll = gutz_roll(chance, f.gutz, mod, f"{f.id} moves", own)
     squares = route_squares(f.cell, order.waypoints)
     route = squares[-1][1] if squares else RootSum()
     maximum = maximum_for(f, order.speed)
@@ -199,7 +201,7 @@ def resolve_move(
     if roll.result in ("F", "CF"):
         f.failed_this_turn = True
     if not f.suppressed and not rallied and needs_second_roll(order.speed, roll.result):
-        again = gutz_roll(chance, f.gutz, mod, f"{f.id} running second roll")
+        again = gutz_roll(chance, f.gutz, mod, f"{f.id} running second roll", own)
         second = again.result
         f.gutz = change_gutz(f.gutz, second_roll_change(second)).gutz
     if f.gutz < tables().min_gutz:
@@ -210,5 +212,5 @@ def resolve_move(
         if moves:
             f.prone = order.speed == "crawl"  # ruling F-14
     log.emit("move", {"figure": f.id, "speed": order.speed, "dice": list(roll.dice),
-                      "result": roll.result, "to": list(end), "rallied": rallied})
+                      "result": roll.result, "to": list(end), "rallied": rallied}, own)
     return MoveReport(roll.dice, mod, roll.result, end, second, rallied)

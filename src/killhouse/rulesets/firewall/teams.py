@@ -166,7 +166,9 @@ def resolve_leader_loss(
         figure = figures[fid]
         if fid == team.leader or not figure.active or not figure.rolls_leader_loss:
             continue
-        effect = leader_loss_roll(chance, figure.gutz, figure.suppressed, f"leader loss {fid}")
+        # §21.4: leader-loss rolls are shown to the owning side only
+        effect = leader_loss_roll(chance, figure.gutz, figure.suppressed, f"leader loss {fid}",
+                                  frozenset({team.side}))
         figure.gutz = effect.gutz
         figure.suppressed = effect.suppressed
         if effect.failed:
