@@ -9,6 +9,7 @@ from killhouse.core.board import Board, Level
 from killhouse.core.chance import SeededChance
 from killhouse.core.events import EventLog
 from killhouse.core.rng import Rng
+from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.firewall.flow import FLOW, FirewallState, new_game
@@ -133,3 +134,31 @@ def test_illegal_action_changes_nothing() -> None:
     with pytest.raises(IllegalActionError, match="not to decide"):
         FLOW.apply(state, Action.make(other, "end"), chance, log)
     assert (repr(state.figures), len(log.events)) == before
+
+
+def test_unaware_teams_walk_without_rolls_until_they_see_the_enemy() -> None:
+    figures, teams = _forces(("swat", "gang"))
+    board = Board([Level.blank("street", 30, 30)])
+    board.levels[0].terrain[9, :] = Terrain.WALL  # the sides cannot see each other
+    log = EventLog()
+    chance = SeededChance(Rng.from_seed(4), log)
+    state = new_game(board, figures, teams, ("swat", "gang"), chance, log)
+    assert not any(t.aware for t in state.teams.values())
+    side = FLOW.pending(state)[0].side
+    FLOW.apply(state, FLOW.legal_actions(state, side)[0], chance, log)  # activate
+    actions = FLOW.legal_actions(state, side)
+    assert {a.kind for a in actions} == {"move", "end"}
+    assert {a.get("speed") for a in actions if a.kind == "move"} == {"walk"}
+    walker = state.figures[str(actions[0].get("figure"))]
+    step = [[0, walker.cell[0] + 1, walker.cell[1]]]
+    with pytest.raises(IllegalActionError, match="only walks"):
+        FLOW.apply(state, Action.make(side, "move", figure=walker.id, speed="run", path=step),
+                   chance, log)
+    rolls = sum(1 for e in log.events if e.kind == "roll")
+    FLOW.apply(state, next(a for a in actions if a.kind == "move"), chance, log)
+    assert sum(1 for e in log.events if e.kind == "roll") == rolls  # no roll (F-16)
+    board.levels[0].terrain[9, :] = Terrain.FLOOR  # the wall is gone: they see each other
+    FLOW.apply(state, Action.make(side, "end"), chance, log)
+    assert all(t.aware for t in state.teams.values())
+    aware_events = [e for e in log.events if e.kind == "aware"]
+    assert aware_events and all(e.audience is not None for e in aware_events)

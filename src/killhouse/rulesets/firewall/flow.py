@@ -21,7 +21,14 @@ from killhouse.rulesets.base import Action, Result
 from killhouse.rulesets.firewall.closecombat import melee_problem, resolve_melee
 from killhouse.rulesets.firewall.gutz import change_gutz, gutz_roll
 from killhouse.rulesets.firewall.jams import unjam_effect
-from killhouse.rulesets.firewall.moving import FACINGS, MoveOrder, move_problem, resolve_move
+from killhouse.rulesets.firewall.moving import (
+    FACINGS,
+    MoveOrder,
+    move_problem,
+    noncombat_problem,
+    resolve_move,
+    resolve_noncombat_move,
+)
 from killhouse.rulesets.firewall.shooting import Shot, resolve_shot, shot_problem
 from killhouse.rulesets.firewall.teams import (
     Figure,
@@ -32,6 +39,7 @@ from killhouse.rulesets.firewall.teams import (
     team_stopped,
 )
 from killhouse.rulesets.firewall.turn import initiative
+from killhouse.rulesets.firewall.vision import update_awareness
 from killhouse.rulesets.kit import Arg, Flow, Move, Phase
 
 ACT, OVER = "act", "over"
@@ -159,7 +167,19 @@ def new_game(
     """A game at its first decision: Turn 1's upkeep and initiative are rolled."""
     state = FirewallState(board, figures, teams, sides, turn_limit=turn_limit)
     begin_turn(state, chance, log)
+    awareness(state, chance, log)
     return state
+
+
+def awareness(state: FirewallState, chance: Chance, log: EventLog) -> None:
+    """After every action: teams that now see an enemy become aware (F-16); each side learns
+    of its own teams only."""
+    for tid in update_awareness(state.board, state.figures, state.teams):
+        log.emit("aware", {"team": tid}, frozenset({state.teams[tid].side}))
+
+
+def _aware(state: FirewallState, figure: Figure) -> bool:
+    return state.teams[figure.team].aware
 
 
 # -- moves ---------------------------------------------------------------------------------
@@ -209,12 +229,14 @@ def move_options(state: FirewallState, side: str) -> Iterable[Action]:
     for f in _team_figures(state, side):
         if f.move_used:
             continue
+        aware = _aware(state, f)
+        problem = move_problem if aware else noncombat_problem
         for i, (dx, dy) in enumerate(FACINGS):
             for speed, n in (("walk", 6), ("walk", 3), ("crawl", 2)):
                 to = (f.cell[0] + dx * n, f.cell[1] + dy * n)
                 act = Action.make(side, "move", figure=f.id, speed=speed,
                                   path=[[f.level, *to]], facing=i)
-                if move_problem(state.board, state.figures, _order(act)) is None:
+                if problem(state.board, state.figures, _order(act)) is None:
                     out.append(act)
     return out
 
@@ -223,13 +245,18 @@ def check_move(state: FirewallState, action: Action) -> None:
     f = _mine(state, action)
     if any(c[0] != f.level for c in action.get("path") or ()):
         raise IllegalActionError("a move stays on its level")
-    problem = move_problem(state.board, state.figures, _order(action))
+    check = move_problem if _aware(state, f) else noncombat_problem
+    problem = check(state.board, state.figures, _order(action))
     if problem is not None:
         raise IllegalActionError(problem)
 
 
 def move(state: FirewallState, action: Action, chance: Chance, log: EventLog) -> None:
-    resolve_move(state.board, state.figures, state.teams, _order(action), chance, log)
+    order = _order(action)
+    if _aware(state, state.figures[order.figure]):
+        resolve_move(state.board, state.figures, state.teams, order, chance, log)
+    else:
+        resolve_noncombat_move(state.board, state.figures, order, log)
 
 
 def _shot(action: Action) -> Shot:
@@ -241,7 +268,7 @@ def _shot(action: Action) -> Shot:
 def shoot_options(state: FirewallState, side: str) -> Iterable[Action]:
     out = []
     for f in _team_figures(state, side):
-        if f.combat_used:
+        if f.combat_used or not _aware(state, f):
             continue
         for wid in f.weapons:
             for target in state.figures.values():
@@ -253,8 +280,13 @@ def shoot_options(state: FirewallState, side: str) -> Iterable[Action]:
     return out
 
 
+def _combat_allowed(state: FirewallState, action: Action) -> None:
+    if not _aware(state, _mine(state, action)):
+        raise IllegalActionError("a team not yet aware of the enemy takes no Combat actions (F-16)")
+
+
 def check_shoot(state: FirewallState, action: Action) -> None:
-    _mine(state, action)
+    _combat_allowed(state, action)
     problem = shot_problem(state.board, state.figures, _shot(action))
     if problem is not None:
         raise IllegalActionError(problem)
@@ -268,7 +300,7 @@ def shoot(state: FirewallState, action: Action, chance: Chance, log: EventLog) -
 def melee_options(state: FirewallState, side: str) -> Iterable[Action]:
     out = []
     for f in _team_figures(state, side):
-        if f.combat_used:
+        if f.combat_used or not _aware(state, f):
             continue
         for target in state.figures.values():
             if target.side != side and melee_problem(state.figures, f.id, target.id) is None:
@@ -277,7 +309,7 @@ def melee_options(state: FirewallState, side: str) -> Iterable[Action]:
 
 
 def check_melee(state: FirewallState, action: Action) -> None:
-    _mine(state, action)
+    _combat_allowed(state, action)
     problem = melee_problem(state.figures, str(action.get("figure")), str(action.get("target")))
     if problem is not None:
         raise IllegalActionError(problem)
@@ -342,4 +374,5 @@ FLOW: Flow[FirewallState] = Flow(
     ],
     phase_of=lambda s: s.phase,
     over=lambda s: s.result is not None,
+    after=awareness,
 )

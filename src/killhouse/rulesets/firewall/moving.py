@@ -214,3 +214,38 @@ def resolve_move(
     log.emit("move", {"figure": f.id, "speed": order.speed, "dice": list(roll.dice),
                       "result": roll.result, "to": list(end), "rallied": rallied}, own)
     return MoveReport(roll.dice, mod, roll.result, end, second, rallied)
+
+
+def noncombat_problem(board: Board, figures: Mapping[str, Figure], order: MoveOrder) -> str | None:
+    """Why an unaware figure's no-roll move is not allowed: it walks, at most its Walk
+    distance, by the usual route rules (§6.5, ruling F-16)."""
+    problem = move_problem(board, figures, order)
+    if problem is not None:
+        return problem
+    if order.speed != "walk":
+        return "a team not yet aware of the enemy only walks (non-combat movement, F-16)"
+    f = figures[order.figure]
+    squares = route_squares(f.cell, order.waypoints)
+    limit = maximum_for(f, "walk")
+    if squares and squares[-1][1] > limit:
+        return f"non-combat movement goes at most the Walk distance of {limit} cm"
+    return None
+
+
+def resolve_noncombat_move(
+    board: Board, figures: dict[str, Figure], order: MoveOrder, log: EventLog
+) -> XY:
+    """A no-roll walk of an unaware figure (§6.5): no clutter, cannot fail (F-16)."""
+    problem = noncombat_problem(board, figures, order)
+    if problem is not None:
+        raise IllegalActionError(problem)
+    f = figures[order.figure]
+    f.move_used = True
+    squares = route_squares(f.cell, order.waypoints)
+    if squares:
+        f.cell = squares[-1][0]
+    if order.facing is not None:
+        f.facing = order.facing
+    f.prone = False
+    log.emit("walk", {"figure": f.id, "to": list(f.cell)}, frozenset({f.side}))
+    return f.cell
