@@ -34,6 +34,7 @@ def _forces(sides: tuple[str, ...], teams_per_side: int = 2, size: int = 3) -> t
                 figures[fid] = new_figure(
                     fid, side, tid, (x, y), kind="ganger", is_leader=i == 0, weapons=WEAPONS,
                     facing=(0, 1) if s == 0 else (0, -1),
+                    grenades={"fragmentation": 1, "concussion": 1},
                 )
                 members.append(fid)
             teams[tid] = Team(tid, side, tuple(members), members[0])
@@ -85,6 +86,9 @@ def test_random_play_ends_with_a_result(seed: int) -> None:
     _play(state, chance, log, seed)
     assert state.result is not None and state.result.reason
     assert FLOW.pending(state) == ()
+    thrown = [e for e in log.events if e.kind == "shot" and e.data["weapon"] == "Hand Grenade"]
+    left = sum(sum(f.grenades.values()) for f in state.figures.values())
+    assert left == 2 * len(state.figures) - len(thrown)  # each throw uses one grenade
 
 
 def test_three_sides_rotate_and_end() -> None:

@@ -156,3 +156,54 @@ def test_long_range_edge_is_legal() -> None:
     board = _board()
     figures, _teams = _game(target_cell=(15, 4))  # 9² = 81: exactly 20 cm
     assert shot_problem(board, figures, Shot("f", "corp_arms_shp", "lead")) is None
+
+
+def _thrower(grenades: dict[str, int]) -> tuple[Board, dict[str, Figure], dict[str, Team]]:
+    board = _board()
+    figures, teams = _game(target_cell=(9, 4), gutz=7)  # 3 squares: 5 cm, effective
+    figures["f"].grenades = dict(grenades)
+    return board, figures, teams
+
+
+def test_s16_thrown_fragmentation_grenade() -> None:
+    board, figures, teams = _thrower({"fragmentation": 2})
+    shot = Shot("f", "hand_grenade", "lead", grenade="fragmentation")
+    assert fire_modifier(shot_situation(board, figures, teams, shot)) == 0
+    report = resolve_shot(board, figures, teams, shot, Dice([2, 3]), EventLog())
+    assert report.result == "S" and figures["lead"].suppressed
+    assert figures["lead"].gutz == 8  # B −1, Korlon −1
+    assert figures["f"].grenades["fragmentation"] == 1  # consumed
+
+
+def test_concussion_ignores_non_powered_armour_and_tangler_incapacitates() -> None:
+    board, figures, teams = _thrower({"concussion": 1, "tangler": 1})
+    resolve_shot(board, figures, teams, Shot("f", "hand_grenade", "lead", grenade="concussion"),
+                 Dice([2, 3]), EventLog())
+    assert figures["lead"].gutz == 7  # Korlon does not count against Concussion
+    figures["f"].combat_used = False
+    resolve_shot(board, figures, teams, Shot("f", "hand_grenade", "lead", grenade="tangler"),
+                 Dice([1, 1]), EventLog())
+    assert figures["lead"].status is Status.INCAPACITATED  # F-33
+
+
+def test_x4_grenade_critical_failure_lands_on_the_thrower() -> None:
+    board, figures, teams = _thrower({"fragmentation": 1})
+    figures["lead"].cell = (10, 4)  # 4 squares: 7.5 cm, beyond the 5 cm suppression radius
+    report = resolve_shot(board, figures, teams,
+                          Shot("f", "hand_grenade", "lead", grenade="fragmentation"),
+                          Dice([4, 4, 5]), EventLog())
+    assert report.malfunction == "grenade_s_on_firer"
+    assert figures["f"].gutz == 5 and figures["f"].suppressed  # −1 CF, −1 own grenade's S
+    assert figures["lead"].gutz == 8 and not figures["lead"].suppressed
+
+
+@pytest.mark.parametrize(
+    ("grenades", "kind", "reason"),
+    [({"fragmentation": 0}, "fragmentation", "no Fragmentation grenade left"),
+     ({"smoke": 1}, "smoke", "clouds are not in play"),
+     ({"fragmentation": 1}, "photon", "no grenade type")],
+)
+def test_grenade_refusals(grenades: dict[str, int], kind: str, reason: str) -> None:
+    board, figures, _teams = _thrower(grenades)
+    assert reason in str(shot_problem(board, figures, Shot("f", "hand_grenade", "lead",
+                                                           grenade=kind)))

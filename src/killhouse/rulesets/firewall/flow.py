@@ -29,7 +29,8 @@ from killhouse.rulesets.firewall.moving import (
     resolve_move,
     resolve_noncombat_move,
 )
-from killhouse.rulesets.firewall.shooting import Shot, resolve_shot, shot_problem
+from killhouse.rulesets.firewall.shooting import HAND_GRENADE, Shot, resolve_shot, shot_problem
+from killhouse.rulesets.firewall.tables import tables
 from killhouse.rulesets.firewall.teams import (
     Figure,
     Team,
@@ -261,8 +262,22 @@ def move(state: FirewallState, action: Action, chance: Chance, log: EventLog) ->
 
 def _shot(action: Action) -> Shot:
     fire = action.get("fire")
+    grenade = action.get("grenade")
     return Shot(str(action.get("figure")), str(action.get("weapon")), str(action.get("target")),
-                None if fire is None else str(fire))
+                None if fire is None else str(fire), None if grenade is None else str(grenade))
+
+
+def _launchers(f: Figure) -> list[tuple[str, str | None]]:
+    """(weapon, grenade) pairs a figure may fire: every weapon, and each grenade it carries
+    thrown by hand or from each launcher it carries."""
+    pairs: list[tuple[str, str | None]] = [
+        (w, None) for w in f.weapons if not tables().weapons[w].launcher
+    ]
+    rows = [HAND_GRENADE] + [w for w in f.weapons if tables().weapons[w].launcher]
+    for grenade, count in sorted(f.grenades.items()):
+        if count > 0:
+            pairs.extend((row, grenade) for row in rows)
+    return pairs
 
 
 def shoot_options(state: FirewallState, side: str) -> Iterable[Action]:
@@ -270,9 +285,10 @@ def shoot_options(state: FirewallState, side: str) -> Iterable[Action]:
     for f in _team_figures(state, side):
         if f.combat_used or not _aware(state, f):
             continue
-        for wid in f.weapons:
+        for wid, grenade in _launchers(f):
             for target in state.figures.values():
-                act = Action.make(side, "shoot", figure=f.id, weapon=wid, target=target.id)
+                act = Action.make(side, "shoot", figure=f.id, weapon=wid, target=target.id,
+                                  grenade=grenade)
                 if target.side != side and shot_problem(
                     state.board, state.figures, _shot(act)
                 ) is None:
@@ -364,7 +380,7 @@ FLOW: Flow[FirewallState] = Flow(
              move_options, move, check=check_move,
              help="move along a route (a Rally when suppressed)"),
         Move("shoot", (*_figure_args(), Arg("weapon", "id"), Arg("target", "figure"),
-                       Arg("fire", "str", required=False)),
+                       Arg("fire", "str", required=False), Arg("grenade", "id", required=False)),
              shoot_options, shoot, check=check_shoot, help="a ranged attack"),
         Move("close-combat", (*_figure_args(), Arg("target", "figure")), melee_options, melee,
              check=check_melee, help="attack a figure within 2 cm"),

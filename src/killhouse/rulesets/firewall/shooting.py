@@ -42,6 +42,8 @@ from killhouse.rulesets.firewall.teams import (
 )
 
 COVER_NAMES: tuple[Cover, ...] = ("none", "light", "medium", "heavy")
+#: the row every thrown grenade uses (§8.8)
+HAND_GRENADE = "hand_grenade"
 #: the reach of close combat, inside which no ranged attack is allowed (ruling F-31)
 CONTACT_CM = 2
 
@@ -92,7 +94,8 @@ def shot_problem(board: Board, figures: Mapping[str, Figure], shot: Shot) -> str
         return f"{target.id} is not on the table"
     if target.side == firer.side:
         return "a figure may not fire at its own side"
-    if shot.weapon not in firer.weapons:
+    thrown = shot.weapon == HAND_GRENADE
+    if shot.weapon not in firer.weapons and not thrown:
         return f"{firer.id} does not carry {shot.weapon}"
     state = firer.weapon_state.get(shot.weapon, "ready")
     if state != "ready":
@@ -102,8 +105,14 @@ def shot_problem(board: Board, figures: Mapping[str, Figure], shot: Shot) -> str
         mode = weapon.mode(shot.fire)
     except ValueError as exc:
         return str(exc)
-    if mode.fire == "Spec" and shot.grenade is None:
-        return f"{weapon.name} needs a grenade type"
+    if mode.fire == "Spec":
+        if shot.grenade is None:
+            return f"{weapon.name} needs a grenade type"
+        problem = _grenade_problem(firer, shot.grenade)
+        if problem is not None:
+            return problem
+    elif shot.grenade is not None:
+        return f"{weapon.name} does not fire grenades"
     for other in figures.values():
         if other.side != firer.side and other.active and other.level == firer.level and within(
             firer.cell, other.cell, CONTACT_CM
@@ -120,6 +129,19 @@ def shot_problem(board: Board, figures: Mapping[str, Figure], shot: Shot) -> str
     opaque = board.opaque(firer.level)
     if not line_of_sight(opaque, firer.cell, target.cell, mode="supercover"):
         return f"{firer.id} has no line of sight to {target.id} (F-24)"
+    return None
+
+
+def _grenade_problem(firer: Figure, grenade: str) -> str | None:
+    try:
+        kind = tables().grenade(grenade)
+    except KeyError:
+        return f"no grenade type {grenade!r} (section 9)"
+    if firer.grenades.get(kind.id, 0) <= 0:
+        return f"{firer.id} has no {kind.name} grenade left"
+    if kind.cloud:
+        # smoke and gas target squares and make clouds (F-25 … F-27): not in play yet
+        return f"{kind.name} grenades target squares; clouds are not in play yet"
     return None
 
 
@@ -192,6 +214,8 @@ def resolve_shot(
     attack = situation.attack_type
     mod = fire_modifier(situation)
     firer.combat_used = True  # §21.3 step 1: the slot is spent
+    if grenade is not None:
+        firer.grenades[grenade.id] -= 1  # §9: each grenade fired is consumed
     roll = gutz_roll(chance, firer.gutz, mod, f"{firer.id} fires {weapon.name}")
     positions = {
         f.id: f.cell

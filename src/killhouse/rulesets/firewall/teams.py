@@ -54,6 +54,8 @@ class Figure:
     weapons: tuple[str, ...] = ()
     #: weapon id -> "ready" | "jammed" | "useless" (§11); absent means ready
     weapon_state: dict[str, str] = field(default_factory=dict)
+    #: grenades carried, by §9 type id (thrown with the Hand Grenade row or from a launcher)
+    grenades: dict[str, int] = field(default_factory=dict)
     #: working cyber functions used by the rules: target_optic, lo_light, combat_computer …
     cyber: frozenset[str] = frozenset()
     skills: Mapping[str, int] = field(default_factory=dict)
