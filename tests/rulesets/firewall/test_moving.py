@@ -136,3 +136,13 @@ def test_longest_legal_route_is_the_critical_allowance() -> None:
     resolve_move(board, figures, teams, MoveOrder("w", "walk", ((9, 10),)), Dice([1, 2]),
                  EventLog())
     assert figures["w"].cell == (7, 10)  # S: 18 cm allows 17.5, not 20
+
+
+def test_move_event_goes_to_sides_that_see_the_end_square() -> None:
+    board, figures, teams = _game()
+    figures["near"] = new_figure("near", "b", "u", (6, 14), gutz=7)
+    figures["hid"] = new_figure("hid", "c", "v", (6, 30), gutz=7)
+    board.levels[0].terrain[20, :] = Terrain.WALL  # "hid" is behind a wall
+    log = EventLog()
+    resolve_move(board, figures, teams, MoveOrder("w", "walk", ((6, 10),)), Dice([1, 2]), log)
+    assert log.events[-1].audience == frozenset({"a", "b"})

@@ -31,6 +31,7 @@ from killhouse.rulesets.firewall.movement import (
 )
 from killhouse.rulesets.firewall.tables import tables
 from killhouse.rulesets.firewall.teams import Figure, Status, Team, bonus_for
+from killhouse.rulesets.firewall.vision import sees
 
 XY = tuple[int, int]
 #: figures that hold a square: a body stays for Medical (§16.2) and no move may end on it,
@@ -211,8 +212,11 @@ def resolve_move(
             f.facing = order.facing  # ruling F-13
         if moves:
             f.prone = order.speed == "crawl"  # ruling F-14
+    # §21.4: the owner, and every side with a figure that sees the mover where it ends
+    watchers = frozenset(g.side for g in figures.values() if g.side != f.side and sees(board, g, f))
     log.emit("move", {"figure": f.id, "speed": order.speed, "dice": list(roll.dice),
-                      "result": roll.result, "to": list(end), "rallied": rallied}, own)
+                      "result": roll.result, "to": list(end), "rallied": rallied},
+             own | watchers)
     return MoveReport(roll.dice, mod, roll.result, end, second, rallied)
 
 
