@@ -1,0 +1,191 @@
+"""Figures and Fire Teams: their state and the team rules of digest §2.1, §4 and §5.
+
+The mutable records a game keeps (§21.1, figures part) and the rules that need more than one
+figure: the leader's bonus within 8 cm, the leader-loss rolls of every member after the
+triggering action (rulings F-5, F-6), and the 1/3 stop of a team's activation (F-7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from killhouse.core.chance import Chance
+from killhouse.rulesets.firewall.gutz import starting_gutz
+from killhouse.rulesets.firewall.leaders import (
+    LeaderLoss,
+    failure_limit,
+    leader_bonus,
+    leader_loss_roll,
+)
+from killhouse.rulesets.firewall.tables import tables
+
+
+class Status(StrEnum):
+    """A figure's standing (§1.1): active, helpless, or removed from play."""
+
+    ACTIVE = "active"
+    INCAPACITATED = "incapacitated"
+    KILLED = "killed"
+    ROUTED = "routed"
+    EXITED = "exited"
+
+
+@dataclass
+class Figure:
+    """One model's state (§21.1); ``gutz`` is the real score, ``start_gutz`` kept for §16."""
+
+    id: str
+    side: str
+    team: str
+    kind: str
+    experience: str
+    start_gutz: int
+    gutz: int
+    cell: tuple[int, int]
+    is_leader: bool = False
+    level: int = 0
+    facing: tuple[int, int] = (0, -1)
+    prone: bool = False
+    suppressed: bool = False
+    status: Status = Status.ACTIVE
+    armour: str = "street_clothing"
+    weapons: tuple[str, ...] = ()
+    #: weapon id -> "ready" | "jammed" | "useless" (§11); absent means ready
+    weapon_state: dict[str, str] = field(default_factory=dict)
+    #: grenades carried, by §9 type id (thrown with the Hand Grenade row or from a launcher)
+    grenades: dict[str, int] = field(default_factory=dict)
+    #: working cyber functions used by the rules: target_optic, lo_light, combat_computer …
+    cyber: frozenset[str] = frozenset()
+    skills: Mapping[str, int] = field(default_factory=dict)
+    cp: int = 0
+    rolls_leader_loss: bool = True
+    move_used: bool = False
+    combat_used: bool = False
+    failed_this_turn: bool = False
+
+    @property
+    def active(self) -> bool:
+        return self.status is Status.ACTIVE
+
+
+@dataclass
+class Team:
+    """One Fire Team (§4): its members, its leader while it has one, awareness (F-16)."""
+
+    id: str
+    side: str
+    members: tuple[str, ...]
+    leader: str | None
+    aware: bool = False
+    activated_this_turn: bool = False
+    leader_lost: bool = False
+
+
+def new_figure(
+    fid: str,
+    side: str,
+    team: str,
+    cell: tuple[int, int],
+    *,
+    kind: str = "civilian",
+    experience: str = "normal",
+    is_leader: bool = False,
+    gutz: int | None = None,
+    **rest: object,
+) -> Figure:
+    """A figure at set-up: a scenario-listed Gutz is final (§2.1); otherwise type + experience
+    (+1 leader) clamped to 2..11; a figure given only a Gutz is Normal (ruling F-52)."""
+    t = tables()
+    if gutz is None:
+        value = starting_gutz(kind, experience, is_leader)
+    elif not t.min_gutz <= gutz <= t.max_gutz:
+        raise ValueError(f"figure {fid}: Gutz {gutz} is outside {t.min_gutz}..{t.max_gutz}")
+    else:
+        value = gutz
+    return Figure(
+        id=fid, side=side, team=team, kind=kind, experience=experience, start_gutz=value,
+        gutz=value, cell=cell, is_leader=is_leader, **rest,  # type: ignore[arg-type]
+    )
+
+
+def active_members(team: Team, figures: Mapping[str, Figure]) -> list[Figure]:
+    """The team's members that are neither helpless nor removed."""
+    return [figures[m] for m in team.members if figures[m].active]
+
+
+def team_stopped(team: Team, figures: Mapping[str, Figure]) -> bool:
+    """§5 item 5 (ruling F-7): failed active members have reached max(1, ⌊N/3⌋)."""
+    members = active_members(team, figures)
+    failed = sum(1 for f in members if f.failed_this_turn)
+    return failed >= failure_limit(len(members))
+
+
+def current_leader(team: Team, figures: Mapping[str, Figure]) -> Figure | None:
+    """The team's leader if it still has one and it is active."""
+    if team.leader is None or team.leader_lost:
+        return None
+    leader = figures[team.leader]
+    return leader if leader.active else None
+
+
+def bonus_for(figure: Figure, team: Team, figures: Mapping[str, Figure]) -> int:
+    """The leader's bonus on this figure's Movement and Combat rolls (§4, ruling F-43).
+
+    A suppressed leader still gives it; with skills it is the leader's Leadership level.
+    """
+    leader = current_leader(team, figures)
+    if leader is None:
+        return 0
+    return leader_bonus(
+        figure.cell,
+        leader.cell,
+        is_leader=figure.id == leader.id,
+        leadership=int(leader.skills.get("leadership", 1)),
+    )
+
+
+def leader_has_fallen(team: Team, figures: Mapping[str, Figure]) -> bool:
+    """Whether the leader was killed, routed or incapacitated and the team has not yet rolled
+    (ruling F-6; an exited leader is not a loss)."""
+    if team.leader is None or team.leader_lost:
+        return False
+    return figures[team.leader].status in (Status.KILLED, Status.ROUTED, Status.INCAPACITATED)
+
+
+def resolve_leader_loss(
+    team: Team, figures: dict[str, Figure], chance: Chance
+) -> dict[str, LeaderLoss]:
+    """Every other active member rolls once, unmodified, and the team is leaderless for the
+    rest of the game (§4, rulings F-5, F-6). Helpless members and scenario exemptions do not
+    roll; a failure marks the figure failed this Turn (it counts toward the 1/3 limit, F-7)."""
+    if not leader_has_fallen(team, figures):
+        return {}
+    team.leader_lost = True
+    results: dict[str, LeaderLoss] = {}
+    for fid in team.members:
+        figure = figures[fid]
+        if fid == team.leader or not figure.active or not figure.rolls_leader_loss:
+            continue
+        # §21.4: leader-loss rolls are shown to the owning side only
+        effect = leader_loss_roll(chance, figure.gutz, figure.suppressed, f"leader loss {fid}",
+                                  frozenset({team.side}))
+        figure.gutz = effect.gutz
+        figure.suppressed = effect.suppressed
+        if effect.failed:
+            figure.failed_this_turn = True
+        if effect.status == "routed":
+            figure.status = Status.ROUTED
+        results[fid] = effect
+    return results
+
+
+def start_turn(figures: Mapping[str, Figure], teams: Mapping[str, Team]) -> None:
+    """Upkeep of §21.2: per-Turn flags of every figure and team are reset."""
+    for figure in figures.values():
+        figure.move_used = False
+        figure.combat_used = False
+        figure.failed_this_turn = False
+    for team in teams.values():
+        team.activated_this_turn = False
