@@ -41,7 +41,7 @@ from killhouse.rulesets.gogogo.state import (
     HOSTAGE_MISSION,
     T,
 )
-from killhouse.rulesets.gogogo.tables import tables
+from killhouse.rulesets.gogogo.tables import allowance, tables
 from killhouse.scenario.model import Scenario
 
 HOLD, HIDE, AIM, STEALTH, MOVE = "hold", "hide", "aim", "stealth", "move"
@@ -395,13 +395,7 @@ class GoGoGoBot(BaselineBot):
         if gf is None:
             return None
         reach = self._from(here)
-        t = tables()
-        stunned = bool(f.get("stunned"))
-        limit = (
-            (t.stunned_move if stunned else t.move)
-            if posture == MOVE
-            else (t.stunned_stealth if stunned else t.stealth)
-        )
+        limit = allowance(posture, bool(f.get("stunned")))
         here_d = gf.cost(here)
         scored: list[tuple[float, float, Cell]] = []
         cells = list(reach.reachable(limit))

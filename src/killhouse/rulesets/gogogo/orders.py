@@ -41,6 +41,7 @@ from killhouse.rulesets.gogogo.state import (
     Order,
     T,
 )
+from killhouse.rulesets.gogogo.tables import allowance as move_allowance
 from killhouse.rulesets.gogogo.tables import tables
 from killhouse.rulesets.gogogo.vision import leader_team
 
@@ -54,12 +55,7 @@ def illegal(message: str) -> IllegalActionError:
 
 def allowance(fig: Figure, posture: str) -> int:
     """Movement allowance (table 3.5), halved when stunned (G-22)."""
-    t = tables()
-    if posture == MOVE:
-        return t.stunned_move if fig.stunned else t.move
-    if posture == STEALTH:
-        return t.stunned_stealth if fig.stunned else t.stealth
-    return 0
+    return move_allowance(posture, fig.stunned)
 
 
 def as_cell(value: Any, what: str) -> Cell:

@@ -46,7 +46,7 @@ from killhouse.rulesets.gogogo.state import (
     Zones,
     id_key,
 )
-from killhouse.rulesets.gogogo.tables import tables
+from killhouse.rulesets.gogogo.tables import follow_allowance, tables
 from killhouse.rulesets.gogogo.victory import end_check
 from killhouse.rulesets.gogogo.vision import leader_team, open_door_cells, sound, spotting
 from killhouse.scenario.model import Scenario
@@ -265,7 +265,6 @@ def _open_doors(state: GoState, cells: list[Cell], side: str | None) -> list[Cel
 
 def movement_step(state: GoState, log: EventLog) -> None:
     """Step 3: lock-step (G-4), hostages following (G-25), bomb pick-up (G-29), removals (G-28)."""
-    t = tables()
     positions = {f.id: f.pos for f in state.figures.values() if f.active and f.pos is not None}
     paths = {
         ident: order.path
@@ -300,12 +299,8 @@ def movement_step(state: GoState, log: EventLog) -> None:
         if not leader.active or leader.pos is None or h.pos is None:
             h.leader = None
             continue
-        if leader.posture == MOVE:
-            allowance = t.stunned_move if h.stunned else t.move
-        elif leader.posture == STEALTH:
-            allowance = t.stunned_stealth if h.stunned else t.stealth
-        else:
-            allowance = t.stunned_stealth if h.stunned else t.hold_follow
+        # ruling G-71: a stunned leader's allowance is the stunned one (4.10)
+        allowance = follow_allowance(leader.posture, h.stunned or leader.stunned)
         occupied = [f.pos for f in state.figures.values() if f.active and f.pos is not None]
         route = follow_path(state.board, h.pos, leader.pos, occupied, allowance)
         if not route:
