@@ -47,7 +47,7 @@ KINDS = {
 ARGS: dict[tuple[str, str], frozenset[str]] = {
     (SETUP, "place"): frozenset({"figure", "at"}),
     (SETUP, "face"): frozenset({"figure", "facing"}),
-    (SETUP, "loadout"): frozenset({"figure", "grenade"}),
+    (SETUP, "loadout"): frozenset({"figure", "grenade", "weapon"}),
     (SETUP, "carrier"): frozenset({"figure"}),
     (ORDERS, "order"): frozenset({"figure", "posture", "to", "path", "task", "grenade"}),
     (ORDERS, "target"): frozenset({"figure", "at"}),
@@ -159,8 +159,11 @@ class GoGoGoRuleset(Ruleset[GoState]):
             draft.facings[fig.id] = facing
             draft.pending = None
         elif action.kind == "loadout":
-            fig, grenade = deploy.check_loadout(state, side, action)
-            draft.loadouts[fig.id] = grenade
+            fig, kind, choice = deploy.check_loadout(state, side, action)
+            if kind == "weapon":
+                draft.weapons[fig.id] = choice
+            else:
+                draft.loadouts[fig.id] = choice
         elif action.kind == "carrier":
             fig = deploy.check_carrier(state, side, action)
             draft.carrier = fig.id
@@ -177,6 +180,7 @@ class GoGoGoRuleset(Ruleset[GoState]):
                 {
                     "placed": {k: place(state, v) for k, v in sorted(draft.places.items())},
                     "loadouts": dict(sorted(draft.loadouts.items())),
+                    "weapons": dict(sorted(draft.weapons.items())),
                     "carrier": draft.carrier,
                 },
                 [side],
@@ -269,6 +273,7 @@ class GoGoGoRuleset(Ruleset[GoState]):
                 k: sorted([c.level, c.x, c.y] for c in v) for k, v in sorted(state.deploy.items())
             },
             "needs_grenade": list(state.needs_grenade),
+            "needs_weapon": list(state.needs_weapon),
             "needs_carrier": state.needs_carrier,
             "result": (
                 {"winner": state.winner, "reason": state.reason, **state.details}

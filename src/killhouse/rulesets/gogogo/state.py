@@ -178,6 +178,7 @@ class Draft:
     places: dict[str, Cell] = field(default_factory=dict)  # setup placements
     facings: dict[str, str] = field(default_factory=dict)  # setup facings
     loadouts: dict[str, str] = field(default_factory=dict)  # setup: T grenade choices
+    weapons: dict[str, str] = field(default_factory=dict)  # setup: CT auto or sniper (G-72)
     carrier: str | None = None  # setup: the bomb carrier
     committed: bool = False
 
@@ -191,6 +192,7 @@ class Draft:
             "places": {k: cell_json(v) for k, v in sorted(self.places.items())},
             "facings": dict(sorted(self.facings.items())),
             "loadouts": dict(sorted(self.loadouts.items())),
+            "weapons": dict(sorted(self.weapons.items())),
             "carrier": self.carrier,
             "committed": self.committed,
         }
@@ -298,6 +300,7 @@ class GoState:
     details: dict[str, Any] = field(default_factory=dict)
     deploy: dict[str, frozenset[Cell]] = field(default_factory=dict)  # unplaced fig -> zone
     needs_grenade: list[str] = field(default_factory=list)  # T operatives still to choose
+    needs_weapon: list[str] = field(default_factory=list)  # CT operatives still to arm (G-72)
     needs_carrier: bool = False  # T must name the bomb carrier at setup
     cache: dict[Any, Any] = field(default_factory=dict, repr=False)  # transient, not state
 

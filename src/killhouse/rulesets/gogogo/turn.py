@@ -99,6 +99,7 @@ def build_state(scenario: Scenario, plan: Plan) -> GoState:
     state.needs_grenade = [
         f.id for f in state.ordered() if f.team == T and f.kind == OPERATIVE and not f.grenades
     ]
+    state.needs_weapon = [i for i in plan.open_weapons if i in figures]
     state.needs_carrier = bomb is not None and bomb.carrier is None and bomb.pos is None
     doors = set(open_door_cells(state))  # the map every side receives (5.1)
     for side in sides:
