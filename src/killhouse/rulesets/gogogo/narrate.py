@@ -82,6 +82,7 @@ _LINES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "turn": lambda d: f"--- Turn {d['turn']} ---",
     "setup-committed": lambda d: f"{d['side']} has deployed.",
     "deployed": _deployed,
+    "orders": lambda d: f"{d['side']} orders: " + "; ".join(_order(o) for o in d["orders"]) + ".",
     "throw": _throw,
     "burst": lambda d: f"A {d['grenade']} grenade bursts at {_at(d['at'])}.",
     "smoke": lambda d: f"Smoke fills {len(d['cells'])} squares.",
