@@ -101,16 +101,6 @@ def hit_need(firer: Figure, target: Figure, assume_still: bool = False) -> int:
     return dice.fire_need(firer_row(firer), short, moving, hiding, firer.wounds, firer.stunned, aim)
 
 
-def expected_value(firer: Figure, target: Figure) -> float:
-    """What a hit is worth to a bot: P(out of action | hit) plus a little for a wound."""
-    if target.kind == HOSTAGE:
-        return -10.0
-    if firer.weapon == "sniper":
-        return 1.0
-    ooa = sum(1 for r in tables().hit_effect if r == dice.OOA) / 6.0
-    return ooa + 0.4 * (1.0 - ooa) + (0.5 if target.kind == VIP else 0.0)
-
-
 def resolve_fire(state: GoState, chance: Chance, log: EventLog, declared: dict[str, str]) -> None:
     """Step 6: the three tiers; ends early if an end check ends the game.
 

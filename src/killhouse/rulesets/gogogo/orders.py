@@ -230,7 +230,7 @@ def order_actions(state: GoState, side: str) -> list[Action]:
                 _act(
                     side,
                     "follow",
-                    {"role": role, "p": 1.0, "value": 3.0, "target": cell_json(h.pos)},
+                    {"role": role, "p": 1.0, "target": cell_json(h.pos)},
                     figure=fig.id,
                     hostage=h.id,
                 )
@@ -274,7 +274,7 @@ def figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
     if fig.kind == OPERATIVE:
         for task, allowed in (("plant", can_plant), ("defuse", can_defuse)):
             if allowed(state, fig):
-                task_hint = {"role": "task", "p": 1.0, "value": 10.0, "to": here}
+                task_hint = {"role": "task", "p": 1.0, "to": here}
                 out.append(_act(side, "order", task_hint, figure=fig.id, posture=HOLD, task=task))
         stock = sorted(g for g, n in fig.grenades.items() if n > 0)
         if stock and throw_targets(state, side, fig):
@@ -284,6 +284,8 @@ def figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
                 if c.level == fig.pos.level
                 and (c.x - fig.pos.x) ** 2 + (c.y - fig.pos.y) ** 2 <= tables().max_throw_sq
             ]
+            # the chance of landing on target in the open (4.8); the bot values the rest
+            p_throw = dice.chance_of(dice.grenade_need(False, fig.wounds, fig.stunned))
             for grenade in stock:
                 for posture in (HOLD, HIDE):
                     hint: dict[str, Any] = {"role": "other", "grenade": grenade}
@@ -291,8 +293,7 @@ def figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
                         closest = min(near, key=lambda c: _d2(c, fig.pos))
                         hint = {
                             "role": "attack",
-                            "p": 0.5,
-                            "value": 0.4 * len(near),
+                            "p": p_throw,
                             "grenade": grenade,
                             "target": cell_json(closest),
                         }
@@ -358,9 +359,6 @@ def stage_actions(state: GoState, side: str, fig: Figure, order: Order) -> list[
 
 def target_actions(state: GoState, side: str, fig: Figure, order: Order) -> list[Action]:
     assert fig.pos is not None and order.grenade is not None
-    enemies = seen_enemy_cells(state, side)
-    friends = [f.pos for f in state.active_fighters(side) if f.pos is not None]
-    r2 = tables().radius_sq
     out = []
     for cell in throw_targets(state, side, fig):
         through = through_opening(state, side, fig, cell)
@@ -372,17 +370,7 @@ def target_actions(state: GoState, side: str, fig: Figure, order: Order) -> list
             "grenade": order.grenade,
         }
         if order.grenade in ("he", "stun"):
-            hits = sum(
-                1
-                for c in enemies
-                if c.level == cell.level and (c.x - cell.x) ** 2 + (c.y - cell.y) ** 2 <= r2
-            )
-            own = sum(
-                1
-                for c in friends
-                if c.level == cell.level and (c.x - cell.x) ** 2 + (c.y - cell.y) ** 2 <= r2
-            )
-            hint.update(role="attack", value=float(hits) - 1.5 * own)
+            hint["role"] = "attack"  # its worth (enemies and friends in the radius) is the bot's
         out.append(_act(side, "target", hint, figure=fig.id, at=cell_json(cell)))
     return out
 
