@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,8 @@ import pytest
 from killhouse.ai.registry import bot_for
 from killhouse.ai.roles.gogogo import GoGoGoBot
 from killhouse.core.cells import Cell
+from killhouse.core.chance import SeededChance
+from killhouse.core.events import EventLog
 from killhouse.core.rng import Rng
 from killhouse.engine.game import Game
 from killhouse.errors import IllegalActionError, ScenarioError
@@ -317,3 +320,17 @@ def test_the_role_bots_make_the_setup_choices(name: str, seed: int) -> None:
     for at in deployed[frozenset({"ct"})]["placed"].values():
         x, y = (int(v) for v in at.split(":")[1].split(","))
         assert Cell(0, x, y) in zones.ct_start
+
+
+def test_a_scenario_that_does_not_suit_gogogo_is_a_scenario_error_with_file_and_line() -> None:
+    """Issue 8 item 9: new_state reports file:line: field: message, like validate."""
+    path = SCENARIOS / "hostage.yaml"
+    base = load_scenario(path)
+    bad = dataclasses.replace(base, objectives={**base.objectives, "mission": "heist"})
+    with pytest.raises(ScenarioError) as caught:
+        RULES.new_state(bad, SeededChance(Rng.from_seed(1)), EventLog())
+    (problem,) = caught.value.problems
+    assert problem.file.endswith("hostage.yaml") and problem.field == "objectives.mission"
+    lines = path.read_text().splitlines()
+    assert problem.line > 0 and "mission: hostage" in lines[problem.line - 1]
+    assert str(problem).startswith(f"{problem.file}:{problem.line}: objectives.mission: ")

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from killhouse.core.chance import Chance
 from killhouse.core.events import Audience, EventLog
+from killhouse.core.geometry import euclidean_sq
 from killhouse.rulesets.gogogo import dice
-from killhouse.rulesets.gogogo.geom import AUTO, arc_zone, dist_sq
+from killhouse.rulesets.gogogo.geom import AUTO, arc_zone
 from killhouse.rulesets.gogogo.harm import take_out, wound
 from killhouse.rulesets.gogogo.news import UMPIRE, tell
 from killhouse.rulesets.gogogo.state import (
@@ -93,7 +94,7 @@ def hit_need(firer: Figure, target: Figure, assume_still: bool = False) -> int:
     them (G-36), so hints for bots use it.
     """
     assert firer.pos is not None and target.pos is not None
-    span = dist_sq((firer.pos.x, firer.pos.y), (target.pos.x, target.pos.y))
+    span = euclidean_sq(firer.pos, target.pos)
     short = span <= tables().short_range_sq
     moving = False if assume_still else target_moving(target)
     hiding = False if assume_still else (target_hiding(target) and not target.fired)
@@ -150,8 +151,7 @@ def resolve_fire(state: GoState, chance: Chance, log: EventLog, declared: dict[s
                 "tier": tier,
                 "posture": firer.posture,
                 "range": "short"
-                if dist_sq((firer.pos.x, firer.pos.y), (target.pos.x, target.pos.y))
-                <= tables().short_range_sq
+                if euclidean_sq(firer.pos, target.pos) <= tables().short_range_sq
                 else "long",
                 "target_moving": target_moving(target),
                 "target_hiding": target_hiding(target) and not target.fired,

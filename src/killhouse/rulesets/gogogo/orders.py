@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from killhouse.core.cells import COMPASS, COMPASS_ORDER, Cell, cell_json
-from killhouse.core.geometry import cells_on_segment, los_from
+from killhouse.core.geometry import cells_on_segment, chebyshev, euclidean_sq, los_from
 from killhouse.core.paths import DistanceField
 from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
@@ -160,7 +160,7 @@ def can_defuse(state: GoState, fig: Figure) -> bool:
     known = state.know[fig.side].bomb_at
     if known is None or fig.pos is None or known.level != fig.pos.level:
         return False
-    return max(abs(known.x - fig.pos.x), abs(known.y - fig.pos.y)) <= 1
+    return chebyshev(known, fig.pos) <= 1
 
 
 def known_hostages(state: GoState, side: str, seen: set[str] | None = None) -> list[Figure]:
@@ -188,14 +188,9 @@ def follow_choices(state: GoState, side: str, fig: Figure) -> list[Figure]:
         assert h.pos is not None
         if h.leader == fig.id or h.id in already or h.pos.level != fig.pos.level:
             continue
-        if max(abs(h.pos.x - fig.pos.x), abs(h.pos.y - fig.pos.y)) == 1:
+        if chebyshev(h.pos, fig.pos) == 1:
             out.append(h)
     return out
-
-
-def _d2(a: Cell, b: Cell | None) -> int:
-    assert b is not None
-    return (a.x - b.x) ** 2 + (a.y - b.y) ** 2
 
 
 def seen_enemy_cells(state: GoState, side: str) -> list[Cell]:
@@ -278,11 +273,11 @@ def figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
                 out.append(_act(side, "order", task_hint, figure=fig.id, posture=HOLD, task=task))
         stock = sorted(g for g, n in fig.grenades.items() if n > 0)
         if stock and throw_targets(state, side, fig):
+            here_cell = fig.pos
             near = [
                 c
                 for c in seen_enemy_cells(state, side)
-                if c.level == fig.pos.level
-                and (c.x - fig.pos.x) ** 2 + (c.y - fig.pos.y) ** 2 <= tables().max_throw_sq
+                if c.level == fig.pos.level and euclidean_sq(c, fig.pos) <= tables().max_throw_sq
             ]
             # the chance of landing on target in the open (4.8); the bot values the rest
             p_throw = dice.chance_of(dice.grenade_need(False, fig.wounds, fig.stunned))
@@ -290,7 +285,7 @@ def figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
                 for posture in (HOLD, HIDE):
                     hint: dict[str, Any] = {"role": "other", "grenade": grenade}
                     if near and grenade in ("he", "stun"):
-                        closest = min(near, key=lambda c: _d2(c, fig.pos))
+                        closest = min(near, key=lambda c: euclidean_sq(c, here_cell))
                         hint = {
                             "role": "attack",
                             "p": p_throw,

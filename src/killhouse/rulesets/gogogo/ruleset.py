@@ -14,7 +14,7 @@ from killhouse.core.cells import Cell
 from killhouse.core.chance import Chance
 from killhouse.core.events import Event, EventLog
 from killhouse.core.terrain import Terrain
-from killhouse.errors import IllegalActionError, KillhouseError
+from killhouse.errors import IllegalActionError, Problem, ScenarioError
 from killhouse.rulesets.base import JSON, Action, Decision, Result, RollSpec, Ruleset
 from killhouse.rulesets.gogogo import declare, deploy, orders, views
 from killhouse.rulesets.gogogo.movement import enterable
@@ -77,10 +77,12 @@ class GoGoGoRuleset(Ruleset[GoState]):
 
     def new_state(self, scenario: Scenario, chance: Chance, log: EventLog) -> GoState:
         plan = plan_scenario(scenario)
-        if plan.issues:
-            raise KillhouseError(
-                "scenario does not suit gogogo: "
-                + "; ".join(f"{i.path}: {i.message}" for i in plan.issues)
+        if plan.issues:  # each problem with its file and line, as validate gives it
+            raise ScenarioError(
+                [
+                    Problem(scenario.file, scenario.line_of(i.path), i.path, i.message, i.hint)
+                    for i in plan.issues
+                ]
             )
         state = build_state(scenario, plan)
         announce_start(state, log)

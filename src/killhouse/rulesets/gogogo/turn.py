@@ -13,6 +13,7 @@ from typing import Any
 from killhouse.core.cells import Cell
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
+from killhouse.core.geometry import chebyshev
 from killhouse.core.terrain import Terrain
 from killhouse.rulesets.gogogo.firing import resolve_fire
 from killhouse.rulesets.gogogo.grenades import grenade_step
@@ -250,7 +251,7 @@ def join_followers(state: GoState, log: EventLog, follows: dict[str, list[str]])
 
 
 def _adjacent(a: Cell, b: Cell) -> bool:
-    return a.level == b.level and max(abs(a.x - b.x), abs(a.y - b.y)) == 1
+    return a.level == b.level and chebyshev(a, b) == 1
 
 
 def _open_doors(state: GoState, cells: list[Cell], side: str | None) -> list[Cell]:
@@ -552,7 +553,7 @@ def end_of_turn(state: GoState, log: EventLog) -> None:
 
 
 def _near(a: Cell, b: Cell) -> bool:
-    return a.level == b.level and max(abs(a.x - b.x), abs(a.y - b.y)) <= 1
+    return a.level == b.level and chebyshev(a, b) <= 1
 
 
 def _leader_side(state: GoState, h: Figure) -> str | None:

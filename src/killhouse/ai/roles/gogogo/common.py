@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from killhouse.core.cells import Cell
+from killhouse.core.geometry import chebyshev, euclidean_sq
 from killhouse.rulesets.gogogo.facts import HOLD, id_key
 
 
@@ -43,12 +44,12 @@ def id_order(ident: str) -> tuple[tuple[int, int | str], ...]:
 
 def cheb(a: Cell, b: Cell) -> int:
     """Squares between two cells as a king walks (99 across levels)."""
-    return max(abs(a.x - b.x), abs(a.y - b.y)) if a.level == b.level else 99
+    return chebyshev(a, b) if a.level == b.level else 99
 
 
 def d2(a: Cell, b: Cell) -> int:
     """Squared Euclidean distance (the rules' ranges, G-2)."""
-    return (a.x - b.x) ** 2 + (a.y - b.y) ** 2
+    return euclidean_sq(a, b)
 
 
 def around(cells: Iterable[Cell], r: int = 1) -> set[Cell]:

@@ -8,6 +8,7 @@ from killhouse.ai.baseline import cell_of
 from killhouse.ai.roles.gogogo.common import FigurePlan, Seen, around, d2
 from killhouse.ai.roles.gogogo.routes import Routes
 from killhouse.core.cells import Cell
+from killhouse.core.geometry import chebyshev
 from killhouse.rulesets.gogogo.facts import (
     AIM,
     ASSASSINATION,
@@ -72,7 +73,7 @@ class Goals(Routes):
             for h in free + [m for m in remembered if m.id not in {s.id for s in hostages}]:
                 if (
                     h.at.level == here.level
-                    and max(abs(h.at.x - here.x), abs(h.at.y - here.y)) == 1
+                    and chebyshev(h.at, here) == 1
                     and h.id not in plans[fid].follows
                 ):
                     plans[fid].follows.append(h.id)  # out of its sight arc, but we know it's there
@@ -106,7 +107,7 @@ class Goals(Routes):
             if bomb.get("planted"):
                 at = cell_of(bomb.get("at"))
                 if at is not None:
-                    if max(abs(at.x - here.x), abs(at.y - here.y)) <= 1 and at.level == here.level:
+                    if chebyshev(at, here) <= 1 and at.level == here.level:
                         plans[fid].task = "defuse"
                         return frozenset(), HOLD, False
                     return frozenset(around({at})), MOVE, False
@@ -164,7 +165,7 @@ class Goals(Routes):
             bomb = view.get("explosive") or {}
             at = cell_of(bomb.get("at"))
             if bomb.get("planted") and at is not None:
-                if max(abs(at.x - here.x), abs(at.y - here.y)) <= 4:
+                if chebyshev(at, here) <= 4:
                     return frozenset(), guard, False
                 return frozenset(around({at}, 3)), MOVE, False
             if at is not None and bomb.get("carrier") is None:

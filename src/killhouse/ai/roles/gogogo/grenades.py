@@ -45,7 +45,7 @@ class Grenades(Goals):
                 for e in enemies:
                     if e.at.level != here.level or e.at in used:
                         continue
-                    span = (e.at.x - here.x) ** 2 + (e.at.y - here.y) ** 2
+                    span = d2(e.at, here)
                     if not 1 <= span <= t.max_throw_sq:
                         continue
                     if not line_of_sight(
