@@ -16,7 +16,15 @@ from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.gogogo.movement import enterable
 from killhouse.rulesets.gogogo.orders import as_cell
-from killhouse.rulesets.gogogo.state import HOSTAGE, OPERATIVE, Figure, GoState, T, id_key
+from killhouse.rulesets.gogogo.state import (
+    HOSTAGE,
+    OPERATIVE,
+    Figure,
+    GoState,
+    T,
+    as_weapon,
+    id_key,
+)
 from killhouse.rulesets.gogogo.tables import tables
 
 #: what a counter-terrorist may carry (5.1): the automatic weapon or a sniper rifle
@@ -211,7 +219,7 @@ def apply_setup(state: GoState) -> None:
         for ident, grenade in draft.loadouts.items():
             state.fig(ident).grenades = {grenade: 1}
         for ident, weapon in draft.weapons.items():
-            state.fig(ident).weapon = weapon
+            state.fig(ident).weapon = as_weapon(weapon) or "auto"
         if draft.carrier is not None and state.bomb is not None:
             state.bomb.carrier = draft.carrier
             state.fig(draft.carrier).has_bomb = True

@@ -40,6 +40,7 @@ from killhouse.rulesets.gogogo.state import (
     GoState,
     Order,
     T,
+    as_posture,
 )
 from killhouse.rulesets.gogogo.tables import allowance as move_allowance
 from killhouse.rulesets.gogogo.tables import tables
@@ -394,9 +395,10 @@ def check_order(state: GoState, side: str, action: Action) -> Order:
     assert fig.pos is not None
     if fig.id in draft.orders:
         raise illegal(f"{fig.id} already has its order for this turn")
-    posture = action.get("posture")
-    if posture not in POSTURES:
-        raise illegal(f"posture must be one of {', '.join(POSTURES)}, got {posture!r}")
+    posture = as_posture(action.get("posture"))
+    if posture is None:
+        given = action.get("posture")
+        raise illegal(f"posture must be one of {', '.join(POSTURES)}, got {given!r}")
     if posture == AIM and fig.weapon != "sniper":
         raise illegal("only a sniper rifle can AIM")
     task = action.get("task")

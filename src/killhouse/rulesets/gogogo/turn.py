@@ -45,6 +45,7 @@ from killhouse.rulesets.gogogo.state import (
     Order,
     T,
     Zones,
+    as_weapon,
     id_key,
 )
 from killhouse.rulesets.gogogo.tables import follow_allowance, tables
@@ -71,7 +72,7 @@ def build_state(scenario: Scenario, plan: Plan) -> GoState:
             team=team,
             pos=spec.at,
             facing=spec.facing or "n",
-            weapon=plan.weapons.get(spec.id, "auto"),
+            weapon=as_weapon(plan.weapons.get(spec.id)) or "auto",
             grenades=dict(plan.grenades.get(spec.id, {})),
         )
         figures[spec.id] = fig
