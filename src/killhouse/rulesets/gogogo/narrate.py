@@ -21,9 +21,11 @@ def _at(cell: Any) -> str:
 def _seen(data: Mapping[str, Any]) -> str:
     seen = data.get("seen", [])
     parts = [f"{s['id']} at {_at(s.get('at'))}" for s in seen]
-    sounds = [
-        f"{m['kind']} {m['direction'].upper()} of {m['listener']}" for m in data.get("sounds", [])
-    ]
+    heard: dict[str, int] = {}
+    for m in data.get("sounds", []):  # one marker per source: say each kind once, with a count
+        key = f"{m['kind']} {m['direction'].upper()} of {m['listener']}"
+        heard[key] = heard.get(key, 0) + 1
+    sounds = [key if n == 1 else f"{key} (x{n})" for key, n in heard.items()]
     text = "sees " + (", ".join(parts) if parts else "nobody")
     if sounds:
         text += "; hears " + ", ".join(sounds)
