@@ -1,17 +1,23 @@
-# Two commands: `make demo` sets up and plays a game; `make test` sets up and runs every check.
+# `make play` sets up and starts the web table; `make demo` plays a text game between AI sides;
+# `make test` sets up and runs every check.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: setup demo test lint typecheck unit bench clean
+.PHONY: setup play demo test lint typecheck unit bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,ray]'
 	touch $(STAMP)
 
 setup: $(STAMP)
+
+play: setup
+	mkdir -p data
+	@echo "open http://127.0.0.1:8000/ in your browser (Ctrl-C stops the server)"
+	$(BIN)/killhouse serve --host 127.0.0.1 --port 8000 --db data/killhouse.sqlite3
 
 demo: setup
 	$(BIN)/killhouse play scenarios/execute/embassy.yaml --seed 7

@@ -153,7 +153,7 @@ def test_multi_level_pieces_and_ruleset_keys() -> None:
     tower = load_scenario(TOWER)
     assert tower.options == {"night": True}
     red, blue = tower.sides
-    assert (red.controller, red.extra, red.path) == ("ai:rusher", {"points": 100}, "sides[0]")
+    assert (red.controller, red.extra, red.path) == ("ai:random", {"points": 100}, "sides[0]")
     assert (blue.name, blue.controller) == ("Blue Team", "human")
     alpha, bravo, vip = tower.figures
     assert (alpha.facing, alpha.extra) == ("e", {"morale": 3})

@@ -18,6 +18,9 @@ from killhouse.errors import KillhouseError
 from killhouse.rulesets.base import Action
 from killhouse.scenario.model import Scenario
 
+#: the names ``controller: ai:<name>`` may give (``role``: the ruleset's role AI, else baseline)
+BOT_NAMES = ("role", "baseline", "random")
+
 
 class RandomBot:
     """Uniformly random legal play: for conformance tests and as a floor in balance runs."""
@@ -54,4 +57,4 @@ def bot_for(scenario: Scenario, side: str, name: str | None = None) -> Bot:
         return BaselineBot(scenario, side)
     if name == "random":
         return RandomBot(scenario, side)
-    raise KillhouseError(f"no bot named {name!r} (known: role, baseline, random)")
+    raise KillhouseError(f"no bot named {name!r} (known: {', '.join(BOT_NAMES)})")

@@ -81,6 +81,8 @@ class Scenario:
     seed: int | None = None
     file: str = "<scenario>"
     content_hash: str = ""
+    #: the file's text, as read: a game log carries it, so a log replays from any folder
+    source_text: str = field(default="", repr=False)
     #: maps a field path such as ``figures[2].card`` to its line in the file (0 if unknown)
     line_of: Callable[[str], int] = field(default=_no_line, repr=False)
 

@@ -7,101 +7,98 @@ summed in game order, so the summary is identical for any number of workers.
 from __future__ import annotations
 
 import multiprocessing
-from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from statistics import fmean
-from typing import Any
+from typing import Any, Protocol
 
 from killhouse.core.rng import derive_seed
-from killhouse.scenario.loader import load_scenario
+from killhouse.engine.game import Game
+from killhouse.scenario.loader import load_scenario, loads_scenario
 from killhouse.scenario.model import Scenario
 from killhouse.sim.play import play
+from killhouse.sim.summary import GameSummary, summarize, summarize_game
+
+__all__ = [
+    "GameSummary",
+    "Probe",
+    "ProbeFactory",
+    "play_one",
+    "run_batch",
+    "run_games",
+    "summarize",
+]
 
 
-@dataclass(frozen=True)
-class GameSummary:
-    """What one game contributes to a batch summary."""
+class Probe(Protocol):
+    """Watches one game without touching it: after every action, then once at the end."""
 
-    index: int
-    seed: int
-    winner: str | None
-    reason: str
-    turns: int
-    casualties: dict[str, int]
+    def step(self, game: Game) -> None: ...
+
+    def finish(self, game: Game) -> dict[str, Any]: ...
 
 
-def play_one(scenario: Scenario, index: int, base_seed: int) -> GameSummary:
-    seed = derive_seed(base_seed, index)
-    game = play(scenario, seed)
-    result = game.result
-    assert result is not None
-    snapshot = game.ruleset.snapshot(game.state)
-    return GameSummary(
-        index=index,
-        seed=seed,
-        winner=result.winner,
-        reason=result.reason,
-        turns=int(snapshot.get("turn", 0)),
-        casualties=game.ruleset.casualties(game.state),
+#: makes a fresh probe per game; a top-level class or function, so worker processes can use it
+ProbeFactory = Callable[[], Probe]
+
+
+def play_one(
+    scenario: Scenario, index: int, base_seed: int, probe: ProbeFactory | None = None
+) -> GameSummary:
+    """Play game ``index`` of a batch (seed derived from the base seed) and summarize it."""
+    watch = probe() if probe is not None else None
+    game = play(
+        scenario, derive_seed(base_seed, index), on_step=watch.step if watch is not None else None
     )
+    return summarize_game(game, index, watch.finish(game) if watch is not None else None)
 
 
 _WORKER_SCENARIO: Scenario | None = None
+_WORKER_PROBE: ProbeFactory | None = None
 
 
-def _init_worker(path: str) -> None:
-    global _WORKER_SCENARIO
-    _WORKER_SCENARIO = load_scenario(Path(path))
+def _load(path: str | Path, text: bytes | None) -> Scenario:
+    """The scenario at ``path``, or the one in ``text`` (a variant) named after ``path``."""
+    return load_scenario(Path(path)) if text is None else loads_scenario(text, str(path))
+
+
+def _init_worker(path: str, text: bytes | None = None, probe: ProbeFactory | None = None) -> None:
+    global _WORKER_SCENARIO, _WORKER_PROBE
+    _WORKER_SCENARIO = _load(path, text)
+    _WORKER_PROBE = probe
 
 
 def _work(task: tuple[int, int]) -> GameSummary:
     assert _WORKER_SCENARIO is not None
-    return play_one(_WORKER_SCENARIO, task[0], task[1])
+    return play_one(_WORKER_SCENARIO, task[0], task[1], _WORKER_PROBE)
 
 
-def run_games(path: Path, games: int, seed: int, workers: int = 1) -> Iterator[GameSummary]:
-    """Yield one summary per game, in game order, played by ``workers`` processes."""
-    tasks = [(i, seed) for i in range(games)]
+def run_games(
+    path: Path,
+    games: int,
+    seed: int,
+    workers: int = 1,
+    *,
+    first: int = 0,
+    text: bytes | None = None,
+    probe: ProbeFactory | None = None,
+) -> Iterator[GameSummary]:
+    """Yield one summary per game, in game order, played by ``workers`` processes.
+
+    The games are ``first`` … ``first + games - 1``; ``text`` replaces the file's contents
+    (a scenario variant) and ``probe`` watches each game. Never more processes than games:
+    a worker without a game would only cost its start-up.
+    """
+    tasks = [(i, seed) for i in range(first, first + games)]
+    workers = min(workers, games)
     if workers <= 1:
-        scenario = load_scenario(path)
+        scenario = _load(path, text)
         for index, base in tasks:
-            yield play_one(scenario, index, base)
+            yield play_one(scenario, index, base, probe)
         return
     context = multiprocessing.get_context("spawn")
-    with context.Pool(workers, initializer=_init_worker, initargs=(str(path),)) as pool:
+    args = (str(path), text, probe)
+    with context.Pool(workers, initializer=_init_worker, initargs=args) as pool:
         yield from pool.imap(_work, tasks, chunksize=max(1, min(16, games // (workers * 4) or 1)))
-
-
-def summarize(scenario: Scenario, seed: int, results: list[GameSummary]) -> dict[str, Any]:
-    """The batch summary: wins per side, draws, end reasons, turns, casualties per side."""
-    sides = scenario.side_ids()
-    wins = Counter(r.winner for r in results if r.winner is not None)
-    turns = [r.turns for r in results]
-    casualties: dict[str, list[int]] = {s: [] for s in sides}
-    for r in results:
-        for s in sides:
-            casualties[s].append(r.casualties.get(s, 0))
-    return {
-        "scenario": scenario.name,
-        "ruleset": scenario.ruleset,
-        "seed": seed,
-        "games": len(results),
-        "wins": {s: wins.get(s, 0) for s in sides},
-        "draws": sum(1 for r in results if r.winner is None),
-        "end_reasons": dict(sorted(Counter(r.reason for r in results).items())),
-        "turns": {
-            "mean": round(fmean(turns), 4) if turns else 0.0,
-            "min": min(turns, default=0),
-            "max": max(turns, default=0),
-            "distribution": {str(k): v for k, v in sorted(Counter(turns).items())},
-        },
-        "casualties": {
-            s: {"total": sum(v), "mean": round(fmean(v), 4) if v else 0.0}
-            for s, v in casualties.items()
-        },
-    }
 
 
 def run_batch(

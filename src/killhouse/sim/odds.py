@@ -45,16 +45,33 @@ def _convert(param: Param, raw: str | bool) -> Any:
         )
     if param.type is int:
         try:
-            return int(raw)
+            number = int(raw) if len(raw) <= 20 else None
         except ValueError:
+            number = None
+        if number is None:
+            raise UnknownRollError(f"--{param.name}: expected a whole number, found {raw!r}")
+        if (param.min is not None and number < param.min) or (
+            param.max is not None and number > param.max
+        ):
             raise UnknownRollError(
-                f"--{param.name}: expected a whole number, found {raw!r}"
-            ) from None
+                f"--{param.name}: {number} is outside the rules' range, {_range(param)}"
+                + (f" ({param.help})" if param.help else "")
+            )
+        return number
     if param.choices and raw not in param.choices:
         raise UnknownRollError(
             f"--{param.name}: expected one of {', '.join(param.choices)}, found {raw!r}"
         )
     return raw
+
+
+def _range(param: Param) -> str:
+    """``1 to 10``, ``0 or more``, ``at most 10``."""
+    if param.min is not None and param.max is not None:
+        return f"{param.min} to {param.max}"
+    if param.min is not None:
+        return f"{param.min} or more"
+    return f"at most {param.max}"
 
 
 def parse_args(spec: RollSpec, args: Sequence[str]) -> dict[str, Any]:
@@ -141,6 +158,8 @@ def list_rolls(ruleset_id: str) -> list[dict[str, Any]]:
                     "default": p.default,
                     "help": p.help,
                     **({"choices": list(p.choices)} if p.choices else {}),
+                    **({"min": p.min} if p.min is not None else {}),
+                    **({"max": p.max} if p.max is not None else {}),
                 }
                 for p in spec.params
             ],

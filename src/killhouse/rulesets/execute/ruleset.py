@@ -35,9 +35,11 @@ ROLLS: dict[str, RollSpec] = {
         "weapon's die (pistol d6, SMG d8, sniper d10).",
         (
             Param("weapon", str, "smg", "the firer's weapon", WEAPON_CHOICES),
-            Param("firearms", int, 8, "the firer's Firearms on the card"),
-            Param("evasion", int, 6, "the target's Evasion Value"),
-            Param("damage", int, 0, "VD the firer has taken (−2 Firearms per VD, E-14)"),
+            Param("firearms", int, 8, "the firer's Firearms on the card", min=1, max=10),
+            Param("evasion", int, 6, "the target's Evasion Value", min=1, max=8),
+            Param(
+                "damage", int, 0, "VD the firer has taken (−2 Firearms per VD, E-14)", min=0, max=9
+            ),
         ),
         odds_shot,
     ),
@@ -45,9 +47,9 @@ ROLLS: dict[str, RollSpec] = {
         "device", "Pick a lock, shut off security, a camera or the power (5.7): TN = 2 × level − "
         "effective Electronics on d12.",
         (
-            Param("level", int, 7, "the device's level (1-10)"),
-            Param("electronics", int, 5, "the agent's Electronics on the card"),
-            Param("damage", int, 0, "VD the agent has taken (E-14)"),
+            Param("level", int, 7, "the device's level (1-10)", min=1, max=10),
+            Param("electronics", int, 5, "the agent's Electronics on the card", min=1, max=10),
+            Param("damage", int, 0, "VD the agent has taken (E-14)", min=0, max=9),
         ),
         odds_device,
     ),
@@ -55,9 +57,9 @@ ROLLS: dict[str, RollSpec] = {
         "bomb-disarm", "Disarm a bomb (5.8): TN = 2 × bomb level − effective Electronics on d6; "
         "anything but success sets it off (E-21).",
         (
-            Param("level", int, 6, "the bomb's level"),
-            Param("electronics", int, 9, "the agent's Electronics on the card"),
-            Param("damage", int, 0, "VD the agent has taken (E-14)"),
+            Param("level", int, 6, "the bomb's level", min=1, max=10),
+            Param("electronics", int, 9, "the agent's Electronics on the card", min=1, max=10),
+            Param("damage", int, 0, "VD the agent has taken (E-14)", min=0, max=9),
         ),
         odds_disarm,
     ),
@@ -65,9 +67,9 @@ ROLLS: dict[str, RollSpec] = {
         "grenade", "Throw a grenade (5.9, E-24): TN = 2 × (5 + floor(distance/5)) − effective "
         "Grenades on d8; a miss overshoots by TN − roll squares (E-26, E-42).",
         (
-            Param("distance", int, 11, "squares from thrower to target (1-15)"),
-            Param("grenades", int, 8, "the thrower's Grenades on the card"),
-            Param("damage", int, 0, "VD the thrower has taken (E-14)"),
+            Param("distance", int, 11, "squares from thrower to target (1-15)", min=1, max=15),
+            Param("grenades", int, 8, "the thrower's Grenades on the card", min=1, max=10),
+            Param("damage", int, 0, "VD the thrower has taken (E-14)", min=0, max=9),
         ),
         odds_grenade,
     ),
@@ -75,8 +77,8 @@ ROLLS: dict[str, RollSpec] = {
         "surveillance", "The FBI's surveillance d12 (5.10, E-29): how many terrorists and "
         "hostages it reveals.",
         (
-            Param("terrorists", int, 10, "terrorists on the map"),
-            Param("hostages", int, 8, "hostages on the map"),
+            Param("terrorists", int, 10, "terrorists on the map", min=0, max=200),
+            Param("hostages", int, 8, "hostages on the map", min=0, max=200),
         ),
         odds_surveillance,
     ),
@@ -113,7 +115,8 @@ class ExecuteRuleset(Ruleset[ExecuteState]):
             ])
         state = build(setup, scenario)
         log.emit("scenario", {"name": scenario.name, "hostages": state.hostage_count,
-                              "turn_limit": state.options.turn_limit}, None)
+                              "turn_limit": state.options.turn_limit,
+                              "levels": [lv.name for lv in state.board.levels]}, None)
         refresh(state, log)
         return state
 

@@ -62,6 +62,8 @@ def tally(state: ExecuteState) -> dict[str, Any]:
         "agents_dead": sum(1 for a in agents if a.status == DEAD),
         "agents_incapacitated": sum(1 for a in agents if a.status == INCAPACITATED),
         "terrorists_neutralized": sum(1 for t in state.terrorist_figures() if t.status != ACTIVE),
+        "bombs_exploded": sum(1 for x in state.explosions if x.get("kind") == "bomb"),
+        "bombs_defused": sum(1 for b in state.bombs.values() if b.state == "disarmed"),
         "turn": state.turn,
     }
 

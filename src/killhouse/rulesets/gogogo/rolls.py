@@ -124,7 +124,9 @@ def resolve_stun(chance: Chance, params: Mapping[str, Any]) -> str:
     return dice.stun_effect(chance)
 
 
-WOUNDS = Param("wounds", int, 0, "wounds of the figure making the roll (−1 each, G-15)")
+WOUNDS = Param(
+    "wounds", int, 0, "wounds of the figure making the roll (−1 each, G-15)", min=0
+)
 STUNNED = Param("stunned", bool, False, "the figure making the roll is stunned (−2)")
 
 ROLLS: dict[str, RollSpec] = {
@@ -145,12 +147,12 @@ ROLLS: dict[str, RollSpec] = {
         "One shot (tables 3.2 and 3.3): out-of-action, wounded or miss.",
         (
             Param("firer", str, "stationary", "the firer's row", FIRERS),
-            Param("range", int, 3, "distance to the target (short up to 5)"),
+            Param("range", int, 3, "distance to the target (short up to 5)", min=1),
             Param("target-moving", bool, False, "the target moves this turn (−1)"),
             Param("target-hiding", bool, False, "the target is hiding (−1)"),
             WOUNDS,
             STUNNED,
-            Param("aim", int, 0, "complete turns a sniper has aimed (+1 each)"),
+            Param("aim", int, 0, "complete turns a sniper has aimed (+1 each)", min=0),
         ),
         resolve_fire,
     ),
@@ -174,7 +176,9 @@ ROLLS: dict[str, RollSpec] = {
         "grenade-radius",
         "Whether the intended square ends inside the burst (open ground, G-19, G-20).",
         (
-            Param("distance", int, 6, "throw distance in squares, along a grid axis"),
+            Param(
+                "distance", int, 6, "throw distance in squares, along a grid axis", min=1, max=10
+            ),
             Param("through-door", bool, False, "thrown through a doorway or window (−1)"),
             WOUNDS,
             STUNNED,

@@ -28,6 +28,19 @@ from killhouse.rulesets.gogogo.state import (
 )
 
 
+def outcome_counts(state: GoState) -> dict[str, int]:
+    """The counts every ruleset's result details share (hostages, bombs) for game summaries."""
+    hostages = [f for f in state.figures.values() if f.kind == HOSTAGE]
+    bomb = state.bomb
+    return {
+        "hostages": len(hostages),
+        "rescued": sum(1 for f in hostages if f.status == RESCUED),
+        "hostages_killed": sum(1 for f in hostages if f.status == OOA),
+        "bombs_exploded": int(bomb is not None and bomb.detonated),
+        "bombs_defused": int(bomb is not None and bomb.defused),
+    }
+
+
 def triggers(state: GoState, end_of_turn: bool) -> list[tuple[str, str]]:
     """Every failure trigger that holds now: (failing team, reason)."""
     out: list[tuple[str, str]] = []
@@ -103,6 +116,7 @@ def end_check(state: GoState, log: EventLog, step: str, end_of_turn: bool = Fals
         "step": step,
         "failed": sorted(failing),
         "triggers": reasons,
+        **outcome_counts(state),
     }
     public(
         state,

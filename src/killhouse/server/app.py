@@ -1,0 +1,479 @@
+"""The game server: a FastAPI app with an HTTP API for opening games and one WebSocket per seat.
+
+Pages and scripts are static files (``static/``); secret tokens travel in the URL fragment
+(never sent in a request line, so never in an access log) and in the first socket message.
+Every client error is answered ``{"type": "error", "code", "message"}`` with a stable code
+and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from killhouse.engine.game import Game
+from killhouse.errors import KillhouseError, ScenarioError
+from killhouse.scenario.loader import load_scenario, loads_scenario
+from killhouse.server import present
+from killhouse.server.rooms import SPECTATOR, UMPIRE, ApiError, Room, Rooms
+from killhouse.server.store import Store
+
+log = logging.getLogger("killhouse.server")
+
+STATIC = Path(__file__).parent / "static"
+#: the largest message a client may send (an action is a few hundred bytes)
+MAX_MESSAGE = 16 * 1024
+#: the largest scenario upload
+MAX_SCENARIO = 512 * 1024
+_STATUS = {"unknown-game": 404, "bad-token": 403, "forbidden": 403, "too-large": 413}
+
+
+def default_scenarios_dir() -> Path:
+    """``scenarios/`` of the working directory, else the one beside the source tree."""
+    here = Path("scenarios")
+    if here.is_dir():
+        return here
+    return Path(__file__).resolve().parents[3] / "scenarios"
+
+
+@dataclass(eq=False)
+class Conn:
+    """One open socket: the seat it speaks for and the event index it has been sent up to."""
+
+    ws: WebSocket
+    role: str
+    index: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def send(self, data: dict[str, Any]) -> None:
+        async with self.lock:
+            await self.ws.send_text(json.dumps(data))
+
+
+@dataclass
+class Hub:
+    """The sockets open on each game, to broadcast new state to."""
+
+    conns: dict[str, set[Conn]] = field(default_factory=dict)
+
+    def add(self, game_id: str, conn: Conn) -> None:
+        self.conns.setdefault(game_id, set()).add(conn)
+
+    def remove(self, game_id: str, conn: Conn) -> None:
+        self.conns.get(game_id, set()).discard(conn)
+
+    async def push(self, room: Room, conn: Conn) -> None:
+        """Send ``conn`` its state with the events since what it was last sent."""
+        state = room.state_for(conn.role, conn.index)
+        conn.index = state["index"]
+        await conn.send(state)
+
+    async def broadcast(self, room: Room) -> None:
+        for conn in list(self.conns.get(room.id, ())):
+            try:
+                await self.push(room, conn)
+            except Exception:  # a socket that went away is dropped when its reader ends
+                log.debug("game %s: a push failed", room.id)
+
+
+def error_response(exc: ApiError) -> JSONResponse:
+    return JSONResponse({"error": exc.to_json()}, status_code=_STATUS.get(exc.code, 400))
+
+
+async def read_json(request: Request, limit: int = MAX_SCENARIO) -> dict[str, Any]:
+    body = await request.body()
+    if len(body) > limit:
+        raise ApiError("too-large", f"the request is {len(body)} bytes; the limit is {limit}")
+    try:
+        data = json.loads(body or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ApiError("bad-json", f"the request is not JSON: {exc}") from exc
+    if not isinstance(data, dict):
+        raise ApiError("bad-json", "the request must be a JSON object")
+    return data
+
+
+def scenario_summary(path: Path, root: Path) -> dict[str, Any]:
+    scn = load_scenario(path)
+    return {
+        "file": path.relative_to(root).as_posix(),
+        "name": scn.name,
+        "ruleset": scn.ruleset,
+        "description": (scn.description or "").strip(),
+        "sides": [{"id": s.id, "name": s.name, "controller": s.controller} for s in scn.sides],
+        "seed": scn.seed,
+        "board": present.board_json(scn.board),
+    }
+
+
+def create_app(store: Store, scenarios: Path | None = None) -> FastAPI:
+    """The server app over ``store``; ``scenarios`` is the folder of shipped scenarios."""
+    app = FastAPI(title="killhouse", docs_url=None, redoc_url=None, openapi_url=None)
+    rooms = Rooms(store)
+    hub = Hub()
+    root = (scenarios or default_scenarios_dir()).resolve()
+    app.state.rooms = rooms
+    app.state.hub = hub
+    app.state.store = store
+    catalogue: list[dict[str, Any]] = []
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    def shipped() -> list[dict[str, Any]]:
+        if not catalogue:
+            for path in sorted(root.glob("*/*.yaml")):
+                try:
+                    catalogue.append(scenario_summary(path, root))
+                except ScenarioError as exc:
+                    log.warning("scenario %s does not load: %s", path, exc)
+        return catalogue
+
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return error_response(exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return error_response(ApiError("bad-request", "the request is malformed"))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = "not-found" if exc.status_code == 404 else "http-error"
+        return JSONResponse(
+            {"error": {"type": "error", "code": code, "message": str(exc.detail)}},
+            status_code=exc.status_code,
+        )
+
+    # -- pages -------------------------------------------------------------------------
+    @app.get("/")
+    async def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/game/{game_id}")
+    async def game_page(game_id: str) -> FileResponse:
+        return FileResponse(STATIC / "game.html")
+
+    @app.get("/replay/{game_id}")
+    async def replay_page(game_id: str) -> FileResponse:
+        return FileResponse(STATIC / "replay.html")
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    # -- the API -----------------------------------------------------------------------
+    @app.get("/api/scenarios")
+    async def scenarios_list() -> dict[str, Any]:
+        from killhouse.rulesets import get_ruleset, ruleset_ids
+
+        out = []
+        for rid in ruleset_ids():
+            info = get_ruleset(rid).describe()
+            info["scenarios"] = [s for s in shipped() if s["ruleset"] == rid]
+            out.append(info)
+        return {"rulesets": out}
+
+    @app.post("/api/validate")
+    async def validate(request: Request) -> dict[str, Any]:
+        data = await read_json(request)
+        text, name = _upload(data)
+        try:
+            scn = loads_scenario(text, name)
+        except ScenarioError as exc:
+            return {"ok": False, "problems": [str(p) for p in exc.problems]}
+        return {
+            "ok": True,
+            "problems": [],
+            "name": scn.name,
+            "ruleset": scn.ruleset,
+            "sides": [{"id": s.id, "name": s.name, "controller": s.controller}
+                      for s in scn.sides],
+        }
+
+    @app.post("/api/games")
+    async def create_game(request: Request) -> dict[str, Any]:
+        data = await read_json(request)
+        prefix: list[dict[str, Any]] | None = None
+        raw_seed: Any
+        if data.get("from_game"):
+            text, name, raw_seed, prefix = _play_on(rooms, data)
+        elif data.get("text") is not None:
+            text, name = _upload(data)
+            raw_seed = data.get("seed")
+        else:
+            text, name = _shipped_file(root, data.get("scenario"))
+            raw_seed = data.get("seed")
+        if raw_seed is None or raw_seed == "":
+            raw_seed = random.SystemRandom().randrange(1, 2**31)
+        try:
+            seed = int(raw_seed)
+        except (TypeError, ValueError) as exc:
+            raise ApiError(
+                "bad-request", f"the seed must be a whole number, not {raw_seed!r}"
+            ) from exc
+        seats = data.get("seats") or {}
+        if not isinstance(seats, dict):
+            raise ApiError("bad-seats", "seats must map each side to human or ai")
+        try:
+            room, tokens = rooms.create(text, name, seed, seats, prefix=prefix)
+        except ScenarioError as exc:
+            raise ApiError("bad-scenario", str(exc)) from exc
+        await hub.broadcast(room)
+        links = {role: f"/game/{room.id}#token={tok}" for role, tok in tokens.items()}
+        humans = [s for s, who in room.record.seats.items() if who == "human"]
+        out: dict[str, Any] = {
+            "game": room.id,
+            "seed": seed,
+            "seats": room.record.seats,
+            "links": {s: links[s] for s in humans},
+            "spectator": links[SPECTATOR],
+            "umpire": links[UMPIRE],
+            "replay": f"/replay/{room.id}#token={tokens[UMPIRE]}",
+        }
+        if len(humans) > 1:
+            out["hotseat"] = f"/game/{room.id}#token=" + ",".join(tokens[s] for s in humans)
+        return out
+
+    @app.get("/api/games/{game_id}/board")
+    async def board(game_id: str) -> dict[str, Any]:
+        room = rooms.get(game_id)
+        return board_message(room)
+
+    @app.post("/api/games/{game_id}/replay")
+    async def replay(game_id: str, request: Request) -> dict[str, Any]:
+        data = await read_json(request)
+        room = rooms.get(game_id)
+        role = room.role_of(str(data.get("token", "")))
+        if role is None:
+            raise ApiError("bad-token", "that token opens no seat of this game")
+        if role != UMPIRE and not room.game.over:
+            raise ApiError("forbidden", "the replay opens when the game is over (or to the umpire)")
+        return replay_step(room, data)
+
+    # -- the socket --------------------------------------------------------------------
+    @app.websocket("/ws/{game_id}")
+    async def socket(ws: WebSocket, game_id: str) -> None:
+        await ws.accept()
+        conn: Conn | None = None
+        room: Room | None = None
+        try:
+            while True:
+                raw = await ws.receive_text()
+                try:
+                    msg = _parse(raw)
+                    if conn is None or room is None:
+                        room, conn = await _hello(ws, rooms, hub, game_id, msg)
+                        continue
+                    await _handle(room, conn, hub, msg)
+                except ApiError as exc:
+                    await ws.send_text(json.dumps(exc.to_json(_seq_of(raw))))
+                    if exc.code in ("unknown-game", "bad-token") and conn is None:
+                        await ws.close(code=4404 if exc.code == "unknown-game" else 4403)
+                        return
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if conn is not None:
+                hub.remove(game_id, conn)
+
+    return app
+
+
+def _upload(data: dict[str, Any]) -> tuple[str, str]:
+    text = data.get("text")
+    if not isinstance(text, str):
+        raise ApiError("bad-request", "send the scenario as text")
+    if len(text.encode()) > MAX_SCENARIO:
+        raise ApiError("too-large", f"the scenario is larger than {MAX_SCENARIO} bytes")
+    name = str(data.get("name") or "upload.yaml")
+    return text, Path(name).name or "upload.yaml"
+
+
+def _shipped_file(root: Path, name: Any) -> tuple[str, str]:
+    if not isinstance(name, str) or not name:
+        raise ApiError("bad-request", "name a shipped scenario (ruleset/file.yaml) or send text")
+    path = (root / name).resolve()
+    if root not in path.parents or not path.is_file():
+        raise ApiError("unknown-scenario", f"there is no shipped scenario {name!r}")
+    return path.read_text(encoding="utf-8"), name
+
+
+def _play_on(
+    rooms: Rooms, data: dict[str, Any]
+) -> tuple[str, str, int, list[dict[str, Any]]]:
+    """A new game from a saved one's scenario, seed and first ``step`` actions."""
+    source = rooms.get(str(data["from_game"]))
+    role = source.role_of(str(data.get("token", "")))
+    if role is None:
+        raise ApiError("bad-token", "that token opens no seat of this game")
+    if role != UMPIRE and not source.game.over:
+        raise ApiError("forbidden", "play on from a finished game (or as its umpire)")
+    step = _int(data.get("step", 0), "step")
+    if not 0 <= step <= len(source.game.actions):
+        raise ApiError("bad-index", f"step must be 0 to {len(source.game.actions)}")
+    prefix = [a.to_json() for a in source.game.actions[:step]]
+    return source.record.scenario, source.record.scenario_file, source.record.seed, prefix
+
+
+def _int(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ApiError("bad-message", f"{what} must be a whole number")
+    return value
+
+
+def _parse(raw: str) -> dict[str, Any]:
+    if len(raw.encode()) > MAX_MESSAGE:
+        raise ApiError("too-large", f"a message may be at most {MAX_MESSAGE} bytes")
+    try:
+        msg = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise ApiError("bad-json", f"the message is not JSON: {exc.msg} at {exc.pos}") from exc
+    if not isinstance(msg, dict):
+        raise ApiError("bad-json", "a message must be a JSON object")
+    return msg
+
+
+def _seq_of(raw: str) -> int | None:
+    if len(raw) > MAX_MESSAGE:
+        return None
+    try:
+        seq = json.loads(raw).get("seq")
+    except (json.JSONDecodeError, AttributeError):
+        return None
+    return seq if isinstance(seq, int) and not isinstance(seq, bool) else None
+
+
+def board_message(room: Room) -> dict[str, Any]:
+    scn = room.scenario
+    return {
+        "type": "board",
+        "game": room.id,
+        "scenario": {
+            "name": scn.name,
+            "ruleset": scn.ruleset,
+            "description": (scn.description or "").strip(),
+            "sides": [{"id": s.id, "name": s.name} for s in scn.sides],
+        },
+        "seats": room.record.seats,
+        "board": present.board_json(scn.board),
+    }
+
+
+def _check_index(room: Room, msg: dict[str, Any]) -> int:
+    index = msg.get("index", 0)
+    index = _int(index, "index")
+    if not 0 <= index <= len(room.game.log):
+        raise ApiError(
+            "bad-index",
+            f"index {index} is not an event index of this game (0 to {len(room.game.log)})",
+        )
+    return index
+
+
+async def _hello(
+    ws: WebSocket, rooms: Rooms, hub: Hub, game_id: str, msg: dict[str, Any]
+) -> tuple[Room, Conn]:
+    if msg.get("type") != "hello":
+        raise ApiError("bad-message", 'the first message must be {"type": "hello", "token": …}')
+    room = rooms.get(game_id)
+    role = room.role_of(str(msg.get("token", "")))
+    if role is None:
+        raise ApiError("bad-token", "that token opens no seat of this game")
+    index = _check_index(room, msg)
+    conn = Conn(ws, role, index)
+    await conn.send({**board_message(room), "role": role})
+    hub.add(room.id, conn)
+    await hub.push(room, conn)
+    return room, conn
+
+
+async def _handle(room: Room, conn: Conn, hub: Hub, msg: dict[str, Any]) -> None:
+    kind = msg.get("type")
+    if kind == "sync":
+        conn.index = _check_index(room, msg)
+        await hub.push(room, conn)
+    elif kind == "ping":
+        await conn.send({"type": "pong"})
+    elif kind == "action":
+        seq = _int(msg.get("seq"), "seq")
+        action = msg.get("action")
+        if not isinstance(action, dict):
+            raise ApiError("bad-message", "an action message needs an 'action' object")
+        if conn.role in (SPECTATOR, UMPIRE):
+            raise ApiError("not-a-side", f"the {conn.role} seat cannot act")
+        answer, changed = room.submit(conn.role, seq, action)
+        await conn.send(answer)
+        if changed:
+            await hub.broadcast(room)
+    else:
+        raise ApiError("bad-message", f"unknown message type {kind!r} (hello, action, sync, ping)")
+
+
+def replay_step(room: Room, data: dict[str, Any]) -> dict[str, Any]:
+    """The game after its first ``step`` actions, as ``perspective`` (a side or umpire) knew it."""
+    total = len(room.game.actions)
+    step = _int(data.get("step", total), "step")
+    if not 0 <= step <= total:
+        raise ApiError("bad-index", f"step must be 0 to {total}")
+    perspective = str(data.get("perspective", UMPIRE))
+    sides = room.scenario.side_ids()
+    if perspective not in (*sides, UMPIRE):
+        raise ApiError("bad-request", f"perspective must be one of {', '.join(sides)} or umpire")
+    game = Game(room.scenario, room.record.seed)
+    for action in room.game.actions[:step]:
+        game.apply(action)
+    snapshot = game.ruleset.snapshot(game.state)
+    out: dict[str, Any] = {
+        "step": step,
+        "steps": total,
+        "perspective": perspective,
+        "turn": snapshot.get("turn"),
+        "result": game.result.to_json() if game.result else None,
+        "last": room.game.actions[step - 1].to_json() if step else None,
+    }
+    if perspective == UMPIRE:
+        out["view"] = snapshot
+        out["events"] = present.umpire_events(game, 0)
+    else:
+        view = game.view(perspective, events_since=None)
+        out["view"] = view
+        out["fog"] = present.fog(room.scenario.board, view)
+        out["events"] = present.side_events(game, perspective, 0)
+    return out
+
+
+def serve(host: str, port: int, db: str, scenarios: Path | None = None) -> None:
+    """Run the server until interrupted (``killhouse serve``)."""
+    import uvicorn
+
+    from killhouse.server.store import open_store
+
+    store = open_store(db)
+    app = create_app(store, scenarios)
+    print(f"killhouse is serving on http://{host}:{port}/  (database: {_db_name(db)})",
+          flush=True)
+    try:
+        uvicorn.run(app, host=host, port=port, log_level="info", ws_max_size=1 << 20)
+    finally:
+        store.close()
+
+
+def _db_name(db: str) -> str:
+    """The database as it may be printed: a PostgreSQL URL without its password."""
+    if "://" in db and "@" in db:
+        scheme, rest = db.split("://", 1)
+        return f"{scheme}://…@{rest.rsplit('@', 1)[1]}"
+    return db
+
+
+__all__ = ["KillhouseError", "create_app", "serve"]

@@ -1,0 +1,307 @@
+"""Rooms: one live game each, rebuilt from the store by replay, with its seats and sockets.
+
+A room applies a human's action through the engine (which validates it), lets the AI
+sides answer as long as they are pending, commits all of it in one transaction, and only
+then acknowledges and broadcasts. A client's sequence number is stored with the answer it
+got, so a resent action gets that first answer and is never applied twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from killhouse.engine.game import Game
+from killhouse.errors import IllegalActionError, KillhouseError, ScenarioError
+from killhouse.rulesets.base import Action
+from killhouse.scenario.loader import loads_scenario
+from killhouse.scenario.model import Scenario
+from killhouse.server import present
+from killhouse.server.store import GameRecord, Store, StoreError, Write
+from killhouse.sim.seats import Seats
+
+log = logging.getLogger("killhouse.server")
+
+SPECTATOR = "spectator"
+UMPIRE = "umpire"
+
+
+class ApiError(KillhouseError):
+    """An error a client caused, with a stable code (see ``docs/server.md``)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+    def to_json(self, seq: int | None = None) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "error", "code": self.code, "message": str(self)}
+        if seq is not None:
+            out["seq"] = seq
+        return out
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+@dataclass
+class Room:
+    """A live game: the engine's ``Game``, who plays which side, and the record it came from."""
+
+    record: GameRecord
+    scenario: Scenario
+    store: Store
+    game: Game = field(init=False)
+    seats: Seats = field(init=False)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    #: an AI that raised stops playing; the error is kept for the umpire
+    ai_error: str | None = None
+
+    def __post_init__(self) -> None:
+        self.rebuild()
+
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+    def rebuild(self) -> None:
+        """A fresh game from the scenario and seed, with every stored action replayed."""
+        self.game = Game(self.scenario, self.record.seed)
+        humans = [side for side, who in self.record.seats.items() if who == "human"]
+        self.seats = Seats(self.game, humans)
+        self.catch_up()
+
+    def catch_up(self) -> None:
+        """Apply actions stored (by this or another process) beyond what the game holds."""
+        for stored in self.store.actions(self.id, len(self.game.actions)):
+            if stored.index != len(self.game.actions):
+                raise StoreError(f"game {self.id}: action {stored.index} is out of order")
+            self.game.apply(Action.from_json({**stored.action, "side": stored.side}))
+
+    def role_of(self, token: str) -> str | None:
+        return self.record.tokens.get(token_hash(token))
+
+    # -- moves --------------------------------------------------------------------------
+    def _ai_writes(self) -> list[Write]:
+        writes: list[Write] = []
+        if self.ai_error is not None:
+            return writes
+        try:
+            while self.seats.ai_pending():
+                action = self.seats.ai_step()
+                if action is None:
+                    break
+                writes.append(
+                    Write(len(self.game.actions) - 1, action.side, _args(action.to_json()))
+                )
+        except Exception as exc:  # a bot bug must not take the human's game down with it
+            self.ai_error = f"{type(exc).__name__}: {exc}"
+            log.exception("game %s: the AI stopped", self.id)
+        return writes
+
+    def start(self) -> None:
+        """Let AI sides move if they are to decide first (a new or reloaded game)."""
+        with self.lock:
+            writes = self._ai_writes()
+            self._commit(writes)
+
+    def _commit(self, writes: list[Write]) -> None:
+        if not writes:
+            return
+        try:
+            self.store.append(self.id, writes)
+        except Exception:
+            # what is not committed did not happen: back to what the store holds
+            self.rebuild()
+            raise
+
+    def submit(self, side: str, seq: int, data: Mapping[str, Any]) -> tuple[dict[str, Any], bool]:
+        """Apply one human action; return the answer and whether the game changed.
+
+        The answer to a sequence number already seen is the stored first answer.
+        """
+        with self.lock:
+            prior = self.store.answer(self.id, side, seq)
+            if prior is not None:
+                return {**prior, "resent": True}, False
+            self.catch_up()
+            try:
+                action = self._action(side, data)
+                self.game.apply(action)
+            except ApiError as exc:
+                answer = exc.to_json(seq)
+                self.store.remember_answer(self.id, side, seq, answer)
+                return answer, False
+            except IllegalActionError as exc:
+                answer = ApiError("illegal-action", str(exc)).to_json(seq)
+                self.store.remember_answer(self.id, side, seq, answer)
+                return answer, False
+            answer = {
+                "type": "ack",
+                "seq": seq,
+                "index": len(self.game.log),
+                "action": len(self.game.actions) - 1,
+            }
+            writes = [
+                Write(len(self.game.actions) - 1, side, _args(action.to_json()), seq, answer)
+            ]
+            writes += self._ai_writes()
+            try:
+                self._commit(writes)
+            except StoreError as exc:
+                return ApiError("conflict", str(exc)).to_json(seq), True
+            return answer, True
+
+    def _action(self, side: str, data: Mapping[str, Any]) -> Action:
+        if side not in self.record.seats:
+            raise ApiError("not-a-side", f"the {side} seat cannot act")
+        if self.record.seats[side] != "human":
+            raise ApiError("not-your-seat", f"side {side!r} is played by the AI")
+        kind = data.get("kind")
+        if not isinstance(kind, str) or not kind:
+            raise ApiError("bad-message", "an action needs a 'kind' (a string)")
+        if self.game.over:
+            raise ApiError("game-over", "the game is over")
+        pending = [d.side for d in self.game.pending()]
+        if side not in pending:
+            raise ApiError(
+                "not-your-turn", f"side {side!r} is not to decide now; waiting for "
+                + ", ".join(pending)
+            )
+        kinds = sorted({a.kind for a in self.game.legal_actions(side)})
+        if kind not in kinds:
+            raise ApiError(
+                "unknown-action-kind",
+                f"no action {kind!r} is open to {side} now (open: {', '.join(kinds)})",
+            )
+        try:
+            return Action.from_json({**data, "side": side})
+        except (TypeError, ValueError) as exc:
+            raise ApiError(
+                "bad-message", f"the action's arguments are not JSON values: {exc}"
+            ) from exc
+
+    # -- what a seat is sent --------------------------------------------------------------
+    def state_for(self, role: str, since: int) -> dict[str, Any]:
+        game = self.game
+        result = game.result
+        pending = [
+            {"side": d.side, "kind": d.kind, "prompt": d.prompt} for d in game.pending()
+        ]
+        out: dict[str, Any] = {
+            "type": "state",
+            "game": self.id,
+            "role": role,
+            "from": since,
+            "index": len(game.log),
+            "actions": len(game.actions),
+            "pending": pending,
+            "seats": self.record.seats,
+            "result": result.to_json() if result is not None else None,
+            "legal": [],
+        }
+        if role == UMPIRE:
+            out["view"] = game.ruleset.snapshot(game.state)
+            out["events"] = present.umpire_events(game, since)
+            if self.ai_error:
+                out["ai_error"] = self.ai_error
+        elif role == SPECTATOR:
+            first = self.scenario.sides[0].id
+            out["view"] = {"public": game.view(first, events_since=None).get("public", {})}
+            out["events"] = present.public_events(game, since)
+        else:
+            view = game.view(role, events_since=None)
+            out["view"] = view
+            out["fog"] = present.fog(self.scenario.board, view)
+            out["events"] = present.side_events(game, role, since)
+            if role in (p["side"] for p in pending) and self.record.seats.get(role) == "human":
+                out["legal"] = [
+                    {**_args(a.to_json()), "hint": dict(a.hint)}
+                    for a in game.legal_actions(role)
+                ]
+        return out
+
+
+def _args(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k != "side"}
+
+
+class Rooms:
+    """Every game the server knows: created here, loaded lazily from the store."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._rooms: dict[str, Room] = {}
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str) -> Room:
+        with self._lock:
+            room = self._rooms.get(game_id)
+            if room is not None:
+                return room
+            record = self.store.game(game_id)
+            if record is None:
+                raise ApiError("unknown-game", f"there is no game {game_id!r}")
+            scenario = loads_scenario(record.scenario, record.scenario_file)
+            room = Room(record, scenario, self.store)
+            self._rooms[game_id] = room
+        room.start()
+        return room
+
+    def create(
+        self,
+        scenario_text: str,
+        scenario_file: str,
+        seed: int,
+        seats: Mapping[str, str],
+        options: Mapping[str, Any] | None = None,
+        prefix: list[dict[str, Any]] | None = None,
+    ) -> tuple[Room, dict[str, str]]:
+        """A new game; returns the room and the secret token of each human side, the
+        spectators and the umpire (only their hashes are stored)."""
+        try:
+            scenario = loads_scenario(scenario_text, scenario_file)
+        except ScenarioError as exc:
+            raise ApiError("bad-scenario", str(exc)) from exc
+        sides = scenario.side_ids()
+        for side, who in seats.items():
+            if side not in sides:
+                raise ApiError("bad-seats", f"no side {side!r} in {scenario.name}")
+            if who not in ("human", "ai"):
+                raise ApiError("bad-seats", f"side {side!r}: say human or ai, not {who!r}")
+        full = {side: str(seats.get(side, "ai")) for side in sides}
+        tokens = {role: new_token() for role in [*sides, SPECTATOR, UMPIRE]
+                  if role not in full or full[role] == "human"}
+        record = GameRecord(
+            id=secrets.token_urlsafe(9),
+            scenario=scenario_text,
+            scenario_file=scenario_file,
+            seed=int(seed),
+            seats=full,
+            tokens={token_hash(tok): role for role, tok in tokens.items()},
+            options=dict(options or {}),
+            created=time.time(),
+        )
+        self.store.create_game(record)
+        if prefix:
+            writes = [
+                Write(i, str(a["side"]), {k: v for k, v in a.items() if k != "side"})
+                for i, a in enumerate(prefix)
+            ]
+            self.store.append(record.id, writes)
+        room = self.get(record.id)
+        return room, tokens
+
+    def drop(self, game_id: str) -> None:
+        with self._lock:
+            self._rooms.pop(game_id, None)

@@ -1,0 +1,307 @@
+"""Durable games: a game is its scenario text, seed, seats and action list, nothing more.
+
+The engine is deterministic, so storing the actions is storing the game; a restarted server
+rebuilds every game by replaying them. Two back ends share one schema: SQLite (WAL,
+``synchronous=FULL``; the default, a file under the data folder) and PostgreSQL (psycopg 3)
+for several server processes. Every write is one transaction that is committed before the
+caller acknowledges or broadcasts anything.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from killhouse.errors import KillhouseError
+
+SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS games (
+        id TEXT PRIMARY KEY,
+        scenario TEXT NOT NULL,
+        scenario_file TEXT NOT NULL,
+        seed BIGINT NOT NULL,
+        seats TEXT NOT NULL,
+        tokens TEXT NOT NULL,
+        options TEXT NOT NULL,
+        created DOUBLE PRECISION NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS actions (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        idx INTEGER NOT NULL,
+        side TEXT NOT NULL,
+        action TEXT NOT NULL,
+        PRIMARY KEY (game_id, idx)
+    )""",
+    """CREATE TABLE IF NOT EXISTS answers (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        side TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        answer TEXT NOT NULL,
+        PRIMARY KEY (game_id, side, seq)
+    )""",
+)
+
+
+class StoreError(KillhouseError):
+    """The database refused a write (for instance another process took the same action slot)."""
+
+    code = "conflict"
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """What a game is made of: scenario text, seed, who plays each side, hashed seat tokens."""
+
+    id: str
+    scenario: str
+    scenario_file: str
+    seed: int
+    #: side id -> "human" or "ai"
+    seats: dict[str, str]
+    #: sha256 of a token -> the role it opens: a side id, "spectator" or "umpire"
+    tokens: dict[str, str]
+    options: dict[str, Any] = field(default_factory=dict)
+    created: float = 0.0
+
+
+@dataclass(frozen=True)
+class StoredAction:
+    index: int
+    side: str
+    action: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Write:
+    """One action to store, with the client's sequence number and answer when a human sent it."""
+
+    index: int
+    side: str
+    action: dict[str, Any]
+    seq: int | None = None
+    answer: dict[str, Any] | None = None
+
+
+class Store(ABC):
+    """The storage interface the game server uses; both back ends run the same SQL."""
+
+    placeholder = "?"
+
+    @abstractmethod
+    @contextmanager
+    def _tx(self) -> Iterator[Any]:
+        """A cursor inside one transaction, committed on leaving (rolled back on error)."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    def _sql(self, text: str) -> str:
+        return text.replace("?", self.placeholder)
+
+    def _init_schema(self) -> None:
+        with self._tx() as cur:
+            for statement in SCHEMA:
+                cur.execute(statement)
+
+    # -- games ------------------------------------------------------------------------
+    def create_game(self, rec: GameRecord) -> None:
+        with self._tx() as cur:
+            cur.execute(
+                self._sql("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
+                (
+                    rec.id,
+                    rec.scenario,
+                    rec.scenario_file,
+                    rec.seed,
+                    json.dumps(rec.seats),
+                    json.dumps(rec.tokens),
+                    json.dumps(rec.options),
+                    rec.created or time.time(),
+                ),
+            )
+
+    def game(self, game_id: str) -> GameRecord | None:
+        with self._tx() as cur:
+            cur.execute(self._sql("SELECT * FROM games WHERE id = ?"), (game_id,))
+            row = cur.fetchone()
+        if row is None:
+            return None
+        return GameRecord(
+            id=row[0],
+            scenario=row[1],
+            scenario_file=row[2],
+            seed=int(row[3]),
+            seats=json.loads(row[4]),
+            tokens=json.loads(row[5]),
+            options=json.loads(row[6]),
+            created=float(row[7]),
+        )
+
+    def game_ids(self) -> list[str]:
+        with self._tx() as cur:
+            cur.execute("SELECT id FROM games ORDER BY created")
+            return [str(r[0]) for r in cur.fetchall()]
+
+    # -- actions ----------------------------------------------------------------------
+    def actions(self, game_id: str, start: int = 0) -> list[StoredAction]:
+        with self._tx() as cur:
+            cur.execute(
+                self._sql(
+                    "SELECT idx, side, action FROM actions WHERE game_id = ? AND idx >= ? "
+                    "ORDER BY idx"
+                ),
+                (game_id, start),
+            )
+            rows = cur.fetchall()
+        return [StoredAction(int(r[0]), str(r[1]), json.loads(r[2])) for r in rows]
+
+    def action_count(self, game_id: str) -> int:
+        with self._tx() as cur:
+            cur.execute(self._sql("SELECT COUNT(*) FROM actions WHERE game_id = ?"), (game_id,))
+            row = cur.fetchone()
+        return int(row[0]) if row else 0
+
+    def append(self, game_id: str, writes: Sequence[Write]) -> None:
+        """Store actions (and the answers given for them) in one committed transaction.
+
+        Raises ``StoreError`` if a slot is taken already (another process wrote it first).
+        """
+        try:
+            with self._tx() as cur:
+                for w in writes:
+                    cur.execute(
+                        self._sql("INSERT INTO actions VALUES (?, ?, ?, ?)"),
+                        (game_id, w.index, w.side, json.dumps(w.action, sort_keys=True)),
+                    )
+                    if w.seq is not None and w.answer is not None:
+                        cur.execute(
+                            self._sql("INSERT INTO answers VALUES (?, ?, ?, ?)"),
+                            (game_id, w.side, w.seq, json.dumps(w.answer)),
+                        )
+        except Exception as exc:
+            if _is_integrity_error(exc):
+                raise StoreError(
+                    "another server process recorded an action in the same place first"
+                ) from exc
+            raise
+
+    # -- answers to client sequence numbers --------------------------------------------
+    def answer(self, game_id: str, side: str, seq: int) -> dict[str, Any] | None:
+        with self._tx() as cur:
+            cur.execute(
+                self._sql("SELECT answer FROM answers WHERE game_id = ? AND side = ? AND seq = ?"),
+                (game_id, side, seq),
+            )
+            row = cur.fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
+    def remember_answer(self, game_id: str, side: str, seq: int, answer: dict[str, Any]) -> None:
+        """Keep the answer to a refused action, so a resend gets the same answer."""
+        try:
+            with self._tx() as cur:
+                cur.execute(
+                    self._sql("INSERT INTO answers VALUES (?, ?, ?, ?)"),
+                    (game_id, side, seq, json.dumps(answer)),
+                )
+        except Exception as exc:
+            if not _is_integrity_error(exc):
+                raise
+
+
+def _is_integrity_error(exc: Exception) -> bool:
+    if isinstance(exc, sqlite3.IntegrityError):
+        return True
+    try:
+        import psycopg
+    except ImportError:  # pragma: no cover - psycopg is in the server extra
+        return False
+    return isinstance(exc, psycopg.errors.IntegrityError)
+
+
+class SqliteStore(Store):
+    """SQLite in WAL mode with ``synchronous=FULL``: a committed action survives a power cut."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.execute("PRAGMA busy_timeout=10000")
+        self._init_schema()
+
+    @contextmanager
+    def _tx(self) -> Iterator[Any]:
+        with self._lock:
+            cur = self._db.cursor()
+            cur.execute("BEGIN IMMEDIATE")
+            try:
+                yield cur
+            except BaseException:
+                cur.execute("ROLLBACK")
+                raise
+            cur.execute("COMMIT")
+
+    def pragma(self, name: str) -> Any:
+        with self._lock:
+            row = self._db.execute(f"PRAGMA {name}").fetchone()
+        return row[0] if row else None
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+class PostgresStore(Store):
+    """PostgreSQL through psycopg 3; the same schema, for several server processes."""
+
+    placeholder = "%s"
+
+    def __init__(self, url: str) -> None:
+        import psycopg
+
+        self.url = url
+        self._lock = threading.Lock()
+        try:
+            self._db = psycopg.connect(url, autocommit=True)  # transaction() blocks commit
+        except psycopg.OperationalError as exc:
+            raise KillhouseError(f"cannot connect to the database: {_first_line(exc)}") from exc
+        self._init_schema()
+
+    @contextmanager
+    def _tx(self) -> Iterator[Any]:
+        with self._lock, self._db.transaction(), self._db.cursor() as cur:
+            yield cur
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+def open_store(url: str) -> Store:
+    """A store from ``--db``: ``postgresql://…``, ``sqlite:///path``, or a plain file path."""
+    if url.startswith(("postgresql://", "postgres://")):
+        return PostgresStore(url)
+    if url.startswith("sqlite:///"):
+        return SqliteStore(url[len("sqlite:///"):])
+    if "://" in url:
+        raise KillhouseError(
+            f"unknown database URL {url.split('://')[0]}://… "
+            "(use postgresql://…, sqlite:///path or a file path)"
+        )
+    return SqliteStore(url)

@@ -1,0 +1,187 @@
+"""The HTTP API and the seat socket: games open, actions are acknowledged once, errors are
+clear, carry a stable code and change nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.websockets import WebSocketDisconnect
+
+from killhouse.server.store import SqliteStore
+from tests.server.helpers import client_for, hello, open_game, pass_action, token
+
+EMBASSY = "execute/embassy.yaml"
+
+
+def _fingerprint(client: Any, game: str) -> tuple[int, int, str]:
+    room = client.app.state.rooms.get(game)
+    store = client.app.state.store
+    return store.action_count(game), len(room.game.log), room.game.state_hash()
+
+
+def test_store_runs_wal_with_full_sync(store: SqliteStore) -> None:
+    assert store.pragma("journal_mode") == "wal"
+    assert store.pragma("synchronous") == 2  # FULL
+
+
+def test_scenarios_are_listed_per_ruleset_with_map_and_description(store: SqliteStore) -> None:
+    data = client_for(store).get("/api/scenarios").json()
+    ids = [r["id"] for r in data["rulesets"]]
+    assert {"execute", "gogogo"} <= set(ids)
+    for ruleset in data["rulesets"]:
+        assert ruleset["scenarios"]
+        for scn in ruleset["scenarios"]:
+            assert scn["description"] and scn["sides"] and scn["board"]["levels"]
+
+
+def test_a_game_against_the_ai_acks_once_and_the_ai_answers(store: SqliteStore) -> None:
+    client = client_for(store)
+    game = open_game(client, EMBASSY, {"fbi": "human"})
+    assert set(game["links"]) == {"fbi"} and game["spectator"] and game["umpire"]
+    assert len(token(game["links"]["fbi"])) >= 43  # token_urlsafe(32)
+    with client.websocket_connect(f"/ws/{game['game']}") as ws:
+        board, state = hello(ws, token(game["links"]["fbi"]))
+        assert board["scenario"]["name"] == "Embassy Siege"
+        # the AI (terrorists) set up on its own before the human's first decision
+        assert [p["side"] for p in state["pending"]] == ["fbi"]
+        assert state["legal"] and state["fog"]
+        before = _fingerprint(client, game["game"])
+        action = pass_action(state["legal"])
+        ws.send_json({"type": "action", "seq": 1, "action": action})
+        ack = ws.receive_json()
+        assert ack["type"] == "ack" and ack["seq"] == 1
+        pushed = ws.receive_json()
+        assert pushed["type"] == "state" and pushed["index"] > state["index"]
+        after = _fingerprint(client, game["game"])
+        assert after[0] > before[0]
+        # the same sequence number again: the first answer, nothing applied twice
+        ws.send_json({"type": "action", "seq": 1, "action": action})
+        again = ws.receive_json()
+        assert again["resent"] is True
+        assert {k: v for k, v in again.items() if k != "resent"} == ack
+        assert _fingerprint(client, game["game"]) == after
+
+
+def test_a_restarted_server_rebuilds_the_game_by_replay(db_path: Path) -> None:
+    first = SqliteStore(db_path)
+    client = client_for(first)
+    game = open_game(client, "gogogo/hostage.yaml", {"ct": "human"})
+    with client.websocket_connect(f"/ws/{game['game']}") as ws:
+        _, state = hello(ws, token(game["links"]["ct"]))
+        ws.send_json({"type": "action", "seq": 7, "action": pass_action(state["legal"])})
+        assert ws.receive_json()["type"] == "ack"
+    expected = _fingerprint(client, game["game"])
+    first.close()
+    second = SqliteStore(db_path)
+    client2 = client_for(second)
+    assert _fingerprint(client2, game["game"]) == expected
+    with client2.websocket_connect(f"/ws/{game['game']}") as ws:
+        _, state = hello(ws, token(game["links"]["ct"]), index=expected[1])
+        assert state["events"] == [] and state["index"] == expected[1]
+    second.close()
+
+
+def _errors(ws: Any, message: str | dict[str, Any]) -> dict[str, Any]:
+    ws.send_text(message if isinstance(message, str) else json.dumps(message))
+    answer: dict[str, Any] = ws.receive_json()
+    assert answer["type"] == "error", answer
+    assert answer["message"] and "Traceback" not in answer["message"]
+    return answer
+
+
+def test_socket_errors_have_stable_codes_and_change_nothing(store: SqliteStore) -> None:
+    client = client_for(store)
+    game = open_game(client, EMBASSY, {"fbi": "human"})
+    gid = game["game"]
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        _, state = hello(ws, token(game["links"]["fbi"]))
+        before = _fingerprint(client, gid)
+        assert _errors(ws, "{not json")["code"] == "bad-json"
+        assert _errors(ws, "[1, 2]")["code"] == "bad-json"
+        big = json.dumps({"type": "action", "seq": 2, "action": {"kind": "x" * 20_000}})
+        assert _errors(ws, big)["code"] == "too-large"
+        bad_kind = {"type": "action", "seq": 3, "action": {"kind": "teleport"}}
+        answer = _errors(ws, bad_kind)
+        assert answer["code"] == "unknown-action-kind" and answer["seq"] == 3
+        assert "teleport" in answer["message"]
+        assert _errors(ws, {"type": "sync", "index": 10**9})["code"] == "bad-index"
+        assert _errors(ws, {"type": "sync", "index": -1})["code"] == "bad-index"
+        assert _errors(ws, {"type": "action", "seq": "one", "action": {}})["code"] == "bad-message"
+        assert _errors(ws, {"type": "dance"})["code"] == "bad-message"
+        # an illegal action of a kind that is open: the engine's reason
+        assert any(a["kind"] == "talk" for a in state["legal"])
+        wrong = {"type": "action", "seq": 4, "action": {"kind": "talk", "text": 5}}
+        answer = _errors(ws, wrong)
+        assert answer["code"] == "illegal-action" and "text must be a string" in answer["message"]
+        # resending a refused sequence number gets the same refusal, even with other content
+        again = _errors(ws, {**wrong, "action": {"kind": "talk", "text": "hello"}})
+        assert again["resent"] is True
+        assert {k: v for k, v in again.items() if k != "resent"} == answer
+        assert _fingerprint(client, gid) == before
+
+
+def test_unknown_game_and_wrong_token_close_the_socket(store: SqliteStore) -> None:
+    client = client_for(store)
+    game = open_game(client, EMBASSY, {"fbi": "human"})
+    with client.websocket_connect("/ws/no-such-game") as ws:
+        ws.send_json({"type": "hello", "token": "x"})
+        assert ws.receive_json()["code"] == "unknown-game"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4404
+    with client.websocket_connect(f"/ws/{game['game']}") as ws:
+        ws.send_json({"type": "hello", "token": "not-the-token"})
+        assert ws.receive_json()["code"] == "bad-token"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4403
+    with client.websocket_connect(f"/ws/{game['game']}") as ws:
+        ws.send_json({"type": "hello", "token": token(game["links"]["fbi"]), "index": 10**6})
+        assert ws.receive_json()["code"] == "bad-index"
+
+
+def test_spectators_and_the_umpire_cannot_act(store: SqliteStore) -> None:
+    client = client_for(store)
+    game = open_game(client, EMBASSY, {"fbi": "human"})
+    for link in (game["spectator"], game["umpire"]):
+        with client.websocket_connect(f"/ws/{game['game']}") as ws:
+            _, state = hello(ws, token(link))
+            assert state["legal"] == []
+            answer = _errors(ws, {"type": "action", "seq": 1, "action": {"kind": "done"}})
+            assert answer["code"] == "not-a-side"
+
+
+def test_http_errors_are_json_with_codes(store: SqliteStore) -> None:
+    client = client_for(store)
+    r = client.get("/api/games/nope/board")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "unknown-game"
+    r = client.post("/api/games", content=b"{nope", headers={"content-type": "application/json"})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad-json"
+    r = client.post("/api/games", json={"scenario": "../../etc/passwd"})
+    assert r.json()["error"]["code"] == "unknown-scenario"
+    r = client.post("/api/games", json={"scenario": EMBASSY, "seats": {"swat": "human"}})
+    assert r.json()["error"]["code"] == "bad-seats"
+    r = client.post("/api/games", json={"text": "x" * 600_000})
+    assert r.status_code == 413 and r.json()["error"]["code"] == "too-large"
+    game = open_game(client, EMBASSY, {"fbi": "human"})
+    r = client.post(f"/api/games/{game['game']}/replay", json={"token": "wrong"})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "bad-token"
+    assert store.game_ids() == [game["game"]]
+
+
+def test_an_uploaded_scenario_is_validated_as_killhouse_validate_prints(
+    store: SqliteStore,
+) -> None:
+    client = client_for(store)
+    r = client.post("/api/validate", json={"text": "name: x\nruleset: exeucte\n",
+                                           "name": "mine.yaml"})
+    data = r.json()
+    assert data["ok"] is False
+    assert any(p.startswith("mine.yaml:2: ruleset") for p in data["problems"])
+    r = client.post("/api/games", json={"text": "name: x\nruleset: exeucte\n",
+                                        "name": "mine.yaml"})
+    assert r.json()["error"]["code"] == "bad-scenario"
+    assert "mine.yaml:2: ruleset" in r.json()["error"]["message"]
