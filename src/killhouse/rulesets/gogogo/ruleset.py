@@ -14,12 +14,11 @@ from killhouse.core.cells import Cell
 from killhouse.core.chance import Chance
 from killhouse.core.events import Event, EventLog
 from killhouse.core.terrain import Terrain
-from killhouse.errors import IllegalActionError, Problem, ScenarioError
+from killhouse.errors import Problem, ScenarioError
 from killhouse.rulesets.base import JSON, Action, Decision, Result, RollSpec, Ruleset
-from killhouse.rulesets.gogogo import declare, deploy, orders, views
+from killhouse.rulesets.gogogo import deploy, flow, views
 from killhouse.rulesets.gogogo.movement import enterable
 from killhouse.rulesets.gogogo.narrate import narrate as narrate_event
-from killhouse.rulesets.gogogo.news import place, public, tell
 from killhouse.rulesets.gogogo.rolls import ROLLS
 from killhouse.rulesets.gogogo.scenario import SCENARIO_KEYS, plan_scenario
 from killhouse.rulesets.gogogo.state import ACTIVE, CT, FIRE, HOSTAGE, OOA, ORDERS, SETUP, GoState
@@ -28,35 +27,8 @@ from killhouse.rulesets.gogogo.turn import (
     announce_start,
     build_state,
     finish_setup,
-    resolve_fire_phase,
-    resolve_orders,
 )
 from killhouse.scenario.model import Issue, Scenario
-
-PROMPTS = {
-    SETUP: "setup: secret loadouts and deployment",
-    ORDERS: "orders for turn {turn}: posture, move, facing, throw, plant, defuse, follow",
-    FIRE: "fire declarations for turn {turn}: one target or hold per figure",
-}
-KINDS = {
-    SETUP: ("place", "face", "loadout", "carrier", "commit"),
-    ORDERS: ("order", "target", "face", "follow", "speak", "commit"),
-    FIRE: ("fire", "hold", "commit"),
-}
-#: the arguments each action kind takes (anything else is refused)
-ARGS: dict[tuple[str, str], frozenset[str]] = {
-    (SETUP, "place"): frozenset({"figure", "at"}),
-    (SETUP, "face"): frozenset({"figure", "facing"}),
-    (SETUP, "loadout"): frozenset({"figure", "grenade", "weapon"}),
-    (SETUP, "carrier"): frozenset({"figure"}),
-    (ORDERS, "order"): frozenset({"figure", "posture", "to", "path", "task", "grenade"}),
-    (ORDERS, "target"): frozenset({"figure", "at"}),
-    (ORDERS, "face"): frozenset({"figure", "facing"}),
-    (ORDERS, "follow"): frozenset({"figure", "hostage"}),
-    (ORDERS, "speak"): frozenset({"figure"}),
-    (FIRE, "fire"): frozenset({"figure", "target", "confirm"}),
-    (FIRE, "hold"): frozenset({"figure"}),
-}
 
 
 class GoGoGoRuleset(Ruleset[GoState]):
@@ -96,144 +68,13 @@ class GoGoGoRuleset(Ruleset[GoState]):
 
     # -- the loop ------------------------------------------------------------------------
     def pending(self, state: GoState) -> tuple[Decision, ...]:
-        if state.over:
-            return ()
-        prompt = PROMPTS[state.phase].format(turn=state.turn)
-        return tuple(
-            Decision(side, state.phase, prompt)
-            for side in state.sides
-            if not state.drafts[side].committed
-        )
+        return flow.pending(state)
 
     def legal_actions(self, state: GoState, side: str) -> list[Action]:
-        if state.over or side not in state.sides or state.drafts[side].committed:
-            return []
-        if state.phase == SETUP:
-            return deploy.setup_actions(state, side)
-        if state.phase == ORDERS:
-            return orders.order_actions(state, side)
-        if state.phase == FIRE:
-            return declare.fire_actions(state, side)
-        return []
+        return flow.legal_actions(state, side)
 
     def apply(self, state: GoState, action: Action, chance: Chance, log: EventLog) -> None:
-        side = action.side
-        if state.over:
-            raise IllegalActionError("the game is over")
-        if side not in state.sides:
-            raise IllegalActionError(f"no side {side!r} in this game")
-        draft = state.drafts[side]
-        if draft.committed:
-            waiting = ", ".join(s for s, d in state.drafts.items() if not d.committed)
-            raise IllegalActionError(
-                f"{side} has nothing more to decide in the {state.phase} step; "
-                f"waiting for {waiting}"
-            )
-        kinds = KINDS.get(state.phase, ())
-        if action.kind not in kinds:
-            raise IllegalActionError(
-                f"{action.kind!r} is not an action of the {state.phase} step "
-                f"(expected one of: {', '.join(kinds)})"
-            )
-        allowed = ARGS.get((state.phase, action.kind), frozenset())
-        extra = sorted(k for k, _ in action.args if k not in allowed)
-        if extra:
-            takes = ", ".join(sorted(allowed)) or "no arguments"
-            raise IllegalActionError(
-                f"{action.kind!r} does not take {', '.join(extra)} (it takes {takes})"
-            )
-        if state.phase == SETUP:
-            self._apply_setup(state, action, chance, log)
-        elif state.phase == ORDERS:
-            self._apply_orders(state, action, chance, log)
-        else:
-            self._apply_fire(state, action, chance, log)
-
-    def _apply_setup(self, state: GoState, action: Action, chance: Chance, log: EventLog) -> None:
-        side = action.side
-        draft = state.drafts[side]
-        if action.kind == "place":
-            fig, cell = deploy.check_place(state, side, action)
-            draft.places[fig.id] = cell
-            draft.pending = None if fig.kind == HOSTAGE else fig.id  # hostages have no facing
-        elif action.kind == "face":
-            fig, facing = deploy.check_face(state, side, action)
-            draft.facings[fig.id] = facing
-            draft.pending = None
-        elif action.kind == "loadout":
-            fig, kind, choice = deploy.check_loadout(state, side, action)
-            if kind == "weapon":
-                draft.weapons[fig.id] = choice
-            else:
-                draft.loadouts[fig.id] = choice
-        elif action.kind == "carrier":
-            fig = deploy.check_carrier(state, side, action)
-            draft.carrier = fig.id
-        else:
-            if not deploy.complete(state, side):
-                raise IllegalActionError(
-                    "setup is not complete: place, face and equip everyone first"
-                )
-            draft.committed = True
-            tell(
-                state,
-                log,
-                "deployed",
-                {
-                    "placed": {k: place(state, v) for k, v in sorted(draft.places.items())},
-                    "loadouts": dict(sorted(draft.loadouts.items())),
-                    "weapons": dict(sorted(draft.weapons.items())),
-                    "carrier": draft.carrier,
-                },
-                [side],
-            )
-            public(state, log, "setup-committed", {"side": side})
-            if all(d.committed for d in state.drafts.values()):
-                deploy.apply_setup(state)
-                finish_setup(state, chance, log)
-
-    def _apply_orders(self, state: GoState, action: Action, chance: Chance, log: EventLog) -> None:
-        side = action.side
-        draft = state.drafts[side]
-        if action.kind == "order":
-            order = orders.check_order(state, side, action)
-            ident = str(action.get("figure"))
-            draft.orders[ident] = order
-            draft.pending = ident
-        elif action.kind == "target":
-            fig, cell = orders.check_target(state, side, action)
-            draft.orders[fig.id].target = cell
-        elif action.kind == "face":
-            fig, facing = orders.check_face(state, side, action)
-            draft.orders[fig.id].facing = facing
-            draft.pending = None
-        elif action.kind == "follow":
-            fig, hostage = orders.check_follow(state, side, action)
-            draft.follows.setdefault(fig.id, []).append(hostage.id)
-        elif action.kind == "speak":
-            fig = orders.check_speak(state, side, action)
-            draft.speak.append(fig.id)
-        else:
-            orders.check_commit(state, side)
-            draft.committed = True
-            public(state, log, "orders-committed", {"side": side})
-            if all(d.committed for d in state.drafts.values()):
-                resolve_orders(state, chance, log)
-
-    def _apply_fire(self, state: GoState, action: Action, chance: Chance, log: EventLog) -> None:
-        side = action.side
-        draft = state.drafts[side]
-        if action.kind == "fire":
-            fig, target = declare.check_fire(state, side, action)
-            draft.fire[fig.id] = target.id
-        elif action.kind == "hold":
-            fig = declare.check_hold(state, side, action)
-            draft.fire[fig.id] = None
-        else:
-            draft.committed = True
-            public(state, log, "fire-committed", {"side": side})
-            if all(d.committed for d in state.drafts.values()):
-                resolve_fire_phase(state, chance, log)
+        flow.apply(state, action, chance, log)
 
     def result(self, state: GoState) -> Result | None:
         if not state.over:
