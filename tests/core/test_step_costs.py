@@ -15,6 +15,7 @@ from killhouse.core.board import Board
 from killhouse.core.cells import Cell
 from killhouse.core.paths import (
     UNREACHABLE,
+    EdgeRule,
     StepCosts,
     StepRules,
     distance_field,
@@ -224,3 +225,69 @@ def test_a_zero_model_changes_nothing() -> None:
     plain = distance_field(m.board, [Cell(0, 0, 0)], enter, CQB)
     modelled = distance_field(m.board, [Cell(0, 0, 0)], enter, CQB, costs=StepCosts())
     assert plain.raw[0].tolist() == modelled.raw[0].tolist()
+
+
+def test_line_terrain_on_edges_costs_or_blocks() -> None:
+    # a fence along the east edges of column 1 (C-6: fence +12), rows 0..2 of a 4 x 3 board
+    board = open_floor(4, 3)
+    fence = np.zeros((3, 4), dtype=np.int64)
+    fence[:, 1] = 2  # east side
+    costs = StepCosts(edges=(EdgeRule([fence], 12),))
+    a, b = Cell(0, 1, 1), Cell(0, 2, 1)
+    assert path_cost(board, [a, b], ones(board), COMMANDO, costs=costs) == 5 + 12
+    assert path_cost(board, [b, a], ones(board), COMMANDO, costs=costs) == 5 + 12  # both ways
+    # a diagonal across the fence line crosses it; one along it does not
+    assert (
+        path_cost(board, [Cell(0, 1, 0), Cell(0, 2, 1)], ones(board), COMMANDO, costs=costs) == 19
+    )
+    assert path_cost(board, [Cell(0, 0, 0), Cell(0, 1, 1)], ones(board), COMMANDO, costs=costs) == 7
+    field = distance_field(board, [Cell(0, 0, 1)], ones(board), COMMANDO, costs=costs)
+    assert field.cost(Cell(0, 3, 1)) == 5 + 5 + 12 + 5
+    # the same edges as a slit: uncrossable
+    slit = StepCosts(edges=(EdgeRule([fence], None),))
+    assert path_cost(board, [a, b], ones(board), COMMANDO, costs=slit) is None
+    assert distance_field(board, [a], ones(board), COMMANDO, costs=slit).cost(b) is None
+
+
+def test_a_fence_ending_at_a_corner_lets_a_diagonal_pass() -> None:
+    board = open_floor(3, 3)
+    fence = np.zeros((3, 3), dtype=np.int64)
+    fence[0, 0] = 2  # only the east edge of (0, 0)
+    costs = StepCosts(edges=(EdgeRule([fence], None),))
+    # (0,1) -> (1,0): the route via (0,0) crosses the fence, the route via (1,1) does not
+    assert path_cost(board, [Cell(0, 0, 1), Cell(0, 1, 0)], ones(board), COMMANDO, costs=costs) == 7
+    assert (
+        path_cost(board, [Cell(0, 0, 0), Cell(0, 1, 0)], ones(board), COMMANDO, costs=costs) is None
+    )
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_edge_rules_vectorised_match_single_steps(data: st.DataObject) -> None:
+    w = data.draw(st.integers(2, 6))
+    h = data.draw(st.integers(2, 6))
+    fence = data.draw(arrays(np.int64, (h, w), elements=st.integers(0, 15)))
+    wire = data.draw(arrays(np.int64, (h, w), elements=st.sampled_from([0, 0, 0, 1, 2, 4, 8])))
+    board = open_floor(w, h)
+    costs = StepCosts(edges=(EdgeRule([fence], 12), EdgeRule([wire], None)))
+    start = Cell(0, data.draw(st.integers(0, w - 1)), data.draw(st.integers(0, h - 1)))
+    field = distance_field(board, [start], ones(board), COMMANDO, costs=costs)
+    # Dijkstra over single steps as path_cost prices them (the scalar implementation)
+    best = {start: 0}
+    queue = [(0, start)]
+    while queue:
+        d, cell = heapq.heappop(queue)
+        if d > best[cell]:
+            continue
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                nxt = Cell(0, cell.x + dx, cell.y + dy)
+                if (dx, dy) == (0, 0) or not (0 <= nxt.x < w and 0 <= nxt.y < h):
+                    continue
+                step = path_cost(board, [cell, nxt], ones(board), COMMANDO, costs=costs)
+                if step is not None and d + step < best.get(nxt, UNREACHABLE):
+                    best[nxt] = d + step
+                    heapq.heappush(queue, (d + step, nxt))
+    for y in range(h):
+        for x in range(w):
+            assert field.cost(Cell(0, x, y)) == best.get(Cell(0, x, y))

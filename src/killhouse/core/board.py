@@ -26,6 +26,8 @@ class Level:
     cover: NDArray[np.uint8]
     lock: NDArray[np.int16]
     smoke: NDArray[np.bool_]
+    #: per-cell layers a ruleset declares (``core.layers``), by legend key
+    layers: dict[str, NDArray[np.int16]] = field(default_factory=dict)
 
     @classmethod
     def blank(cls, name: str, width: int, height: int) -> Level:
@@ -56,7 +58,15 @@ class Level:
             self.cover.copy(),
             self.lock.copy(),
             self.smoke.copy(),
+            {k: v.copy() for k, v in self.layers.items()},
         )
+
+    def layer(self, key: str) -> NDArray[np.int16]:
+        """A declared layer of this level (zeros if the map set none of it)."""
+        found = self.layers.get(key)
+        if found is None:
+            found = self.layers[key] = np.zeros(self.terrain.shape, dtype=np.int16)
+        return found
 
 
 @dataclass
@@ -140,6 +150,12 @@ class Board:
 
     def fingerprint(self) -> list[object]:
         """A JSON-friendly record of everything that can change in play, for state hashes."""
-        return [
-            [lv.terrain.tobytes().hex(), np.flatnonzero(lv.smoke).tolist()] for lv in self.levels
-        ]
+        out: list[object] = []
+        for lv in self.levels:
+            record: list[object] = [lv.terrain.tobytes().hex(), np.flatnonzero(lv.smoke).tolist()]
+            # layers join the record only when a map has them, so older hashes stay as they were
+            layers = {k: v for k, v in sorted(lv.layers.items()) if v.any()}
+            if layers:
+                record.append({k: v.astype("<i2").tobytes().hex() for k, v in layers.items()})
+            out.append(record)
+        return out

@@ -16,7 +16,7 @@ from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
 from typing import TypeVar
 
-from killhouse.core.deck import Card, Deck
+from killhouse.core.deck import Card, Deck, DrawPosterior
 from killhouse.core.events import Audience, EventLog
 from killhouse.core.rng import Rng
 
@@ -89,18 +89,35 @@ class Chance:
                 return result
 
     # -- cards ---------------------------------------------------------------------
-    def draw(self, deck: Deck, purpose: str, audience: Audience = None) -> Card:
-        """Draw one card from ``deck``; an empty pile is reshuffled from its discards first."""
+    def draw(
+        self,
+        deck: Deck,
+        purpose: str,
+        audience: Audience = None,
+        key: Callable[[Card], Hashable] | None = None,
+    ) -> Card:
+        """Draw one card from ``deck``; an empty pile is reshuffled from its discards first.
+
+        ``key`` is what the rule reads of this card (``by_threshold(8)``, ``by_value_colour(1)``;
+        default the deck's key): resolution code must read nothing else of the card, because
+        exact enumeration branches once per reading (ruling K-10). A draw is never skipped,
+        even when every card left reads the same: it still takes a card from the pile.
+        """
         if not deck.cards:
             deck.reshuffle()
             self._record("reshuffle", purpose, audience, deck=deck.name)
         if not deck.cards:
             raise ValueError(f"deck {deck.name!r} has no cards to draw")
-        groups = deck.groups()
-        index = self._choose(tuple(n for _, n in groups), f"deck:{deck.name}", purpose, audience)
-        card = deck.take(groups[index][0])
+        card = self._take(deck, key or deck.key, purpose, audience)
         self._record("draw", purpose, audience, deck=deck.name, card=str(card))
         return card
+
+    def _take(
+        self, deck: Deck, key: Callable[[Card], Hashable], purpose: str, audience: Audience
+    ) -> Card:
+        """Remove one uniformly random card of the pile (K-3): play needs no grouping."""
+        index = self._choose((1,) * len(deck.cards), f"deck:{deck.name}", purpose, audience)
+        return deck.cards.pop(index)
 
 
 class SeededChance(Chance):
@@ -127,8 +144,14 @@ class SeededChance(Chance):
 class _ScriptedChance(Chance):
     """Replays a forced prefix of choices, then always takes the first branch, noting each point."""
 
-    def __init__(self, prefix: Sequence[int]) -> None:
+    def __init__(
+        self, prefix: Sequence[int], posteriors: dict[tuple[Card, ...], DrawPosterior] | None = None
+    ) -> None:
         self.prefix = prefix
+        # shared by every leaf of one enumeration: posterior nodes remember their successors
+        self.posteriors: dict[tuple[Card, ...], DrawPosterior] = (
+            {} if posteriors is None else posteriors
+        )
         self.points: list[tuple[Fraction, ...]] = []
         self.taken: list[int] = []
 
@@ -154,6 +177,28 @@ class _ScriptedChance(Chance):
         self.taken.append(index)
         return index
 
+    def _take(
+        self, deck: Deck, key: Callable[[Card], Hashable], purpose: str, audience: Audience
+    ) -> Card:
+        # ruling K-10: branch once per reading; what earlier cards were stays a posterior
+        if deck.posterior is None:
+            universe = tuple(deck.cards)
+            start = self.posteriors.get(universe)
+            if start is None:
+                start = self.posteriors[universe] = DrawPosterior.start(universe)
+            deck.posterior = start
+            deck.posterior_base = len(deck.discards)
+        posterior = deck.posterior
+        readings = tuple(key(card) for card in posterior.universe)
+        weights = posterior.group_weights(readings)
+        names = list(weights)
+        chosen = names[self._branch(tuple(weights[r] for r in names))]
+        card = posterior.universe[readings.index(chosen)]
+        deck.posterior = posterior.take(tuple(r == chosen for r in readings))
+        # the pile keeps its size; which cards it holds is only known through the posterior
+        deck.cards.pop()
+        return Card(card.rank, card.suit)
+
 
 def enumerate_outcomes(fn: Callable[[Chance], Out], limit: int = 2_000_000) -> dict[Out, Fraction]:
     """Every outcome of ``fn(chance)`` with its exact probability.
@@ -164,9 +209,10 @@ def enumerate_outcomes(fn: Callable[[Chance], Out], limit: int = 2_000_000) -> d
     results: dict[Out, Fraction] = defaultdict(Fraction)
     stack: list[tuple[int, ...]] = [()]
     leaves = 0
+    posteriors: dict[tuple[Card, ...], DrawPosterior] = {}
     while stack:
         prefix = stack.pop()
-        scripted = _ScriptedChance(prefix)
+        scripted = _ScriptedChance(prefix, posteriors)
         outcome = fn(scripted)
         leaves += 1
         if leaves > limit:

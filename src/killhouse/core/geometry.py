@@ -44,8 +44,13 @@ def los_pairs(
     targets: Sequence[tuple[int, int]] | IntArray,
     veil: BoolArray | None = None,
     mode: str = "exact",
+    elevation: NDArray[np.integer] | None = None,
 ) -> BoolArray:
     """Line of sight for many ``(x, y)`` pairs on one level; returns one bool per pair.
+
+    With ``elevation`` (an integer per cell, ruling K-7 and commando's C-10), a cell between
+    the ends blocks only if it is opaque and at least as high as the lower end, or higher
+    than both ends: a man on a ridge sees over a wall lower than both ends.
 
     ``opaque`` is indexed ``[y, x]``; ``veil`` (smoke) blocks even at the ends. ``mode`` is
     one of ``SIGHT_MODES``: ``"exact"`` (K-1 corner rule) or ``"supercover"`` (every touched
@@ -57,6 +62,8 @@ def los_pairs(
     b = np.ascontiguousarray(np.asarray(targets, dtype=np.int64).reshape(-1, 2))
     if a.shape != b.shape:
         raise ValueError(f"{a.shape[0]} origins but {b.shape[0]} targets")
+    if elevation is not None:  # sight over ground that rises and falls: numpy only, for now
+        return los_pairs_numpy(opaque, a, b, veil, mode, elevation)
     return los_pairs_compiled(opaque, a, b, veil, supercover=mode == "supercover")
 
 
@@ -66,8 +73,10 @@ def los_pairs_numpy(
     b: IntArray,
     veil: BoolArray | None = None,
     mode: str = "exact",
+    elevation: NDArray[np.integer] | None = None,
 ) -> BoolArray:
-    """The same rule vectorized on numpy: the reference the compiled kernel is tested against.
+    """The same rule vectorized on numpy: the reference the compiled kernel is tested against,
+    and the one that reads an elevation layer (K-7).
 
     Pairs are padded to the longest segment in a batch: batch them by length, so that
     little is padded and each batch's arrays stay small.
@@ -75,7 +84,7 @@ def los_pairs_numpy(
     length = np.abs(b - a).max(axis=1) + 1
     n = a.shape[0]
     if n * int(length.max(initial=0)) <= _BUDGET:
-        return _los_block(opaque, a, b, veil, mode)
+        return _los_block(opaque, a, b, veil, mode, elevation)
     order = np.argsort(length, kind="stable")
     length = length[order]
     out = np.empty(n, dtype=bool)
@@ -84,13 +93,18 @@ def los_pairs_numpy(
         cells = np.arange(1, n - start + 1) * length[start:]
         stop = start + max(1, int(np.searchsorted(cells, _BUDGET, side="right")))
         part = order[start:stop]
-        out[part] = _los_block(opaque, a[part], b[part], veil, mode)
+        out[part] = _los_block(opaque, a[part], b[part], veil, mode, elevation)
         start = stop
     return out
 
 
 def _los_block(
-    opaque: BoolArray, a: IntArray, b: IntArray, veil: BoolArray | None, mode: str = "exact"
+    opaque: BoolArray,
+    a: IntArray,
+    b: IntArray,
+    veil: BoolArray | None,
+    mode: str = "exact",
+    elevation: NDArray[np.integer] | None = None,
 ) -> BoolArray:
     """``los_pairs`` on one batch of ``(n, 2)`` origin and target arrays."""
     n = a.shape[0]
@@ -125,6 +139,13 @@ def _los_block(
     xs = np.where(valid, ax[:, None, None] + sx[:, None, None] * u, 0)
     ys = np.where(valid, ay[:, None, None] + sy[:, None, None] * v, 0)
     op = opaque[ys, xs]
+    if elevation is not None:
+        # ruling K-7 / C-10: blocking depends on the cell's height against the two ends
+        height = elevation[ys, xs]
+        ea, eb = elevation[ay, ax], elevation[b[:, 1], b[:, 0]]
+        low = np.minimum(ea, eb)[:, None, None]
+        high = np.maximum(ea, eb)[:, None, None]
+        op = (op & (height >= low)) | (height > high)
     ends = ((u == 0) & (v == 0)) | ((u == adx3) & (v == ady3))
     blocked: BoolArray = np.any(interior & ~ends & op, axis=(1, 2))
 
@@ -159,9 +180,10 @@ def line_of_sight(
     b: tuple[int, int],
     veil: BoolArray | None = None,
     mode: str = "exact",
+    elevation: NDArray[np.integer] | None = None,
 ) -> bool:
-    """Line of sight between two ``(x, y)`` cells of one level (rulings E-6, G-8; F-24)."""
-    return bool(los_pairs(opaque, [a], [b], veil, mode)[0])
+    """Line of sight between two ``(x, y)`` cells of one level (rulings E-6, G-8; F-24; K-7)."""
+    return bool(los_pairs(opaque, [a], [b], veil, mode, elevation)[0])
 
 
 def los_from(
@@ -170,6 +192,7 @@ def los_from(
     mask: BoolArray,
     veil: BoolArray | None = None,
     mode: str = "exact",
+    elevation: NDArray[np.integer] | None = None,
 ) -> BoolArray:
     """Line of sight from ``origin`` to every cell where ``mask`` is true (a level array)."""
     ys, xs = np.nonzero(mask)
@@ -177,7 +200,7 @@ def los_from(
     if xs.size:
         targets = np.stack([xs, ys], axis=1)
         origins = np.broadcast_to(np.asarray(origin, dtype=np.int64), targets.shape)
-        out[ys, xs] = los_pairs(opaque, origins, targets, veil, mode)
+        out[ys, xs] = los_pairs(opaque, origins, targets, veil, mode, elevation)
     return out
 
 

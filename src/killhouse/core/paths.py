@@ -18,10 +18,11 @@ round (cqb's 6" allowance is ``within_allowance(6)``, a 6.5" route is outside).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import pairwise
+from typing import Any
 
 import numpy as np
 import tcod.path
@@ -70,6 +71,42 @@ class StepRules:
             )
 
 
+#: Bits of the sides of a cell in an edge-flag layer (``core.layers.EDGE_BITS``), by step.
+_SIDE_BIT: dict[tuple[int, int], int] = {(0, -1): 1, (1, 0): 2, (0, 1): 4, (-1, 0): 8}
+
+
+def _crosses(at: Callable[[int, int], Any], dx: int, dy: int) -> Any:
+    """Whether a step ``(dx, dy)`` into a cell crosses a flagged edge; ``at(ox, oy)`` gives the
+    flags of the cell at offset ``(ox, oy)`` from that destination (ints or arrays alike).
+
+    A cardinal step crosses the edge between its cells if either cell flags it on its side. A
+    diagonal step passes a corner: it crosses when both of its L-shaped routes cross a flagged
+    edge (a fence line stops it; a fence ending at the corner does not).
+    """
+
+    def cardinal(sx: int, sy: int, ox: int, oy: int) -> Any:
+        into, source = at(ox, oy), at(ox - sx, oy - sy)
+        return ((source & _SIDE_BIT[(sx, sy)]) != 0) | ((into & _SIDE_BIT[(-sx, -sy)]) != 0)
+
+    if dx == 0 or dy == 0:
+        return cardinal(dx, dy, 0, 0)
+    first = cardinal(dx, 0, 0, -dy) | cardinal(0, dy, 0, 0)
+    second = cardinal(0, dy, -dx, 0) | cardinal(dx, 0, 0, 0)
+    return first & second
+
+
+@dataclass(frozen=True, eq=False)
+class EdgeRule:
+    """Line terrain on cell edges (a fence, wire, a slit): flags per level and a crossing cost.
+
+    ``flags[level]`` holds edge bits per cell (n 1, e 2, s 4, w 8: an ``edges`` layer); a step
+    that crosses a flagged edge adds ``cost``, or cannot be made when ``cost`` is None.
+    """
+
+    flags: Sequence[NDArray[np.integer]]
+    cost: int | None
+
+
 @dataclass(frozen=True, eq=False)
 class StepCosts:
     """Step costs beyond one multiplier (ruling K-9); every array is per level, ``[y, x]``.
@@ -78,7 +115,7 @@ class StepCosts:
 
         base * enter[b] + add[b] + (same_kind_add[b] if kind[a] == kind[b] != 0)
         + up * max(0, elevation[b] - elevation[a]) + down * max(0, elevation[a] - elevation[b])
-        + per_step
+        + per_step + the cost of each ``EdgeRule`` whose flagged edge the step crosses
 
     with ``base`` the ``StepRules`` cardinal or diagonal multiplier, raised to ``minimum`` if
     lower. ``enter[b] <= 0`` still means the cell cannot be entered. A stair link costs
@@ -96,6 +133,7 @@ class StepCosts:
     per_step: int = 0
     link: int | None = None
     minimum: int = 1
+    edges: tuple[EdgeRule, ...] = ()
 
     def __post_init__(self) -> None:
         if (self.kind is None) != (self.same_kind_add is None):
@@ -127,6 +165,19 @@ class StepCosts:
                     )
                 arrays.append(value.astype(np.int64))
             out[name] = arrays
+        for number, rule in enumerate(self.edges):
+            if len(rule.flags) != len(shapes):
+                raise ValueError(f"StepCosts.edges[{number}] has {len(rule.flags)} levels")
+            flags = []
+            for index, shape in enumerate(shapes):
+                value = np.asarray(rule.flags[index])
+                if value.shape != shape or not np.issubdtype(value.dtype, np.integer):
+                    raise ValueError(
+                        f"StepCosts.edges[{number}].flags[{index}] must be an integer array "
+                        f"of shape {shape}"
+                    )
+                flags.append(value.astype(np.int64))
+            out[f"edges{number}"] = flags
         return out
 
 
@@ -191,7 +242,7 @@ class _Steps:
         self.costs = costs
         self.layers = costs.arrays(self.shapes) if costs is not None else {}
 
-    def extra(self, a: Cell, b: Cell, base: int) -> int:
+    def extra(self, a: Cell, b: Cell, base: int) -> int | None:
         """The raw cost of a same-level step with the ``StepCosts`` terms (K-9)."""
         costs = self.costs
         assert costs is not None
@@ -202,6 +253,18 @@ class _Steps:
             total += int(layers["same_kind_add"][b.level][b.y, b.x])
         rise = int(layers["elevation"][b.level][b.y, b.x] - layers["elevation"][a.level][a.y, a.x])
         total += costs.up * max(0, rise) + costs.down * max(0, -rise) + costs.per_step
+        for number, rule in enumerate(costs.edges):
+            flags = layers[f"edges{number}"][b.level]
+
+            def at(ox: int, oy: int, flags: IntArray = flags) -> int:
+                x, y = b.x + ox, b.y + oy
+                inside = 0 <= x < flags.shape[1] and 0 <= y < flags.shape[0]
+                return int(flags[y, x]) if inside else 0
+
+            if _crosses(at, b.x - a.x, b.y - a.y):
+                if rule.cost is None:
+                    return None
+                total += rule.cost
         return max(total, costs.minimum)
 
     def link_cost(self, b: Cell) -> int:
@@ -433,8 +496,19 @@ def _modelled_field(board: Board, starts: Iterable[Cell], steps: _Steps) -> Dist
         total += np.where((k != 0) & (source(kind, dx, dy) == k), same[inner], 0)
         rise = elevation[inner] - source(elevation, dx, dy)
         total += costs.up * np.maximum(rise, 0) + costs.down * np.maximum(-rise, 0)
-        total = np.maximum(total, costs.minimum)
         allowed = into > 0
+        for number, rule in enumerate(costs.edges):
+            flags = padded(f"edges{number}", 0)
+
+            def at(ox: int, oy: int, flags: IntArray = flags) -> IntArray:
+                return flags[:, 1 + oy : 1 + oy + height, 1 + ox : 1 + ox + width]
+
+            crossed = _crosses(at, dx, dy)
+            if rule.cost is None:
+                allowed &= ~crossed
+            else:
+                total += np.where(crossed, rule.cost, 0)
+        total = np.maximum(total, costs.minimum)
         if dx and dy:
             # rulings E-2, G-3, from the destination: the source's row and column neighbours
             allowed &= ~squeeze[:, 1 : 1 + height, 1 - dx : 1 - dx + width]

@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from killhouse.core.chance import Chance
 from killhouse.core.events import Event, EventLog
+from killhouse.core.layers import LayerSpec
 from killhouse.scenario.model import Issue, Scenario
 
 JSON = Any
@@ -89,14 +90,35 @@ class Decision:
 
 @dataclass(frozen=True)
 class Result:
-    """How a game ended: the winning side (``None`` for a draw) and why."""
+    """How a game ended: the winning side (``None`` for a draw) and why.
+
+    ``winners`` names every winning side when there are several (games of three or more
+    sides); it defaults to ``(winner,)``, and ``winner`` is ``None`` unless exactly one won.
+    """
 
     winner: str | None
     reason: str
     details: Mapping[str, JSON] = field(default_factory=dict)
+    winners: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.winners and self.winner is not None:
+            object.__setattr__(self, "winners", (self.winner,))
+        elif self.winners and self.winner is None and len(self.winners) == 1:
+            object.__setattr__(self, "winner", self.winners[0])
+        if self.winner is not None and self.winners != (self.winner,):
+            raise ValueError(f"winner {self.winner!r} but winners {self.winners!r}")
+
+    @classmethod
+    def shared(cls, winners: tuple[str, ...], reason: str, **details: JSON) -> Result:
+        """A result naming any number of winners (none is a draw for everyone)."""
+        return cls(None, reason, dict(details), tuple(winners))
 
     def to_json(self) -> dict[str, JSON]:
-        return {"winner": self.winner, "reason": self.reason, **dict(self.details)}
+        out = {"winner": self.winner, "reason": self.reason, **dict(self.details)}
+        if len(self.winners) > 1:  # one or no winner: the record stays as it always was
+            out["winners"] = list(self.winners)
+        return out
 
 
 @dataclass(frozen=True)
@@ -173,6 +195,10 @@ class Ruleset(ABC, Generic[S]):
     scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = {}
     #: metadata for the engine, bots and faces (``None`` until a ruleset declares it)
     info: ClassVar[GameInfo | None] = None
+    #: per-cell layers the map legend may set (elevation, terrain kind, edge flags …)
+    layers: ClassVar[Mapping[str, LayerSpec]] = {}
+    #: the sight rule passed to the core's line of sight: "exact" (K-1) or "supercover" (F-24)
+    sight: ClassVar[str] = "exact"
 
     # -- scenarios -------------------------------------------------------------------
     @abstractmethod

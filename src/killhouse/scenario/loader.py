@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
+from killhouse.core.layers import LayerSpec
 from killhouse.errors import Problem, ScenarioError
 from killhouse.scenario.fields import Fields, Report, suggest
 from killhouse.scenario.limits import MAX_TURN_LIMIT
@@ -39,6 +40,7 @@ TOP_KEYS = (
     "objects",
     "objectives",
     "options",
+    "roster",
 )
 MAX_SEED = 2**64 - 1
 _FAULT = "this is a fault in killhouse, not in the scenario: please report it"
@@ -49,6 +51,9 @@ class ScenarioRules(Protocol):
 
     @property
     def scenario_keys(self) -> Mapping[str, frozenset[str]]: ...
+
+    @property
+    def layers(self) -> Mapping[str, LayerSpec]: ...
 
     def check_scenario(self, scenario: Scenario) -> list[Issue]: ...
 
@@ -181,7 +186,7 @@ def _load(source: Source, rulesets: Catalogue) -> Scenario | list[Problem]:
     seed = top.integer("seed", f"a seed from 0 to {MAX_SEED}", low=0, high=MAX_SEED)
     objectives = _free_mapping(top, "objectives")
     options = _free_mapping(top, "options")
-    parts = parse_map(top)
+    parts = parse_map(top, ruleset.layers if ruleset else None)
     sides = parse_sides(top, extras, rulesets.bots())
     ids = Ids(report)
     figures = parse_figures(top, extras, parts, sides, ids)

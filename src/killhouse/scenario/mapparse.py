@@ -17,6 +17,7 @@ import numpy as np
 
 from killhouse.core.board import Board, Level
 from killhouse.core.cells import Cell
+from killhouse.core.layers import LayerSpec, LayerValueError
 from killhouse.core.terrain import (
     COVER_NAMES,
     DEFAULT_LEGEND,
@@ -58,6 +59,8 @@ class LegendEntry:
     cover: int = 0
     lock: int = 0
     zone: str | None = None
+    #: values of the ruleset's declared layers (``core.layers``), by legend key
+    layers: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -99,7 +102,9 @@ def split_rows(text: str) -> tuple[str, ...]:
     return tuple(body.split("\n"))
 
 
-def _entry_from_spec(spec: Mapping[str, object]) -> LegendEntry:
+def _entry_from_spec(
+    spec: Mapping[str, object], layers: Mapping[str, LayerSpec] | None = None
+) -> LegendEntry:
     """A legend entry from already-checked values."""
     terrain = TERRAIN_NAMES[str(spec["terrain"])]
     if terrain == Terrain.DOOR_CLOSED:
@@ -113,6 +118,9 @@ def _entry_from_spec(spec: Mapping[str, object]) -> LegendEntry:
         cover=int(COVER_NAMES[str(spec.get("cover", "none"))]),
         lock=int(lock) if isinstance(lock, int) else 0,
         zone=str(zone) if zone is not None else None,
+        layers=tuple(
+            (key, layer.encode(spec[key])) for key, layer in (layers or {}).items() if key in spec
+        ),
     )
 
 
@@ -127,16 +135,28 @@ def _default_symbols() -> str:
     return " ".join(shown) + " 0-5 and space"
 
 
-def _check_entry(symbol: str, spec: Mapping[str, object], path: str) -> list[MapIssue]:
+def _check_entry(
+    symbol: str,
+    spec: Mapping[str, object],
+    path: str,
+    layers: Mapping[str, LayerSpec] | None = None,
+) -> list[MapIssue]:
     """Problems of one legend entry's own values (not of how it relates to the default)."""
     issues: list[MapIssue] = []
+    layers = layers or {}
+    keys = (*LEGEND_KEYS, *layers)
     for key in spec:
-        if key not in LEGEND_KEYS:
+        if key in layers:
+            try:
+                layers[key].encode(spec[key])
+            except LayerValueError as exc:
+                issues.append(MapIssue(join(path, key), exc.message, exc.hint))
+        elif key not in LEGEND_KEYS:
             issues.append(
                 MapIssue(
                     join(path, key),
                     f"unknown key {key!r} in a legend entry",
-                    suggest(key, LEGEND_KEYS),
+                    suggest(key, keys),
                 )
             )
     terrain = spec.get("terrain")
@@ -224,9 +244,13 @@ def _check_entry(symbol: str, spec: Mapping[str, object], path: str) -> list[Map
 
 
 def parse_legend(
-    spec: Mapping[str, object], path: str
+    spec: Mapping[str, object], path: str, layers: Mapping[str, LayerSpec] | None = None
 ) -> tuple[dict[str, LegendEntry], list[MapIssue]]:
-    """The default legend merged with a scenario's ``map.legend`` (plain data at ``path``)."""
+    """The default legend merged with a scenario's ``map.legend`` (plain data at ``path``).
+
+    ``layers`` are the ruleset's declared layers: their keys are legend keys too, checked by
+    their ``LayerSpec``; a default symbol may take layer values as it may take a lock or zone.
+    """
     legend = dict(DEFAULT_ENTRIES)
     issues: list[MapIssue] = []
     for symbol, entry_spec in spec.items():
@@ -250,7 +274,7 @@ def parse_legend(
             )
             legend.setdefault(symbol, LegendEntry(Terrain.FLOOR))
             continue
-        own = _check_entry(symbol, entry_spec, entry_path)
+        own = _check_entry(symbol, entry_spec, entry_path, layers)
         issues.extend(own)
         if own:
             # a broken entry stands in as floor, so one mistake is reported once, not per cell
@@ -259,7 +283,7 @@ def parse_legend(
         if symbol in DEFAULT_ENTRIES:
             default = DEFAULT_ENTRIES[symbol]
             merged = {**DEFAULT_LEGEND[symbol], **entry_spec}
-            entry = _entry_from_spec(merged)
+            entry = _entry_from_spec(merged, layers)
             if (entry.terrain, entry.clutter, entry.cover) != (
                 default.terrain,
                 default.clutter,
@@ -277,7 +301,7 @@ def parse_legend(
                 continue
             legend[symbol] = entry
         else:
-            legend[symbol] = _entry_from_spec(entry_spec)
+            legend[symbol] = _entry_from_spec(entry_spec, layers)
     return legend, issues
 
 
@@ -420,6 +444,9 @@ def build_level(
         lock=np.array([e.lock for e in entries], dtype=np.int16)[inverse],
         smoke=np.zeros(chars.shape, dtype=bool),
     )
+    for key in sorted({k for e in entries for k, _ in e.layers}):
+        table = np.array([dict(e.layers).get(key, 0) for e in entries], dtype=np.int16)
+        level.layers[key] = table[inverse]
     zones: dict[str, set[Cell]] = {}
     for i, entry in enumerate(entries):
         if entry.zone is not None:

@@ -10,13 +10,15 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+import numpy as np
 from ruamel.yaml.scalarstring import FoldedScalarString, LiteralScalarString
 
 from killhouse.core.board import Board, Level
 from killhouse.core.cells import Cell
+from killhouse.core.layers import LayerSpec
 from killhouse.scenario import limits
 from killhouse.scenario.cellref import RefError, parse_cell, parse_zone
-from killhouse.scenario.fields import Fields, Report
+from killhouse.scenario.fields import Fields, Report, suggest
 from killhouse.scenario.mapparse import (
     DEFAULT_ENTRIES,
     LegendEntry,
@@ -38,7 +40,7 @@ from killhouse.scenario.yamlsource import (
     value_line,
 )
 
-MAP_KEYS = ("legend", "levels", "stairs", "zones")
+MAP_KEYS = ("legend", "levels", "stairs", "zones", "layers")
 STAIR_KEYS = ("from", "to")
 #: level names appear inside positions ("ground:3,4"), so no colon, comma or space
 LEVEL_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
@@ -57,7 +59,7 @@ def _issue(report: Report, issue: MapIssue) -> None:
     report.add(issue.path, issue.message, issue.hint, issue.line)
 
 
-def _legend(fields: Fields) -> dict[str, LegendEntry]:
+def _legend(fields: Fields, layers: Mapping[str, LayerSpec]) -> dict[str, LegendEntry]:
     node = fields.mapping("legend", "a mapping of symbols to legend entries")
     if node is None:
         return dict(DEFAULT_ENTRIES)
@@ -66,7 +68,7 @@ def _legend(fields: Fields) -> dict[str, LegendEntry]:
     except PlainError as exc:
         fields.report.add(exc.path, exc.message)
         return dict(DEFAULT_ENTRIES)
-    legend, issues = parse_legend(plain, fields.at("legend"))
+    legend, issues = parse_legend(plain, fields.at("legend"), layers)
     for issue in issues:
         _issue(fields.report, issue)
     return legend
@@ -197,8 +199,89 @@ def _zones(
             cells.update(rectangle)
 
 
-def parse_map(top: Fields) -> MapParts:
-    """Check the ``map`` section and build the board; everything wrong goes to the report."""
+def _drawn_layers(
+    fields: Fields, levels: list[Level] | None, layers: Mapping[str, LayerSpec]
+) -> None:
+    """``map.layers``: a number layer drawn per level as rows of digits (``.`` is 0).
+
+    A drawing sets the layer for its whole level, over any legend values (hills are easier
+    drawn than named). Only ``number`` layers of 0 to 9 can be drawn.
+    """
+    node = fields.mapping("layers", "a mapping of layer keys to drawings per level")
+    if node is None:
+        return
+    path = fields.at("layers")
+    drawable = [k for k, spec in layers.items() if spec.kind == "number"]
+    for key, per_level in node.items():
+        key_path = join(path, key)
+        spec = layers.get(key) if isinstance(key, str) else None
+        if spec is None or spec.kind != "number":
+            fields.report.add(
+                key_path,
+                f"no layer {key!r} of numbers to draw in this ruleset",
+                suggest(str(key), drawable) if drawable else "this ruleset declares no layers",
+            )
+            continue
+        if not isinstance(per_level, Mapping):
+            fields.report.add(key_path, f"expected drawings per level, found {describe(per_level)}")
+            continue
+        for name, text in per_level.items():
+            level_path = join(key_path, name)
+            target = next((lv for lv in levels or [] if lv.name == name), None)
+            if levels is not None and target is None:
+                fields.report.add(
+                    level_path,
+                    f"no level {name!r} in this map",
+                    suggest(str(name), [lv.name for lv in levels]),
+                )
+                continue
+            if not isinstance(text, str):
+                fields.report.add(
+                    level_path, f"expected a '|' block of digits, found {describe(text)}"
+                )
+                continue
+            first = value_line(per_level, name)
+            if isinstance(text, LiteralScalarString) and first:
+                first += 1
+            rows = split_rows(str(text))
+            if target is None:
+                continue
+            if len(rows) != target.height or any(len(r) != target.width for r in rows):
+                fields.report.add(
+                    level_path,
+                    f"the drawing must be {target.width} x {target.height} like level {name!r}",
+                    "one digit per map cell, rows as in the level",
+                )
+                continue
+            values = []
+            bad = False
+            for y, row in enumerate(rows):
+                for x, char in enumerate(row):
+                    value = 0 if char == "." else int(char) if char.isdigit() else None
+                    if value is None or not spec.low <= value <= spec.high:
+                        fields.report.add(
+                            level_path,
+                            f"expected a digit {spec.low} to {min(spec.high, 9)} or '.', "
+                            f"found {char!r} at {name}:{x},{y}",
+                            spec.help,
+                            first + y if first else 0,
+                        )
+                        bad = True
+                        break
+                    values.append(value)
+                if bad:
+                    break
+            if not bad:
+                target.layers[str(key)] = np.array(values, dtype=np.int16).reshape(
+                    target.height, target.width
+                )
+
+
+def parse_map(top: Fields, layers: Mapping[str, LayerSpec] | None = None) -> MapParts:
+    """Check the ``map`` section and build the board; everything wrong goes to the report.
+
+    ``layers`` are the ruleset's declared cell layers (``Ruleset.layers``), set by the legend.
+    """
     node = top.mapping("map", "a mapping with levels (and optionally legend, stairs, zones)")
     parts = MapParts()
     if node is None:
@@ -206,7 +289,7 @@ def parse_map(top: Fields) -> MapParts:
     fields = Fields(node, "map", top.report)
     fields.check_keys(MAP_KEYS, "map")
     fields.require("levels")
-    legend = _legend(fields)
+    legend = _legend(fields, layers or {})
     drawn, complete = _drawn_levels(fields)
     parts.names = [d.name for d in drawn]
     levels: list[Level] = []
@@ -230,6 +313,7 @@ def parse_map(top: Fields) -> MapParts:
         for name, zone_cells in level_zones.items():
             zones.setdefault(name, set()).update(zone_cells)
     sound = complete and len(levels) == len(drawn)
+    _drawn_layers(fields, levels if sound else None, layers or {})
     parts.levels = levels if sound else None
     # with a broken map, stairs and zones still get their syntax and level names checked
     entries = _stair_entries(fields, parts.names, parts.levels)

@@ -29,6 +29,8 @@ class SideSpec:
     controller: str
     path: str
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: "player", or "umpire" for a game master's side (``umpire: true``; it never wins)
+    role: str = "player"
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,10 @@ class Scenario:
 
     def side_ids(self) -> list[str]:
         return [s.id for s in self.sides]
+
+    def player_sides(self) -> list[str]:
+        """The sides that can win: every side but an umpire's."""
+        return [s.id for s in self.sides if s.role != "umpire"]
 
     def figure(self, figure_id: str) -> FigureSpec:
         for f in self.figures:

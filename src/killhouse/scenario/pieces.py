@@ -10,9 +10,12 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from killhouse.core.cells import Cell, parse_facing
+from killhouse.roster.files import RosterError, load_roster
+from killhouse.roster.model import Man, Roster
 from killhouse.scenario import limits
 from killhouse.scenario.cellref import RefError, blocked_reason, parse_cell
 from killhouse.scenario.fields import Fields, Report, suggest
@@ -20,7 +23,7 @@ from killhouse.scenario.mapsection import MapParts
 from killhouse.scenario.model import FigureSpec, ObjectSpec, SideSpec
 from killhouse.scenario.yamlsource import describe, item
 
-SIDE_KEYS = ("id", "name", "controller")
+SIDE_KEYS = ("id", "name", "controller", "umpire")
 FIGURE_KEYS = (
     "id",
     "side",
@@ -32,6 +35,7 @@ FIGURE_KEYS = (
     "facing",
     "equipment",
     "hidden",
+    "from_roster",
 )
 OBJECT_KEYS = ("id", "type", "at")
 KINDS = ("operative", "hostage", "vip")
@@ -144,6 +148,8 @@ def parse_sides(top: Fields, extras: Extras, bots: Collection[str] = ()) -> list
                     if isinstance(value, str)
                     else "",
                 )
+        # umpire: true marks the game master's side (neutral figures; it never wins)
+        role = "umpire" if fields.boolean("umpire") else "player"
         if side_id is None:
             continue
         if side_id in seen:
@@ -153,7 +159,14 @@ def parse_sides(top: Fields, extras: Extras, bots: Collection[str] = ()) -> list
             continue
         seen[side_id] = path
         sides.append(
-            SideSpec(side_id, name or side_id, controller, path, _extra(fields, SIDE_KEYS, allowed))
+            SideSpec(
+                side_id,
+                name or side_id,
+                controller,
+                path,
+                _extra(fields, SIDE_KEYS, allowed),
+                role=role,
+            )
         )
     return sides
 
@@ -261,7 +274,11 @@ def parse_figures(
     """The figures: kind, side, card or stats, place, facing, equipment, secrecy."""
     side_ids = [s.id for s in sides]
     allowed = extras.allowed("figure", FIGURE_KEYS)
+    # a ruleset adds figure kinds (dogs, vehicles, crews) in scenario_keys["kind"]
+    kinds = (*KINDS, *sorted(extras.keys.get("kind", frozenset()) - set(KINDS)))
     figures: list[FigureSpec] = []
+    roster = _roster(top)
+    drawn: dict[str, str] = {}
     for path, raw in _entries(top, "figures", "a figure", limits.MAX_FIGURES):
         fields = Fields(raw, path, top.report)
         before = top.report.count()
@@ -269,7 +286,7 @@ def parse_figures(
         fields.require("id")
         ident = _id(fields, "a figure")
         kind = (
-            fields.choice("kind", KINDS, "operative, hostage or vip")
+            fields.choice("kind", kinds, ", ".join(kinds[:-1]) + " or " + kinds[-1])
             if fields.has("kind")
             else ("operative")
         )
@@ -283,6 +300,22 @@ def parse_figures(
         hidden = fields.boolean("hidden")
         extra = _extra(fields, FIGURE_KEYS, allowed)
         plain_stats = fields.plain("stats") if stats is not None else None
+        man = _from_roster(fields, roster, drawn)
+        if man is not None:
+            if stats is not None:
+                fields.report.add(
+                    fields.at("stats"),
+                    "a figure from the roster takes its stats from the roster",
+                    "remove stats, or remove from_roster",
+                )
+            plain_stats = dict(man.characteristics)
+            name = name or man.name
+            extra = {
+                **extra,
+                "roster": man.name,
+                "skills": dict(man.skills),
+                "wounds": dict(man.wounds),
+            }
         if ident is None or not ids.claim(ident, path) or top.report.count() != before:
             continue
         figures.append(
@@ -302,6 +335,66 @@ def parse_figures(
             )
         )
     return figures
+
+
+def _roster(top: Fields) -> Roster | None:
+    """The scenario's ``roster: FILE`` (relative to the scenario file), or None."""
+    if not top.has("roster"):
+        return None
+    value = top.text("roster")
+    if value is None:
+        return None
+    base = Path(top.report.file).parent
+    try:
+        return load_roster(base / value)
+    except RosterError as exc:
+        for problem in exc.problems:
+            top.report.add("roster", f"the roster file has a problem: {problem}")
+        return None
+
+
+def _from_roster(fields: Fields, roster: Roster | None, drawn: dict[str, str]) -> Man | None:
+    """The man ``from_roster`` names (or ``next``: the first not yet drawn), checked."""
+    if not fields.has("from_roster"):
+        return None
+    wanted = fields.text("from_roster")
+    if wanted is None:
+        return None
+    if roster is None:
+        fields.report.add(
+            fields.at("from_roster"),
+            "the scenario names no roster",
+            "add roster: FILE at the top level",
+        )
+        return None
+    if wanted == "next":
+        free = [m for m in roster.men if m.name not in drawn and m.status != "dead"]
+        if not free:
+            fields.report.add(
+                fields.at("from_roster"), f"every man of roster {roster.name!r} is drawn already"
+            )
+            return None
+        man = free[0]
+    else:
+        try:
+            man = roster.man(wanted)
+        except KeyError:
+            fields.report.add(
+                fields.at("from_roster"),
+                f"no man {wanted!r} in roster {roster.name!r}",
+                suggest(wanted, roster.names()),
+            )
+            return None
+        if man.name in drawn:
+            fields.report.add(
+                fields.at("from_roster"), f"{man.name!r} is drawn already by {drawn[man.name]}"
+            )
+            return None
+        if man.status == "dead":
+            fields.report.add(fields.at("from_roster"), f"{man.name!r} is dead")
+            return None
+    drawn[man.name] = fields.path
+    return man
 
 
 def parse_objects(top: Fields, extras: Extras, parts: MapParts, ids: Ids) -> list[ObjectSpec]:

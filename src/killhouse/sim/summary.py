@@ -33,6 +33,8 @@ class GameSummary:
     turns: int
     casualties: dict[str, int]
     outcome: dict[str, int] = field(default_factory=dict)
+    #: every winning side (several in games of three or more sides; none in a draw)
+    winners: tuple[str, ...] = ()
     #: what a probe recorded of the game (the balance lab's positions and statuses)
     extra: Mapping[str, Any] = field(default_factory=dict)
 
@@ -66,6 +68,7 @@ def summarize_game(
         turns=int(game.ruleset.snapshot(game.state).get("turn", 0)),
         casualties={s: casualties.get(s, 0) for s in sides},
         outcome=_outcome(result, casualties, sides),
+        winners=result.winners,
         extra=dict(extra or {}),
     )
 
@@ -77,7 +80,8 @@ def _stat(values: list[int]) -> dict[str, Any]:
 def summarize(scenario: Scenario, seed: int, results: list[GameSummary]) -> dict[str, Any]:
     """The batch summary: wins per side, draws, end reasons, turns, casualties, outcomes."""
     sides = scenario.side_ids()
-    wins = Counter(r.winner for r in results if r.winner is not None)
+    # a shared win counts for each of its winners; a game with no winner is a draw
+    wins = Counter(w for r in results for w in (r.winners or ((r.winner,) if r.winner else ())))
     turns = [r.turns for r in results]
     reported = [k for k in OUTCOME_KEYS if results and all(k in r.outcome for r in results)]
     summary: dict[str, Any] = {
@@ -86,7 +90,7 @@ def summarize(scenario: Scenario, seed: int, results: list[GameSummary]) -> dict
         "seed": seed,
         "games": len(results),
         "wins": {s: wins.get(s, 0) for s in sides},
-        "draws": sum(1 for r in results if r.winner is None),
+        "draws": sum(1 for r in results if r.winner is None and not r.winners),
         "end_reasons": dict(sorted(Counter(r.reason for r in results).items())),
         "turns": {
             "mean": round(fmean(turns), 4) if turns else 0.0,

@@ -20,7 +20,7 @@ def footer(game: Game) -> str:
     result = game.result
     if result is None:
         return "# unfinished"
-    winner = result.winner or "nobody (draw)"
+    winner = " and ".join(result.winners) or "nobody (draw)"
     return f"# result: {winner} - {result.reason}"
 
 

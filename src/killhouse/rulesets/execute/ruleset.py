@@ -101,7 +101,6 @@ class ExecuteRuleset(Ruleset[ExecuteState]):
         "side": frozenset({"role"}),
         "object": frozenset({"level", "skill", "mode", "timer", "holder", "covers", "links"}),
     }
-    default_turn_limit: ClassVar[int] = 30
 
     def check_scenario(self, scenario: Scenario) -> list[Issue]:
         return read_scenario(scenario)[1]

@@ -41,7 +41,6 @@ class GoGoGoRuleset(Ruleset[GoState]):
         "(umpired figures game after Counter-Strike)"
     )
     scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = SCENARIO_KEYS
-    default_turn_limit: ClassVar[int] = 30
 
     # -- scenarios -----------------------------------------------------------------------
     def check_scenario(self, scenario: Scenario) -> list[Issue]:

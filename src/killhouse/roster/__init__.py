@@ -1,0 +1,1 @@
+"""Campaign rosters: named men who carry characteristics, skills and wounds from game to game."""
