@@ -14,7 +14,7 @@ from killhouse.core.chance import SeededChance
 from killhouse.core.events import EventLog
 from killhouse.core.rng import Rng
 from killhouse.engine.game import Game
-from killhouse.errors import IllegalActionError, ScenarioError
+from killhouse.errors import IllegalActionError, MalformedActionError, ScenarioError
 from killhouse.scenario.loader import check_file, load_scenario
 
 from .helpers import RULES, Table, fig, open_rows, scenario
@@ -233,7 +233,7 @@ def test_the_ct_choose_auto_or_sniper_per_figure_and_any_number_may_snipe() -> N
     }
     assert offered == {("c1", "auto"), ("c1", "sniper"), ("c2", "auto"), ("c2", "sniper")}
     assert [d.side for d in RULES.pending(table.state)] == ["ct"]  # T has nothing open
-    with pytest.raises(IllegalActionError, match="auto or sniper"):
+    with pytest.raises(MalformedActionError, match="one of auto, sniper"):
         table.act("ct", "loadout", figure="c1", weapon="rocket")
     with pytest.raises(IllegalActionError, match="no weapon to choose"):
         table.act("ct", "loadout", figure="c3", weapon="sniper")

@@ -15,8 +15,9 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import Event, EventLog
 from killhouse.core.terrain import Terrain
 from killhouse.errors import Problem, ScenarioError
-from killhouse.rulesets.base import JSON, Action, Decision, Result, RollSpec, Ruleset
-from killhouse.rulesets.gogogo import deploy, flow, views
+from killhouse.rulesets.base import JSON, GameInfo, Result, RollSpec
+from killhouse.rulesets.gogogo import deploy, views
+from killhouse.rulesets.gogogo.flow import FLOW
 from killhouse.rulesets.gogogo.movement import enterable
 from killhouse.rulesets.gogogo.narrate import narrate as narrate_event
 from killhouse.rulesets.gogogo.rolls import ROLLS
@@ -28,10 +29,11 @@ from killhouse.rulesets.gogogo.turn import (
     build_state,
     finish_setup,
 )
+from killhouse.rulesets.kit import Flow, FlowRuleset
 from killhouse.scenario.model import Issue, Scenario
 
 
-class GoGoGoRuleset(Ruleset[GoState]):
+class GoGoGoRuleset(FlowRuleset[GoState]):
     """Counter-terrorists against terrorists, simultaneous secret orders, strict sight."""
 
     id: ClassVar[str] = "gogogo"
@@ -41,6 +43,14 @@ class GoGoGoRuleset(Ruleset[GoState]):
         "(umpired figures game after Counter-Strike)"
     )
     scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = SCENARIO_KEYS
+    flow: Flow[GoState] = FLOW  # phases and moves declared on the kit (flow.py)
+    info: ClassVar[GameInfo | None] = GameInfo(
+        turn_shapes=("simultaneous",),
+        imperfect_information=True,
+        roles=("CT", "T"),
+        unit="square (G-1: one unit of the figure scale)",
+        seats_per_side=(1, 100),  # per-player views: one seat per figure (G-35)
+    )
 
     # -- scenarios -----------------------------------------------------------------------
     def check_scenario(self, scenario: Scenario) -> list[Issue]:
@@ -66,14 +76,6 @@ class GoGoGoRuleset(Ruleset[GoState]):
         return state
 
     # -- the loop ------------------------------------------------------------------------
-    def pending(self, state: GoState) -> tuple[Decision, ...]:
-        return flow.pending(state)
-
-    def legal_actions(self, state: GoState, side: str) -> list[Action]:
-        return flow.legal_actions(state, side)
-
-    def apply(self, state: GoState, action: Action, chance: Chance, log: EventLog) -> None:
-        flow.apply(state, action, chance, log)
 
     def result(self, state: GoState) -> Result | None:
         if not state.over:
