@@ -182,3 +182,30 @@ def test_a_hostage_following_a_leader_who_holds_walks_two() -> None:
     table.state.fig("h1").stunned_until = table.state.turn + 1
     table.turn()
     assert table.at("h1") == (5, 2)  # stunned: half of 2
+
+
+@pytest.mark.parametrize(
+    ("posture", "to", "stunned", "ends"),
+    [
+        ("hold", None, ("c1",), (3, 2)),  # a stunned leader holding: 1, not 2 (G-71)
+        ("hold", None, (), (4, 2)),  # the leader fine: 2
+        ("hold", None, ("c1", "h1"), (3, 2)),  # both stunned: still half speed, 1
+        ("move", (8, 2), ("c1",), (5, 2)),  # a stunned leader moving: 3, not 6
+        ("move", (8, 2), (), (7, 2)),  # the leader fine: 6 (cost 5 to its side)
+    ],
+)
+def test_a_hostage_behind_a_stunned_leader_moves_at_the_stunned_allowance(
+    posture: str, to: tuple[int, int] | None, stunned: tuple[str, ...], ends: tuple[int, int]
+) -> None:
+    """Issue 10 item 4 (4.10, ruling G-71): the leader's allowance this turn, stunned or not."""
+    table = hostage_table(
+        fig("c1", "ct", 6, 2, "e"),
+        fig("h1", None, 2, 2, kind="hostage"),
+        fig("t1", "t", 11, 3, "e"),
+    )
+    table.state.fig("h1").leader = "c1"
+    for ident in stunned:
+        table.state.fig(ident).stunned_until = table.state.turn + 1
+    order = {"c1": {"posture": posture, "to": to}} if to is not None else {}
+    table.turn(ct=order)
+    assert table.at("h1") == ends

@@ -105,3 +105,9 @@ def test_the_umpire_reads_squares_postures_and_numbers_once_each() -> None:
     for before, after in itertools.pairwise(lines):
         if not before.startswith("  ["):
             assert before != after, before
+
+
+def test_the_same_sound_is_said_once_with_a_count() -> None:
+    marker = {"kind": "footsteps", "listener": "t1", "direction": "w"}
+    line = RULES.narrate(Event(0, "spotted", {"side": "t", "seen": [], "sounds": [marker] * 3}))
+    assert line == "t sees nobody; hears footsteps W of t1 (x3)"

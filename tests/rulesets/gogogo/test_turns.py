@@ -34,7 +34,7 @@ def test_both_sides_decide_at_once_and_the_turn_waits_for_both() -> None:
     table.commit("ct")
     assert [d.side for d in RULES.pending(table.state)] == ["t"]
     assert table.at("c1") == (2, 4)  # nothing resolves before both commit
-    with pytest.raises(IllegalActionError, match="nothing more to decide"):
+    with pytest.raises(IllegalActionError, match="not to decide now; waiting for t"):
         table.act("ct", "commit")
     table.commit("t")
     assert table.at("c1") == (6, 4)

@@ -12,7 +12,7 @@ from killhouse.core.cells import cell_json
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.gogogo import dice
-from killhouse.rulesets.gogogo.firing import expected_value, fire_targets, hit_need
+from killhouse.rulesets.gogogo.firing import fire_targets, hit_need
 from killhouse.rulesets.gogogo.orders import own_fighter
 from killhouse.rulesets.gogogo.state import HOSTAGE, Figure, GoState
 
@@ -31,12 +31,7 @@ def fire_actions(state: GoState, side: str) -> list[Action]:
             continue
         for target in targets:
             p = dice.chance_of(hit_need(fig, target, assume_still=True))
-            hint: dict[str, Any] = {
-                "role": "attack",
-                "p": p,
-                "value": expected_value(fig, target),
-                "target": cell_json(target.pos),
-            }
+            hint: dict[str, Any] = {"role": "attack", "p": p, "target": cell_json(target.pos)}
             if target.kind == HOSTAGE:
                 hint.update(role="other", confirm="the target is a hostage")
                 out.append(

@@ -16,8 +16,19 @@ from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.gogogo.movement import enterable
 from killhouse.rulesets.gogogo.orders import as_cell
-from killhouse.rulesets.gogogo.state import HOSTAGE, OPERATIVE, Figure, GoState, T, id_key
+from killhouse.rulesets.gogogo.state import (
+    HOSTAGE,
+    OPERATIVE,
+    Figure,
+    GoState,
+    T,
+    as_weapon,
+    id_key,
+)
 from killhouse.rulesets.gogogo.tables import tables
+
+#: what a counter-terrorist may carry (5.1): the automatic weapon or a sniper rifle
+WEAPON_CHOICES = ("auto", "sniper")
 
 
 def setup_figures(state: GoState, side: str) -> list[Figure]:
@@ -32,8 +43,13 @@ def setup_figures(state: GoState, side: str) -> list[Figure]:
     return out
 
 
+def weapon_choices(state: GoState, side: str) -> list[str]:
+    """``side``'s operatives whose weapon is chosen at setup, secretly (5.1, G-72)."""
+    return [i for i in state.needs_weapon if state.fig(i).side == side]
+
+
 def setup_needed(state: GoState, side: str) -> bool:
-    if setup_figures(state, side):
+    if setup_figures(state, side) or weapon_choices(state, side):
         return True
     return state.team(side) == T and (bool(state.needs_grenade) or state.needs_carrier)
 
@@ -60,6 +76,8 @@ def complete(state: GoState, side: str) -> bool:
     if draft.pending is not None:
         return False
     if any(f.id not in draft.places for f in setup_figures(state, side)):
+        return False
+    if any(i not in draft.weapons for i in weapon_choices(state, side)):
         return False
     if state.team(side) == T:
         if any(i not in draft.loadouts for i in state.needs_grenade):
@@ -98,6 +116,12 @@ def setup_actions(state: GoState, side: str) -> list[Action]:
                     at=cell_json(cell),
                 )
             )
+    for ident in weapon_choices(state, side):
+        if ident not in draft.weapons:
+            for w in WEAPON_CHOICES:  # G-32: any number may take a sniper rifle
+                out.append(
+                    Action.make(side, "loadout", hint={"role": "setup"}, figure=ident, weapon=w)
+                )
     if state.team(side) == T:
         for ident in state.needs_grenade:
             if ident not in draft.loadouts:
@@ -149,17 +173,27 @@ def check_face(state: GoState, side: str, action: Action) -> tuple[Figure, str]:
     return fig, str(facing)
 
 
-def check_loadout(state: GoState, side: str, action: Action) -> tuple[Figure, str]:
+def check_loadout(state: GoState, side: str, action: Action) -> tuple[Figure, str, str]:
+    """A loadout choice: ``(figure, "weapon" | "grenade", choice)``."""
     draft = state.drafts[side]
     if draft.pending is not None:
         raise IllegalActionError(f"choose the facing of {draft.pending} first")
     fig = _setup_fig(state, side, action)
+    if action.get("weapon") is not None:
+        if action.get("grenade") is not None:
+            raise IllegalActionError("choose a weapon or a grenade, one at a time")
+        if fig.id not in weapon_choices(state, side) or fig.id in draft.weapons:
+            raise IllegalActionError(f"{fig.id} has no weapon to choose")
+        weapon = action.get("weapon")
+        if weapon not in WEAPON_CHOICES:
+            raise IllegalActionError("a counter-terrorist takes auto or sniper (5.1)")
+        return fig, "weapon", str(weapon)
     if fig.side != side or fig.id not in state.needs_grenade or fig.id in draft.loadouts:
         raise IllegalActionError(f"{fig.id} has no grenade to choose")
     grenade = action.get("grenade")
     if grenade not in tables().t_grenade_choices:
         raise IllegalActionError("a terrorist takes one of he, smoke or stun")
-    return fig, str(grenade)
+    return fig, "grenade", str(grenade)
 
 
 def check_carrier(state: GoState, side: str, action: Action) -> Figure:
@@ -184,9 +218,12 @@ def apply_setup(state: GoState) -> None:
             fig.facing = draft.facings.get(ident, fig.facing)
         for ident, grenade in draft.loadouts.items():
             state.fig(ident).grenades = {grenade: 1}
+        for ident, weapon in draft.weapons.items():
+            state.fig(ident).weapon = as_weapon(weapon) or "auto"
         if draft.carrier is not None and state.bomb is not None:
             state.bomb.carrier = draft.carrier
             state.fig(draft.carrier).has_bomb = True
     state.deploy = {}
     state.needs_grenade = []
+    state.needs_weapon = []
     state.needs_carrier = False

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from killhouse.core.chance import Chance
 from killhouse.core.events import Audience, EventLog
+from killhouse.core.geometry import euclidean_sq
 from killhouse.rulesets.gogogo import dice
-from killhouse.rulesets.gogogo.geom import AUTO, arc_zone, dist_sq
+from killhouse.rulesets.gogogo.geom import AUTO, arc_zone
 from killhouse.rulesets.gogogo.harm import take_out, wound
 from killhouse.rulesets.gogogo.news import UMPIRE, tell
 from killhouse.rulesets.gogogo.state import (
@@ -93,22 +94,12 @@ def hit_need(firer: Figure, target: Figure, assume_still: bool = False) -> int:
     them (G-36), so hints for bots use it.
     """
     assert firer.pos is not None and target.pos is not None
-    span = dist_sq((firer.pos.x, firer.pos.y), (target.pos.x, target.pos.y))
+    span = euclidean_sq(firer.pos, target.pos)
     short = span <= tables().short_range_sq
     moving = False if assume_still else target_moving(target)
     hiding = False if assume_still else (target_hiding(target) and not target.fired)
     aim = firer.aim_turns if firer.weapon == "sniper" else 0
     return dice.fire_need(firer_row(firer), short, moving, hiding, firer.wounds, firer.stunned, aim)
-
-
-def expected_value(firer: Figure, target: Figure) -> float:
-    """What a hit is worth to a bot: P(out of action | hit) plus a little for a wound."""
-    if target.kind == HOSTAGE:
-        return -10.0
-    if firer.weapon == "sniper":
-        return 1.0
-    ooa = sum(1 for r in tables().hit_effect if r == dice.OOA) / 6.0
-    return ooa + 0.4 * (1.0 - ooa) + (0.5 if target.kind == VIP else 0.0)
 
 
 def resolve_fire(state: GoState, chance: Chance, log: EventLog, declared: dict[str, str]) -> None:
@@ -160,8 +151,7 @@ def resolve_fire(state: GoState, chance: Chance, log: EventLog, declared: dict[s
                 "tier": tier,
                 "posture": firer.posture,
                 "range": "short"
-                if dist_sq((firer.pos.x, firer.pos.y), (target.pos.x, target.pos.y))
-                <= tables().short_range_sq
+                if euclidean_sq(firer.pos, target.pos) <= tables().short_range_sq
                 else "long",
                 "target_moving": target_moving(target),
                 "target_hiding": target_hiding(target) and not target.fired,

@@ -135,7 +135,3 @@ def throw_line(
     between = cells_on_segment(thrower, target)[1:-1]
     through = any(bool(opening[y, x]) for x, y in between)
     return clear, through
-
-
-def dist_sq(a: tuple[int, int], b: tuple[int, int]) -> int:
-    return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2

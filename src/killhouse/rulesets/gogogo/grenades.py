@@ -25,6 +25,7 @@ from killhouse.rulesets.gogogo.harm import take_out, wound
 from killhouse.rulesets.gogogo.movement import longest_prefix
 from killhouse.rulesets.gogogo.news import audience, place, public, tell
 from killhouse.rulesets.gogogo.state import HOSTAGE, MOVE, STEALTH, Figure, GoState
+from killhouse.rulesets.gogogo.tables import allowance as move_allowance
 from killhouse.rulesets.gogogo.tables import tables
 from killhouse.rulesets.gogogo.vision import leader_team
 
@@ -220,7 +221,7 @@ def grenade_step(state: GoState, chance: Chance, log: EventLog) -> None:
             del state.orders[fig.id]
             continue
         if fig.stunned and not stunned_before.get(fig.id, False) and order.path:
-            allowance = t.stunned_move if order.posture == MOVE else t.stunned_stealth
+            allowance = move_allowance(order.posture, True)
             assert fig.pos is not None and order.posture in (MOVE, STEALTH)
             cut = longest_prefix(fig.pos, order.path, allowance)
             if len(cut) < len(order.path):

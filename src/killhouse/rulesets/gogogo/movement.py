@@ -16,6 +16,7 @@ from numpy.typing import NDArray
 
 from killhouse.core.board import Board
 from killhouse.core.cells import Cell
+from killhouse.core.geometry import euclidean_sq
 from killhouse.core.paths import DistanceField, StepRules, distance_field, path_cost
 from killhouse.core.terrain import Terrain
 
@@ -230,7 +231,7 @@ def follow_path(
         cost = dist.cost(cell)
         if cost is None:
             continue
-        key = (cost, (cell.x - leader_at.x) ** 2 + (cell.y - leader_at.y) ** 2, cell.y, cell.x)
+        key = (cost, euclidean_sq(cell, leader_at), cell.y, cell.x)
         if best is None or key < best:
             best, goal = key, cell
     if goal is None:

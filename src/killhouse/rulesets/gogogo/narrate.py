@@ -21,9 +21,11 @@ def _at(cell: Any) -> str:
 def _seen(data: Mapping[str, Any]) -> str:
     seen = data.get("seen", [])
     parts = [f"{s['id']} at {_at(s.get('at'))}" for s in seen]
-    sounds = [
-        f"{m['kind']} {m['direction'].upper()} of {m['listener']}" for m in data.get("sounds", [])
-    ]
+    heard: dict[str, int] = {}
+    for m in data.get("sounds", []):  # one marker per source: say each kind once, with a count
+        key = f"{m['kind']} {m['direction'].upper()} of {m['listener']}"
+        heard[key] = heard.get(key, 0) + 1
+    sounds = [key if n == 1 else f"{key} (x{n})" for key, n in heard.items()]
     text = "sees " + (", ".join(parts) if parts else "nobody")
     if sounds:
         text += "; hears " + ", ".join(sounds)
@@ -56,6 +58,19 @@ def _shot(d: Mapping[str, Any]) -> str:
     )
 
 
+def _deployed(d: Mapping[str, Any]) -> str:
+    """A side's secret setup, for its own record and the umpire."""
+    parts = [", ".join(f"{k} at {_at(v)}" for k, v in d.get("placed", {}).items())]
+    for k, w in d.get("weapons", {}).items():
+        parts.append(f"{k} takes {'a sniper rifle' if w == 'sniper' else 'an automatic weapon'}")
+    for k, g in d.get("loadouts", {}).items():
+        parts.append(f"{k} takes {'an HE' if g == 'he' else 'a ' + g} grenade")
+    if d.get("carrier"):
+        parts.append(f"{d['carrier']} carries the bomb")
+    text = "; ".join(p for p in parts if p)
+    return f"Deployed: {text or 'nobody to place'}."
+
+
 def _throw(d: Mapping[str, Any]) -> str:
     head = f"{d['thrower']} throws a {d['grenade']} grenade at {_at(d['target'])}"
     if d.get("on_target"):
@@ -68,14 +83,7 @@ _LINES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "bomb-fuse": lambda d: f"The bomb's fuse is {d['fuse_turns']} turns.",
     "turn": lambda d: f"--- Turn {d['turn']} ---",
     "setup-committed": lambda d: f"{d['side']} has deployed.",
-    "deployed": lambda d: (
-        "Deployed: "
-        + (
-            ", ".join(f"{k} at {_at(v)}" for k, v in d.get("placed", {}).items())
-            or "nobody to place"
-        )
-        + "."
-    ),
+    "deployed": _deployed,
     "orders": lambda d: f"{d['side']} orders: " + "; ".join(_order(o) for o in d["orders"]) + ".",
     "throw": _throw,
     "burst": lambda d: f"A {d['grenade']} grenade bursts at {_at(d['at'])}.",

@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from killhouse.core.cells import COMPASS, COMPASS_ORDER, Cell, cell_json
-from killhouse.core.geometry import cells_on_segment, los_from
+from killhouse.core.geometry import cells_on_segment, chebyshev, euclidean_sq, los_from
 from killhouse.core.paths import DistanceField
 from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
@@ -40,7 +40,9 @@ from killhouse.rulesets.gogogo.state import (
     GoState,
     Order,
     T,
+    as_posture,
 )
+from killhouse.rulesets.gogogo.tables import allowance as move_allowance
 from killhouse.rulesets.gogogo.tables import tables
 from killhouse.rulesets.gogogo.vision import leader_team
 
@@ -54,12 +56,7 @@ def illegal(message: str) -> IllegalActionError:
 
 def allowance(fig: Figure, posture: str) -> int:
     """Movement allowance (table 3.5), halved when stunned (G-22)."""
-    t = tables()
-    if posture == MOVE:
-        return t.stunned_move if fig.stunned else t.move
-    if posture == STEALTH:
-        return t.stunned_stealth if fig.stunned else t.stealth
-    return 0
+    return move_allowance(posture, fig.stunned)
 
 
 def as_cell(value: Any, what: str) -> Cell:
@@ -164,7 +161,7 @@ def can_defuse(state: GoState, fig: Figure) -> bool:
     known = state.know[fig.side].bomb_at
     if known is None or fig.pos is None or known.level != fig.pos.level:
         return False
-    return max(abs(known.x - fig.pos.x), abs(known.y - fig.pos.y)) <= 1
+    return chebyshev(known, fig.pos) <= 1
 
 
 def known_hostages(state: GoState, side: str, seen: set[str] | None = None) -> list[Figure]:
@@ -192,14 +189,9 @@ def follow_choices(state: GoState, side: str, fig: Figure) -> list[Figure]:
         assert h.pos is not None
         if h.leader == fig.id or h.id in already or h.pos.level != fig.pos.level:
             continue
-        if max(abs(h.pos.x - fig.pos.x), abs(h.pos.y - fig.pos.y)) == 1:
+        if chebyshev(h.pos, fig.pos) == 1:
             out.append(h)
     return out
-
-
-def _d2(a: Cell, b: Cell | None) -> int:
-    assert b is not None
-    return (a.x - b.x) ** 2 + (a.y - b.y) ** 2
 
 
 def seen_enemy_cells(state: GoState, side: str) -> list[Cell]:
@@ -234,7 +226,7 @@ def order_actions(state: GoState, side: str) -> list[Action]:
                 _act(
                     side,
                     "follow",
-                    {"role": role, "p": 1.0, "value": 3.0, "target": cell_json(h.pos)},
+                    {"role": role, "p": 1.0, "target": cell_json(h.pos)},
                     figure=fig.id,
                     hostage=h.id,
                 )
@@ -278,25 +270,26 @@ def figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
     if fig.kind == OPERATIVE:
         for task, allowed in (("plant", can_plant), ("defuse", can_defuse)):
             if allowed(state, fig):
-                task_hint = {"role": "task", "p": 1.0, "value": 10.0, "to": here}
+                task_hint = {"role": "task", "p": 1.0, "to": here}
                 out.append(_act(side, "order", task_hint, figure=fig.id, posture=HOLD, task=task))
         stock = sorted(g for g, n in fig.grenades.items() if n > 0)
         if stock and throw_targets(state, side, fig):
+            here_cell = fig.pos
             near = [
                 c
                 for c in seen_enemy_cells(state, side)
-                if c.level == fig.pos.level
-                and (c.x - fig.pos.x) ** 2 + (c.y - fig.pos.y) ** 2 <= tables().max_throw_sq
+                if c.level == fig.pos.level and euclidean_sq(c, fig.pos) <= tables().max_throw_sq
             ]
+            # the chance of landing on target in the open (4.8); the bot values the rest
+            p_throw = dice.chance_of(dice.grenade_need(False, fig.wounds, fig.stunned))
             for grenade in stock:
                 for posture in (HOLD, HIDE):
                     hint: dict[str, Any] = {"role": "other", "grenade": grenade}
                     if near and grenade in ("he", "stun"):
-                        closest = min(near, key=lambda c: _d2(c, fig.pos))
+                        closest = min(near, key=lambda c: euclidean_sq(c, here_cell))
                         hint = {
                             "role": "attack",
-                            "p": 0.5,
-                            "value": 0.4 * len(near),
+                            "p": p_throw,
                             "grenade": grenade,
                             "target": cell_json(closest),
                         }
@@ -362,9 +355,6 @@ def stage_actions(state: GoState, side: str, fig: Figure, order: Order) -> list[
 
 def target_actions(state: GoState, side: str, fig: Figure, order: Order) -> list[Action]:
     assert fig.pos is not None and order.grenade is not None
-    enemies = seen_enemy_cells(state, side)
-    friends = [f.pos for f in state.active_fighters(side) if f.pos is not None]
-    r2 = tables().radius_sq
     out = []
     for cell in throw_targets(state, side, fig):
         through = through_opening(state, side, fig, cell)
@@ -376,17 +366,7 @@ def target_actions(state: GoState, side: str, fig: Figure, order: Order) -> list
             "grenade": order.grenade,
         }
         if order.grenade in ("he", "stun"):
-            hits = sum(
-                1
-                for c in enemies
-                if c.level == cell.level and (c.x - cell.x) ** 2 + (c.y - cell.y) ** 2 <= r2
-            )
-            own = sum(
-                1
-                for c in friends
-                if c.level == cell.level and (c.x - cell.x) ** 2 + (c.y - cell.y) ** 2 <= r2
-            )
-            hint.update(role="attack", value=float(hits) - 1.5 * own)
+            hint["role"] = "attack"  # its worth (enemies and friends in the radius) is the bot's
         out.append(_act(side, "target", hint, figure=fig.id, at=cell_json(cell)))
     return out
 
@@ -415,9 +395,10 @@ def check_order(state: GoState, side: str, action: Action) -> Order:
     assert fig.pos is not None
     if fig.id in draft.orders:
         raise illegal(f"{fig.id} already has its order for this turn")
-    posture = action.get("posture")
-    if posture not in POSTURES:
-        raise illegal(f"posture must be one of {', '.join(POSTURES)}, got {posture!r}")
+    posture = as_posture(action.get("posture"))
+    if posture is None:
+        given = action.get("posture")
+        raise illegal(f"posture must be one of {', '.join(POSTURES)}, got {given!r}")
     if posture == AIM and fig.weapon != "sniper":
         raise illegal("only a sniper rifle can AIM")
     task = action.get("task")

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from killhouse.core.chance import Chance
+from killhouse.core.geometry import euclidean_sq
 from killhouse.core.terrain import Terrain
 from killhouse.errors import UnknownRollError
 from killhouse.rulesets.base import Param, RollSpec
@@ -111,7 +112,7 @@ def resolve_grenade_radius(chance: Chance, params: Mapping[str, Any]) -> str:
     mid = size // 2
     thrower, target = (mid - distance, mid), (mid, mid)
     at = landing(terrain, thrower, target, direction, k)
-    inside = (at[0] - target[0]) ** 2 + (at[1] - target[1]) ** 2 <= tables().radius_sq
+    inside = euclidean_sq(at, target) <= tables().radius_sq
     return "in-radius" if inside else "outside"
 
 

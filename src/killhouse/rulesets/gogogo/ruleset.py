@@ -14,12 +14,12 @@ from killhouse.core.cells import Cell
 from killhouse.core.chance import Chance
 from killhouse.core.events import Event, EventLog
 from killhouse.core.terrain import Terrain
-from killhouse.errors import IllegalActionError, KillhouseError
-from killhouse.rulesets.base import JSON, Action, Decision, Result, RollSpec, Ruleset
-from killhouse.rulesets.gogogo import declare, deploy, orders, views
+from killhouse.errors import Problem, ScenarioError
+from killhouse.rulesets.base import JSON, GameInfo, Result, RollSpec
+from killhouse.rulesets.gogogo import deploy, views
+from killhouse.rulesets.gogogo.flow import FLOW
 from killhouse.rulesets.gogogo.movement import enterable
 from killhouse.rulesets.gogogo.narrate import narrate as narrate_event
-from killhouse.rulesets.gogogo.news import place, public, tell
 from killhouse.rulesets.gogogo.rolls import ROLLS
 from killhouse.rulesets.gogogo.scenario import SCENARIO_KEYS, plan_scenario
 from killhouse.rulesets.gogogo.state import ACTIVE, CT, FIRE, HOSTAGE, OOA, ORDERS, SETUP, GoState
@@ -28,38 +28,12 @@ from killhouse.rulesets.gogogo.turn import (
     announce_start,
     build_state,
     finish_setup,
-    resolve_fire_phase,
-    resolve_orders,
 )
+from killhouse.rulesets.kit import Flow, FlowRuleset
 from killhouse.scenario.model import Issue, Scenario
 
-PROMPTS = {
-    SETUP: "setup: secret loadouts and deployment",
-    ORDERS: "orders for turn {turn}: posture, move, facing, throw, plant, defuse, follow",
-    FIRE: "fire declarations for turn {turn}: one target or hold per figure",
-}
-KINDS = {
-    SETUP: ("place", "face", "loadout", "carrier", "commit"),
-    ORDERS: ("order", "target", "face", "follow", "speak", "commit"),
-    FIRE: ("fire", "hold", "commit"),
-}
-#: the arguments each action kind takes (anything else is refused)
-ARGS: dict[tuple[str, str], frozenset[str]] = {
-    (SETUP, "place"): frozenset({"figure", "at"}),
-    (SETUP, "face"): frozenset({"figure", "facing"}),
-    (SETUP, "loadout"): frozenset({"figure", "grenade"}),
-    (SETUP, "carrier"): frozenset({"figure"}),
-    (ORDERS, "order"): frozenset({"figure", "posture", "to", "path", "task", "grenade"}),
-    (ORDERS, "target"): frozenset({"figure", "at"}),
-    (ORDERS, "face"): frozenset({"figure", "facing"}),
-    (ORDERS, "follow"): frozenset({"figure", "hostage"}),
-    (ORDERS, "speak"): frozenset({"figure"}),
-    (FIRE, "fire"): frozenset({"figure", "target", "confirm"}),
-    (FIRE, "hold"): frozenset({"figure"}),
-}
 
-
-class GoGoGoRuleset(Ruleset[GoState]):
+class GoGoGoRuleset(FlowRuleset[GoState]):
     """Counter-terrorists against terrorists, simultaneous secret orders, strict sight."""
 
     id: ClassVar[str] = "gogogo"
@@ -69,6 +43,14 @@ class GoGoGoRuleset(Ruleset[GoState]):
         "(umpired figures game after Counter-Strike)"
     )
     scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = SCENARIO_KEYS
+    flow: Flow[GoState] = FLOW  # phases and moves declared on the kit (flow.py)
+    info: ClassVar[GameInfo | None] = GameInfo(
+        turn_shapes=("simultaneous",),
+        imperfect_information=True,
+        roles=("CT", "T"),
+        unit="square (G-1: one unit of the figure scale)",
+        seats_per_side=(1, 100),  # per-player views: one seat per figure (G-35)
+    )
 
     # -- scenarios -----------------------------------------------------------------------
     def check_scenario(self, scenario: Scenario) -> list[Issue]:
@@ -76,10 +58,12 @@ class GoGoGoRuleset(Ruleset[GoState]):
 
     def new_state(self, scenario: Scenario, chance: Chance, log: EventLog) -> GoState:
         plan = plan_scenario(scenario)
-        if plan.issues:
-            raise KillhouseError(
-                "scenario does not suit gogogo: "
-                + "; ".join(f"{i.path}: {i.message}" for i in plan.issues)
+        if plan.issues:  # each problem with its file and line, as validate gives it
+            raise ScenarioError(
+                [
+                    Problem(scenario.file, scenario.line_of(i.path), i.path, i.message, i.hint)
+                    for i in plan.issues
+                ]
             )
         state = build_state(scenario, plan)
         announce_start(state, log)
@@ -92,141 +76,6 @@ class GoGoGoRuleset(Ruleset[GoState]):
         return state
 
     # -- the loop ------------------------------------------------------------------------
-    def pending(self, state: GoState) -> tuple[Decision, ...]:
-        if state.over:
-            return ()
-        prompt = PROMPTS[state.phase].format(turn=state.turn)
-        return tuple(
-            Decision(side, state.phase, prompt)
-            for side in state.sides
-            if not state.drafts[side].committed
-        )
-
-    def legal_actions(self, state: GoState, side: str) -> list[Action]:
-        if state.over or side not in state.sides or state.drafts[side].committed:
-            return []
-        if state.phase == SETUP:
-            return deploy.setup_actions(state, side)
-        if state.phase == ORDERS:
-            return orders.order_actions(state, side)
-        if state.phase == FIRE:
-            return declare.fire_actions(state, side)
-        return []
-
-    def apply(self, state: GoState, action: Action, chance: Chance, log: EventLog) -> None:
-        side = action.side
-        if state.over:
-            raise IllegalActionError("the game is over")
-        if side not in state.sides:
-            raise IllegalActionError(f"no side {side!r} in this game")
-        draft = state.drafts[side]
-        if draft.committed:
-            waiting = ", ".join(s for s, d in state.drafts.items() if not d.committed)
-            raise IllegalActionError(
-                f"{side} has nothing more to decide in the {state.phase} step; "
-                f"waiting for {waiting}"
-            )
-        kinds = KINDS.get(state.phase, ())
-        if action.kind not in kinds:
-            raise IllegalActionError(
-                f"{action.kind!r} is not an action of the {state.phase} step "
-                f"(expected one of: {', '.join(kinds)})"
-            )
-        allowed = ARGS.get((state.phase, action.kind), frozenset())
-        extra = sorted(k for k, _ in action.args if k not in allowed)
-        if extra:
-            takes = ", ".join(sorted(allowed)) or "no arguments"
-            raise IllegalActionError(
-                f"{action.kind!r} does not take {', '.join(extra)} (it takes {takes})"
-            )
-        if state.phase == SETUP:
-            self._apply_setup(state, action, chance, log)
-        elif state.phase == ORDERS:
-            self._apply_orders(state, action, chance, log)
-        else:
-            self._apply_fire(state, action, chance, log)
-
-    def _apply_setup(self, state: GoState, action: Action, chance: Chance, log: EventLog) -> None:
-        side = action.side
-        draft = state.drafts[side]
-        if action.kind == "place":
-            fig, cell = deploy.check_place(state, side, action)
-            draft.places[fig.id] = cell
-            draft.pending = None if fig.kind == HOSTAGE else fig.id  # hostages have no facing
-        elif action.kind == "face":
-            fig, facing = deploy.check_face(state, side, action)
-            draft.facings[fig.id] = facing
-            draft.pending = None
-        elif action.kind == "loadout":
-            fig, grenade = deploy.check_loadout(state, side, action)
-            draft.loadouts[fig.id] = grenade
-        elif action.kind == "carrier":
-            fig = deploy.check_carrier(state, side, action)
-            draft.carrier = fig.id
-        else:
-            if not deploy.complete(state, side):
-                raise IllegalActionError(
-                    "setup is not complete: place, face and equip everyone first"
-                )
-            draft.committed = True
-            tell(
-                state,
-                log,
-                "deployed",
-                {
-                    "placed": {k: place(state, v) for k, v in sorted(draft.places.items())},
-                    "loadouts": dict(sorted(draft.loadouts.items())),
-                    "carrier": draft.carrier,
-                },
-                [side],
-            )
-            public(state, log, "setup-committed", {"side": side})
-            if all(d.committed for d in state.drafts.values()):
-                deploy.apply_setup(state)
-                finish_setup(state, chance, log)
-
-    def _apply_orders(self, state: GoState, action: Action, chance: Chance, log: EventLog) -> None:
-        side = action.side
-        draft = state.drafts[side]
-        if action.kind == "order":
-            order = orders.check_order(state, side, action)
-            ident = str(action.get("figure"))
-            draft.orders[ident] = order
-            draft.pending = ident
-        elif action.kind == "target":
-            fig, cell = orders.check_target(state, side, action)
-            draft.orders[fig.id].target = cell
-        elif action.kind == "face":
-            fig, facing = orders.check_face(state, side, action)
-            draft.orders[fig.id].facing = facing
-            draft.pending = None
-        elif action.kind == "follow":
-            fig, hostage = orders.check_follow(state, side, action)
-            draft.follows.setdefault(fig.id, []).append(hostage.id)
-        elif action.kind == "speak":
-            fig = orders.check_speak(state, side, action)
-            draft.speak.append(fig.id)
-        else:
-            orders.check_commit(state, side)
-            draft.committed = True
-            public(state, log, "orders-committed", {"side": side})
-            if all(d.committed for d in state.drafts.values()):
-                resolve_orders(state, chance, log)
-
-    def _apply_fire(self, state: GoState, action: Action, chance: Chance, log: EventLog) -> None:
-        side = action.side
-        draft = state.drafts[side]
-        if action.kind == "fire":
-            fig, target = declare.check_fire(state, side, action)
-            draft.fire[fig.id] = target.id
-        elif action.kind == "hold":
-            fig = declare.check_hold(state, side, action)
-            draft.fire[fig.id] = None
-        else:
-            draft.committed = True
-            public(state, log, "fire-committed", {"side": side})
-            if all(d.committed for d in state.drafts.values()):
-                resolve_fire_phase(state, chance, log)
 
     def result(self, state: GoState) -> Result | None:
         if not state.over:
@@ -268,6 +117,7 @@ class GoGoGoRuleset(Ruleset[GoState]):
                 k: sorted([c.level, c.x, c.y] for c in v) for k, v in sorted(state.deploy.items())
             },
             "needs_grenade": list(state.needs_grenade),
+            "needs_weapon": list(state.needs_weapon),
             "needs_carrier": state.needs_carrier,
             "result": (
                 {"winner": state.winner, "reason": state.reason, **state.details}

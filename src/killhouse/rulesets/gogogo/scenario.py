@@ -70,6 +70,7 @@ class Plan:
     per_player: bool = False
     free: bool = False
     weapons: dict[str, str] = field(default_factory=dict)
+    open_weapons: list[str] = field(default_factory=list)  # CT choosing auto or sniper at setup
     grenades: dict[str, dict[str, int]] = field(default_factory=dict)
     carrier: str | None = None
     bomb_id: str | None = None
@@ -255,6 +256,8 @@ def _equipment(plan: Plan, f: FigureSpec, team: str | None) -> None:
         plan.grenades[f.id] = {}
         return
     plan.weapons[f.id] = weapon
+    if team == CT and not weapons and f.at is None and f.kind == OPERATIVE:
+        plan.open_weapons.append(f.id)  # ruling G-72: placed at setup, armed at setup (5.1)
     if team == CT:
         if "he" in grenades:
             plan.issue(path, "CT never carry HE grenades (they're the good guys)")

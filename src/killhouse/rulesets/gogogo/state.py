@@ -10,30 +10,54 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, Final, Literal
 
 from killhouse.core.board import Board
 from killhouse.core.cells import Cell, cell_json
 
-CT = "CT"
-T = "T"
-OPERATIVE = "operative"
-VIP = "vip"
-HOSTAGE = "hostage"
+CT: Final = "CT"
+T: Final = "T"
+OPERATIVE: Final = "operative"
+VIP: Final = "vip"
+HOSTAGE: Final = "hostage"
 
-ACTIVE = "active"
-OOA = "ooa"
-RESCUED = "rescued"
-ESCAPED = "escaped"
+#: a figure's status (section 2): in play, out of action, rescued hostage, escaped VIP
+Status = Literal["active", "ooa", "rescued", "escaped"]
+ACTIVE: Final = "active"
+OOA: Final = "ooa"
+RESCUED: Final = "rescued"
+ESCAPED: Final = "escaped"
 
-HOLD = "hold"
-HIDE = "hide"
-AIM = "aim"
-STEALTH = "stealth"
-MOVE = "move"
-POSTURES = (HOLD, HIDE, AIM, STEALTH, MOVE)
-MOVING = frozenset({STEALTH, MOVE})
-STATIONARY = frozenset({HOLD, HIDE, AIM})
+#: the five postures of 4.1 (G-5, G-11)
+Posture = Literal["hold", "hide", "aim", "stealth", "move"]
+HOLD: Final = "hold"
+HIDE: Final = "hide"
+AIM: Final = "aim"
+STEALTH: Final = "stealth"
+MOVE: Final = "move"
+POSTURES: tuple[Posture, ...] = (HOLD, HIDE, AIM, STEALTH, MOVE)
+MOVING: frozenset[Posture] = frozenset({STEALTH, MOVE})
+STATIONARY: frozenset[Posture] = frozenset({HOLD, HIDE, AIM})
+
+#: what a figure carries (section 2): hostages carry nothing
+Weapon = Literal["auto", "sniper", "none"]
+
+
+def as_posture(value: object) -> Posture | None:
+    """``value`` as a posture, or None if it is not one of the five."""
+    for posture in POSTURES:
+        if value == posture:
+            return posture
+    return None
+
+
+def as_weapon(value: object) -> Weapon | None:
+    """``value`` as a weapon, or None."""
+    for weapon in ("auto", "sniper", "none"):
+        if value == weapon:
+            return weapon
+    return None
+
 
 THROW = "throw"
 PLANT = "plant"
@@ -77,12 +101,12 @@ class Figure:
     facing: str = "n"
     wounds: int = 0
     stunned_until: int | None = None
-    status: str = ACTIVE
-    weapon: str = "auto"  # auto | sniper | none
+    status: Status = ACTIVE
+    weapon: Weapon = "auto"
     loaded: bool = True
     aim_turns: int = 0
     grenades: dict[str, int] = field(default_factory=dict)
-    posture: str | None = None  # this turn's posture (None before the first orders)
+    posture: Posture | None = None  # this turn's posture (None before the first orders)
     hiding: bool = False
     plant_progress: int = 0
     defuse_progress: int = 0
@@ -90,7 +114,7 @@ class Figure:
     leader: str | None = None  # hostages: who it follows
     join: int = 0  # hostages: when it joined its leader (ruling G-25 order)
     covering: bool = False  # hostages: took cover (ruling G-26)
-    moved_as: str | None = None  # hostages: STEALTH or MOVE if it moved this turn
+    moved_as: Posture | None = None  # hostages: STEALTH or MOVE if it moved this turn
     fired: bool = False  # declared a shot this turn
     threw: bool = False  # threw a grenade this turn
     in_danger: bool = False  # hostages: in a burst or shot at this turn (ruling G-26)
@@ -144,7 +168,7 @@ class Figure:
 class Order:
     """One figure's order for a turn (section 4.1)."""
 
-    posture: str
+    posture: Posture
     path: list[Cell] = field(default_factory=list)  # cells entered, start excluded
     facing: str | None = None  # None until chosen
     task: str | None = None  # throw | plant | defuse
@@ -178,6 +202,7 @@ class Draft:
     places: dict[str, Cell] = field(default_factory=dict)  # setup placements
     facings: dict[str, str] = field(default_factory=dict)  # setup facings
     loadouts: dict[str, str] = field(default_factory=dict)  # setup: T grenade choices
+    weapons: dict[str, str] = field(default_factory=dict)  # setup: CT auto or sniper (G-72)
     carrier: str | None = None  # setup: the bomb carrier
     committed: bool = False
 
@@ -191,6 +216,7 @@ class Draft:
             "places": {k: cell_json(v) for k, v in sorted(self.places.items())},
             "facings": dict(sorted(self.facings.items())),
             "loadouts": dict(sorted(self.loadouts.items())),
+            "weapons": dict(sorted(self.weapons.items())),
             "carrier": self.carrier,
             "committed": self.committed,
         }
@@ -298,6 +324,7 @@ class GoState:
     details: dict[str, Any] = field(default_factory=dict)
     deploy: dict[str, frozenset[Cell]] = field(default_factory=dict)  # unplaced fig -> zone
     needs_grenade: list[str] = field(default_factory=list)  # T operatives still to choose
+    needs_weapon: list[str] = field(default_factory=list)  # CT operatives still to arm (G-72)
     needs_carrier: bool = False  # T must name the bomb carrier at setup
     cache: dict[Any, Any] = field(default_factory=dict, repr=False)  # transient, not state
 

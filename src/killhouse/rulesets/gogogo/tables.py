@@ -116,3 +116,29 @@ def tables() -> Tables:
         hostages=int(num["hostages"]),
         team_size=int(num["team_size"]),
     )
+
+
+def allowance(posture: str | None, stunned: bool) -> int:
+    """A figure's movement allowance (table 3.5) for its posture, halved when stunned (G-22).
+
+    The one place the G-22 halving is written; stationary postures move nowhere.
+    """
+    t = tables()
+    if posture == "move":
+        return t.stunned_move if stunned else t.move
+    if posture == "stealth":
+        return t.stunned_stealth if stunned else t.stealth
+    return 0
+
+
+def follow_allowance(leader_posture: str | None, stunned: bool) -> int:
+    """A following hostage's allowance: its leader's this turn (G-25), 2 if the leader held.
+
+    ``stunned`` is true when the hostage *or its leader* is stunned (ruling G-71): the leader's
+    allowance this turn is the stunned one, and a stunned hostage moves at half speed; both
+    stunned is still half speed, not a quarter.
+    """
+    if leader_posture in ("move", "stealth"):
+        return allowance(leader_posture, stunned)
+    t = tables()
+    return t.stunned_stealth if stunned else t.hold_follow

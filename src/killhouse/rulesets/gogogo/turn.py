@@ -13,6 +13,7 @@ from typing import Any
 from killhouse.core.cells import Cell
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
+from killhouse.core.geometry import chebyshev
 from killhouse.core.terrain import Terrain
 from killhouse.rulesets.gogogo.firing import resolve_fire
 from killhouse.rulesets.gogogo.grenades import grenade_step
@@ -44,9 +45,10 @@ from killhouse.rulesets.gogogo.state import (
     Order,
     T,
     Zones,
+    as_weapon,
     id_key,
 )
-from killhouse.rulesets.gogogo.tables import tables
+from killhouse.rulesets.gogogo.tables import follow_allowance, tables
 from killhouse.rulesets.gogogo.victory import end_check
 from killhouse.rulesets.gogogo.vision import leader_team, open_door_cells, sound, spotting
 from killhouse.scenario.model import Scenario
@@ -70,7 +72,7 @@ def build_state(scenario: Scenario, plan: Plan) -> GoState:
             team=team,
             pos=spec.at,
             facing=spec.facing or "n",
-            weapon=plan.weapons.get(spec.id, "auto"),
+            weapon=as_weapon(plan.weapons.get(spec.id)) or "auto",
             grenades=dict(plan.grenades.get(spec.id, {})),
         )
         figures[spec.id] = fig
@@ -99,6 +101,7 @@ def build_state(scenario: Scenario, plan: Plan) -> GoState:
     state.needs_grenade = [
         f.id for f in state.ordered() if f.team == T and f.kind == OPERATIVE and not f.grenades
     ]
+    state.needs_weapon = [i for i in plan.open_weapons if i in figures]
     state.needs_carrier = bomb is not None and bomb.carrier is None and bomb.pos is None
     doors = set(open_door_cells(state))  # the map every side receives (5.1)
     for side in sides:
@@ -249,7 +252,7 @@ def join_followers(state: GoState, log: EventLog, follows: dict[str, list[str]])
 
 
 def _adjacent(a: Cell, b: Cell) -> bool:
-    return a.level == b.level and max(abs(a.x - b.x), abs(a.y - b.y)) == 1
+    return a.level == b.level and chebyshev(a, b) == 1
 
 
 def _open_doors(state: GoState, cells: list[Cell], side: str | None) -> list[Cell]:
@@ -265,7 +268,6 @@ def _open_doors(state: GoState, cells: list[Cell], side: str | None) -> list[Cel
 
 def movement_step(state: GoState, log: EventLog) -> None:
     """Step 3: lock-step (G-4), hostages following (G-25), bomb pick-up (G-29), removals (G-28)."""
-    t = tables()
     positions = {f.id: f.pos for f in state.figures.values() if f.active and f.pos is not None}
     paths = {
         ident: order.path
@@ -300,12 +302,8 @@ def movement_step(state: GoState, log: EventLog) -> None:
         if not leader.active or leader.pos is None or h.pos is None:
             h.leader = None
             continue
-        if leader.posture == MOVE:
-            allowance = t.stunned_move if h.stunned else t.move
-        elif leader.posture == STEALTH:
-            allowance = t.stunned_stealth if h.stunned else t.stealth
-        else:
-            allowance = t.stunned_stealth if h.stunned else t.hold_follow
+        # ruling G-71: a stunned leader's allowance is the stunned one (4.10)
+        allowance = follow_allowance(leader.posture, h.stunned or leader.stunned)
         occupied = [f.pos for f in state.figures.values() if f.active and f.pos is not None]
         route = follow_path(state.board, h.pos, leader.pos, occupied, allowance)
         if not route:
@@ -556,7 +554,7 @@ def end_of_turn(state: GoState, log: EventLog) -> None:
 
 
 def _near(a: Cell, b: Cell) -> bool:
-    return a.level == b.level and max(abs(a.x - b.x), abs(a.y - b.y)) <= 1
+    return a.level == b.level and chebyshev(a, b) <= 1
 
 
 def _leader_side(state: GoState, h: Figure) -> str | None:

@@ -12,7 +12,7 @@ import numpy as np
 
 from killhouse.core.cells import COMPASS, Cell
 from killhouse.core.chance import Chance
-from killhouse.core.geometry import arc_test, los_pairs
+from killhouse.core.geometry import arc_test, euclidean_sq, los_pairs
 from killhouse.core.terrain import Terrain
 from killhouse.rulesets.gogogo import dice
 from killhouse.rulesets.gogogo.geom import AUTO, PERIPHERAL, arc_zone, sector
@@ -236,7 +236,7 @@ def sound(state: GoState, orders: dict[str, Order], speakers: list[str]) -> None
             if listener.pos.level != source.pos.level:
                 continue  # ruling G-50: sound stays on its level
             dx, dy = source.pos.x - listener.pos.x, source.pos.y - listener.pos.y
-            if dx * dx + dy * dy > hearing:
+            if euclidean_sq(source.pos, listener.pos) > hearing:  # G-33: within 10
                 continue
             assert listener.side is not None
             marker = Marker(kind, listener.id, sector(dx, dy))

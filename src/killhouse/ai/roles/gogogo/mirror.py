@@ -1,0 +1,214 @@
+"""The side's map mirror: doors and smoke as the view shows them, distance fields, batched sight.
+
+``SideMap`` is the base of the gogogo role bot: it keeps the side's own copy of the map
+(doors it knows open, G-44; smoke), caches distance fields for one decision, works out
+lines of sight in batches, reads the view, and remembers what the side has searched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from killhouse.ai.baseline import BaselineBot, cell_of
+from killhouse.ai.roles.gogogo.common import FigurePlan, Seen
+from killhouse.core.cells import COMPASS, Cell
+from killhouse.core.fov import fields_of_view
+from killhouse.core.geometry import los_pairs
+from killhouse.core.terrain import Terrain
+from killhouse.rulesets.gogogo.facts import (
+    CT,
+    DESTRUCTION,
+    HOSTAGE_MISSION,
+    DistanceField,
+    briefing,
+    distance_from,
+    distance_to,
+    enterable,
+)
+from killhouse.scenario.model import Scenario
+
+
+class SideMap(BaselineBot):
+    """What the side knows of the map, and the caches a decision works from."""
+
+    def __init__(self, scenario: Scenario, side: str) -> None:
+        super().__init__(scenario, side)
+        brief = briefing(scenario)
+        self.team = brief.team_of.get(side, CT)
+        self.mission = brief.mission
+        self.zones = brief.zones
+        self.sites = list(brief.sites)
+        self.base = scenario.board
+        self.board = scenario.board.copy()
+        self.open_doors: set[Cell] = set()
+        own_start = self.zones.ct_start if self.team == CT else self.zones.t_start
+        enemy_start = self.zones.t_start if self.team == CT else self.zones.ct_start
+        if self.team == CT and self.mission == HOSTAGE_MISSION:
+            enemy_start = enemy_start | self.zones.location
+        self.own_start = own_start
+        self.enemy_start = enemy_start
+        self.plans: dict[str, FigurePlan] = {}
+        self.plan_turn: int | None = None
+        self.issued_turn = -1
+        self.hostage_memory: dict[str, Cell] = {}
+        self.searched: set[Cell] = set()
+        self.last_contact = 0
+        self.posts: dict[str, Cell] = {}
+        self.site: frozenset[Cell] | None = None
+        self.site_roll = -1
+        self.hot_site: frozenset[Cell] | None = None
+        self._room_cache: list[frozenset[Cell]] | None = None
+        self.stunned_rooms: set[int] = set()
+        self._fields: dict[Any, DistanceField] = {}
+        self._los: dict[tuple[Cell, Cell], bool] = {}  # this decision's sight lines (smoke moves)
+
+    def _sync(self, view: dict[str, Any]) -> None:
+        doors = {Cell(*c) for c in view.get("map", {}).get("open_doors", [])}
+        if doors != self.open_doors:
+            for cell in doors - self.open_doors:
+                self.board.set_terrain(cell, Terrain.DOOR_OPEN)
+            self.open_doors = doors
+            self._fields.clear()
+        for level in self.board.levels:
+            level.smoke[:] = False
+        for level, x, y in view.get("public", {}).get("smoke", []):
+            self.board.levels[level].smoke[y, x] = True
+
+    def _goal_field(self, goals: Iterable[Cell]) -> DistanceField | None:
+        inside = frozenset(
+            c for c in goals if self.board.in_bounds(c) and enterable(self.board, c.level)[c.y, c.x]
+        )
+        key = ("goal", inside)
+        if not inside:
+            return None
+        if key not in self._fields:
+            if len(self._fields) > 128:
+                self._fields.clear()
+            found = distance_to(self.board, inside, self.open_doors)
+            assert found is not None
+            self._fields[key] = found
+        return self._fields[key]
+
+    def _from(self, start: Cell) -> DistanceField:
+        key = ("from", start)
+        if key not in self._fields:
+            self._fields[key] = distance_from(self.board, start, self.open_doors)
+        return self._fields[key]
+
+    def _sight(self, a: Cell, b: Cell) -> bool:
+        if a.level != b.level:
+            return False
+        known = self._los.get((a, b))
+        if known is None:
+            self._prime([(a, b)])
+            known = self._los[(a, b)]
+        return known
+
+    def _prime(self, pairs: Iterable[tuple[Cell, Cell]]) -> None:
+        """Work out line of sight for many pairs at once (one ``los_pairs`` call per level)."""
+        by_level: dict[int, list[tuple[Cell, Cell]]] = {}
+        for a, b in pairs:
+            if a.level == b.level and (a, b) not in self._los:
+                by_level.setdefault(a.level, []).append((a, b))
+        for level, todo in by_level.items():
+            todo = list(dict.fromkeys(todo))
+            seen = los_pairs(
+                self.board.opaque(level),
+                [(a.x, a.y) for a, _ in todo],
+                [(b.x, b.y) for _, b in todo],
+                self.board.smoke(level),
+            )
+            for pair, ok in zip(todo, seen.tolist(), strict=True):
+                self._los[pair] = bool(ok)
+
+    def _read(self, view: dict[str, Any]) -> tuple[list[dict[str, Any]], list[Seen], list[Seen]]:
+        own = [f for f in view.get("figures", []) if f.get("active") and f.get("at") is not None]
+        enemies: list[Seen] = []
+        hostages: list[Seen] = []
+        for s in view.get("seen", []):
+            at = cell_of(s.get("at"))
+            if at is None:
+                continue
+            if s.get("kind") == "hostage":
+                hostages.append(Seen(s["id"], "hostage", at, s.get("led_by")))
+                if s.get("led_by"):
+                    self.hostage_memory.pop(s["id"], None)  # ours now: no need to find it
+                else:
+                    self.hostage_memory[s["id"]] = at
+            elif s.get("side") != self.side:
+                enemies.append(Seen(s["id"], s.get("kind", "operative"), at))
+        if enemies:
+            self.last_contact = int(view.get("turn", 0))
+        return own, enemies, hostages
+
+    def _rooms(self) -> list[frozenset[Cell]]:
+        """The location zone split into its separate connected parts (the hostage rooms)."""
+        if self._room_cache is None:
+            cells = {c for c in self.zones.location if enterable(self.board, c.level)[c.y, c.x]}
+            rooms: list[frozenset[Cell]] = []
+            while cells:
+                start = min(cells)
+                part, todo = {start}, [start]
+                while todo:
+                    c = todo.pop()
+                    for dx, dy in COMPASS.values():
+                        n = c.step(dx, dy)
+                        if n in cells and n not in part:
+                            part.add(n)
+                            todo.append(n)
+                cells -= part
+                rooms.append(frozenset(part))
+            self._room_cache = rooms
+        return self._room_cache
+
+    def _heat(self, enemies: list[Seen]) -> None:
+        """CT: the bomb site the terrorists were last seen closing on, for the others to rotate."""
+        if self.team != CT or self.mission != DESTRUCTION or not enemies or not self.sites:
+            return
+        near = [(self._dist(e.at, site), i) for e in enemies for i, site in enumerate(self.sites)]
+        d, i = min(near)
+        if d <= 14:
+            self.hot_site = self.sites[i]
+
+    def _search(self, own: list[dict[str, Any]]) -> None:
+        """Mark the mission area the side has looked over (rooms cleared of hostages)."""
+        area: frozenset[Cell] = frozenset()
+        if self.mission == HOSTAGE_MISSION:
+            area = self.zones.location
+        elif self.mission == DESTRUCTION and self.team == CT:
+            area = self.zones.bomb_sites
+        if not area:
+            return
+        # walls and pillars inside a zone can never be looked over: leave them out
+        area = frozenset(c for c in area if enterable(self.board, c.level)[c.y, c.x])
+        observers = [(Cell(*f["at"]), str(f.get("facing") or "n"), 90.0) for f in own]
+        for mask in fields_of_view(self.board, observers):
+            for cell in area:
+                if mask[cell.y, cell.x] and cell not in self.hostage_memory.values():
+                    self.searched.add(cell)
+        if area <= self.searched:
+            self.searched.clear()  # everything looked at: look again
+
+    def _dist(self, a: Cell, cells: Iterable[Cell]) -> float:
+        gf = self._goal_field(frozenset(cells))
+        d = gf.cost(a) if gf is not None else None
+        return float(d) if d is not None else 1e9
+
+    def _downhill(self, start: Cell, goals: frozenset[Cell], steps: int) -> Cell | None:
+        gf = self._goal_field(goals)
+        if gf is None or gf.cost(start) is None:
+            return None
+        here = start
+        for _ in range(steps):
+            best = here
+            best_d = gf.cost(here)
+            for dx, dy in COMPASS.values():
+                nxt = here.step(dx, dy)
+                d = gf.cost(nxt)
+                if d is not None and best_d is not None and d < best_d:
+                    best, best_d = nxt, d
+            if best == here:
+                break
+            here = best
+        return here

@@ -1,0 +1,320 @@
+"""The flow of a game of "Go! Go! Go!" declared on the flow kit (section 5.2).
+
+Three phases, each simultaneous and secret: setup (5.1), orders (step 1) and fire
+declaration (step 5). Every pending side's actions wait unseen in its own draft; its
+``commit`` ends its part, and the last commit resolves the step. The moves below declare
+their typed arguments, list their options (the side's legal actions), check a choice
+(orders carry routes too many to list) and write it to the draft.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from killhouse.core.cells import COMPASS_ORDER
+from killhouse.core.chance import Chance
+from killhouse.core.events import EventLog
+from killhouse.errors import IllegalActionError
+from killhouse.rulesets.base import Action
+from killhouse.rulesets.gogogo import declare, deploy, orders
+from killhouse.rulesets.gogogo.news import place, public, tell
+from killhouse.rulesets.gogogo.state import FIRE, HOSTAGE, ORDERS, POSTURES, SETUP, GoState
+from killhouse.rulesets.gogogo.turn import finish_setup, resolve_fire_phase, resolve_orders
+from killhouse.rulesets.kit import Arg, Flow, Move, Phase
+
+PROMPTS = {
+    SETUP: "setup: secret loadouts and deployment",
+    ORDERS: "orders for turn {turn}: posture, move, facing, throw, plant, defuse, follow",
+    FIRE: "fire declarations for turn {turn}: one target or hold per figure",
+}
+KINDS = {
+    SETUP: ("place", "face", "loadout", "carrier", "commit"),
+    ORDERS: ("order", "target", "face", "follow", "speak", "commit"),
+    FIRE: ("fire", "hold", "commit"),
+}
+FIGURE = Arg("figure", "figure", help="one of the side's figures (or, at setup, a hostage)")
+FACINGS = COMPASS_ORDER
+GRENADES = ("he", "smoke", "stun")
+
+
+# -- options: the side's legal actions, built once per draft and split by kind --------------
+
+
+def _all_options(state: GoState, side: str) -> list[Action]:
+    draft = state.drafts[side]
+    key = ("options", side, state.phase, state.turn, repr(draft.to_json()))
+    cached = state.cache.get(("options", side))
+    if cached is not None and cached[0] == key:
+        return list(cached[1])
+    if state.phase == SETUP:
+        out = deploy.setup_actions(state, side)
+    elif state.phase == ORDERS:
+        out = orders.order_actions(state, side)
+    else:
+        out = declare.fire_actions(state, side)
+    state.cache[("options", side)] = (key, tuple(out))
+    return out
+
+
+def _options(kind: str) -> Callable[[GoState, str], list[Action]]:
+    def options(state: GoState, side: str) -> list[Action]:
+        if state.over or state.drafts[side].committed:
+            return []
+        return [a for a in _all_options(state, side) if a.kind == kind]
+
+    return options
+
+
+def _committed(state: GoState, action: Action) -> None:
+    draft = state.drafts[action.side]
+    if draft.committed:
+        waiting = ", ".join(s for s, d in state.drafts.items() if not d.committed)
+        raise IllegalActionError(
+            f"{action.side} has nothing more to decide in the {state.phase} step; "
+            f"waiting for {waiting}"
+        )
+
+
+# -- setup (5.1) -------------------------------------------------------------------------------
+
+
+def _place(state: GoState, action: Action, chance: Chance, log: EventLog) -> None:
+    fig, cell = deploy.check_place(state, action.side, action)
+    draft = state.drafts[action.side]
+    draft.places[fig.id] = cell
+    draft.pending = None if fig.kind == HOSTAGE else fig.id  # hostages have no facing
+
+
+def _face(state: GoState, action: Action, chance: Chance, log: EventLog) -> None:
+    draft = state.drafts[action.side]
+    if state.phase == SETUP:
+        fig, facing = deploy.check_face(state, action.side, action)
+        draft.facings[fig.id] = facing
+    else:
+        fig, facing = orders.check_face(state, action.side, action)
+        draft.orders[fig.id].facing = facing
+    draft.pending = None
+
+
+def _check_face(state: GoState, action: Action) -> None:
+    _committed(state, action)
+    if state.phase == SETUP:
+        deploy.check_face(state, action.side, action)
+    else:
+        orders.check_face(state, action.side, action)
+
+
+def _loadout(state: GoState, action: Action, chance: Chance, log: EventLog) -> None:
+    fig, kind, choice = deploy.check_loadout(state, action.side, action)
+    draft = state.drafts[action.side]
+    if kind == "weapon":
+        draft.weapons[fig.id] = choice
+    else:
+        draft.loadouts[fig.id] = choice
+
+
+def _carrier(state: GoState, action: Action, chance: Chance, log: EventLog) -> None:
+    fig = deploy.check_carrier(state, action.side, action)
+    state.drafts[action.side].carrier = fig.id
+
+
+# -- orders (step 1) ---------------------------------------------------------------------------
+
+
+def _order(state: GoState, action: Action, chance: Chance, log: EventLog) -> None:
+    order = orders.check_order(state, action.side, action)
+    draft = state.drafts[action.side]
+    ident = str(action.get("figure"))
+    draft.orders[ident] = order
+    draft.pending = ident
+
+
+def _target(state: GoState, action: Action, chance: Chance, log: EventLog) -> None:
+    fig, cell = orders.check_target(state, action.side, action)
+    state.drafts[action.side].orders[fig.id].target = cell
+
+
+def _follow(state: GoState, action: Action, chance: Chance, log: EventLog) -> None:
+    fig, hostage = orders.check_follow(state, action.side, action)
+    state.drafts[action.side].follows.setdefault(fig.id, []).append(hostage.id)
+
+
+def _speak(state: GoState, action: Action, chance: Chance, log: EventLog) -> None:
+    fig = orders.check_speak(state, action.side, action)
+    state.drafts[action.side].speak.append(fig.id)
+
+
+# -- fire declaration (step 5) -----------------------------------------------------------------
+
+
+def _fire(state: GoState, action: Action, chance: Chance, log: EventLog) -> None:
+    fig, target = declare.check_fire(state, action.side, action)
+    state.drafts[action.side].fire[fig.id] = target.id
+
+
+def _hold(state: GoState, action: Action, chance: Chance, log: EventLog) -> None:
+    fig = declare.check_hold(state, action.side, action)
+    state.drafts[action.side].fire[fig.id] = None
+
+
+# -- commit: the side's part is done; the last one resolves the step ---------------------------
+
+
+def _check_commit(state: GoState, action: Action) -> None:
+    _committed(state, action)
+    if state.phase == SETUP and not deploy.complete(state, action.side):
+        raise IllegalActionError("setup is not complete: place, face and equip everyone first")
+    if state.phase == ORDERS:
+        orders.check_commit(state, action.side)
+
+
+def _commit(state: GoState, action: Action, chance: Chance, log: EventLog) -> None:
+    side = action.side
+    draft = state.drafts[side]
+    draft.committed = True
+    everyone = all(d.committed for d in state.drafts.values())
+    if state.phase == SETUP:
+        data = {
+            "placed": {k: place(state, v) for k, v in sorted(draft.places.items())},
+            "loadouts": dict(sorted(draft.loadouts.items())),
+            "weapons": dict(sorted(draft.weapons.items())),
+            "carrier": draft.carrier,
+        }
+        tell(state, log, "deployed", data, [side])
+        public(state, log, "setup-committed", {"side": side})
+        if everyone:
+            deploy.apply_setup(state)
+            finish_setup(state, chance, log)
+    elif state.phase == ORDERS:
+        public(state, log, "orders-committed", {"side": side})
+        if everyone:
+            resolve_orders(state, chance, log)
+    else:
+        public(state, log, "fire-committed", {"side": side})
+        if everyone:
+            resolve_fire_phase(state, chance, log)
+
+
+def _guard(rule: Callable[[GoState, str, Action], object]) -> Callable[[GoState, Action], None]:
+    """A move's check: the side still has something to decide, then the rule's own check."""
+
+    def check(state: GoState, action: Action) -> None:
+        _committed(state, action)
+        rule(state, action.side, action)
+
+    return check
+
+
+def _move(
+    kind: str,
+    args: tuple[Arg, ...],
+    resolve: Callable[[GoState, Action, Chance, EventLog], None],
+    help: str,
+    check: Callable[[GoState, Action], None],
+) -> Move[GoState]:
+    return Move(
+        kind=kind,
+        args=args,
+        options=_options(kind),
+        resolve=resolve,
+        check=check,
+        help=help,
+    )
+
+
+MOVES: tuple[Move[GoState], ...] = (
+    _move(
+        "place",
+        (FIGURE, Arg("at", "cell", help="a free square of the figure's deployment zone")),
+        _place,
+        "setup: place a figure (then face it, unless a hostage)",
+        _guard(deploy.check_place),
+    ),
+    _move(
+        "face",
+        (FIGURE, Arg("facing", "enum", choices=FACINGS)),
+        _face,
+        "the facing of the figure just placed or ordered",
+        _check_face,
+    ),
+    _move(
+        "loadout",
+        (
+            FIGURE,
+            Arg("grenade", "enum", required=False, choices=GRENADES, help="T: its one grenade"),
+            Arg("weapon", "enum", required=False, choices=("auto", "sniper"), help="CT (G-72)"),
+        ),
+        _loadout,
+        "setup: a terrorist's grenade or a counter-terrorist's weapon",
+        _guard(deploy.check_loadout),
+    ),
+    _move(
+        "carrier",
+        (FIGURE,),
+        _carrier,
+        "setup: the terrorist who carries the bomb",
+        _guard(deploy.check_carrier),
+    ),
+    _move(
+        "order",
+        (
+            FIGURE,
+            Arg("posture", "enum", choices=POSTURES),
+            Arg("to", "cell", required=False, help="a moving order's destination"),
+            Arg("path", "cells", required=False, help="or its squares, start excluded"),
+            Arg("task", "enum", required=False, choices=("throw", "plant", "defuse")),
+            Arg("grenade", "enum", required=False, choices=GRENADES),
+        ),
+        _order,
+        "a figure's order for the turn (4.1); then target (throw) and face",
+        _guard(orders.check_order),
+    ),
+    _move(
+        "target",
+        (FIGURE, Arg("at", "cell", help="a square 1-10 away with a clear throw line")),
+        _target,
+        "the square a THROW order aims at",
+        _guard(orders.check_target),
+    ),
+    _move(
+        "follow",
+        (FIGURE, Arg("hostage", "id")),
+        _follow,
+        "FOLLOW_ME to an adjacent hostage the side knows of (G-25)",
+        _guard(orders.check_follow),
+    ),
+    _move(
+        "speak",
+        (FIGURE,),
+        _speak,
+        "per-player mode: the figure's player spoke (G-34)",
+        _guard(orders.check_speak),
+    ),
+    _move(
+        "fire",
+        (FIGURE, Arg("target", "id"), Arg("confirm", "bool", required=False)),
+        _fire,
+        "a shot at a figure the firer sees (a hostage needs confirm: true)",
+        _guard(declare.check_fire),
+    ),
+    _move("hold", (FIGURE,), _hold, "the figure holds its fire", _guard(declare.check_hold)),
+    _move("commit", (), _commit, "the side's part of this step is done", _check_commit),
+)
+
+
+def _phase(name: str) -> Phase[GoState]:
+    return Phase(
+        name=name,
+        shape="simultaneous",
+        deciders=lambda s: [side for side in s.sides if not s.drafts[side].committed],
+        moves=KINDS[name],
+        prompt=lambda s: PROMPTS[s.phase].format(turn=s.turn),
+    )
+
+
+FLOW: Flow[GoState] = Flow(
+    phases=[_phase(SETUP), _phase(ORDERS), _phase(FIRE)],
+    moves=MOVES,
+    phase_of=lambda s: s.phase,
+    over=lambda s: s.over,
+)
