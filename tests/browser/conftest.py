@@ -7,18 +7,14 @@ the system's chromium (``/usr/bin/chromium`` from Debian's package, found on the
 from __future__ import annotations
 
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conformance import ROOT, SCENARIO_DIR
+from tests.conformance import ROOT
+from tests.live import ServerProcess
 
 #: screenshots of the browser tests (git-ignored)
 ARTEFACTS = ROOT / "artefacts" / "screenshots"
@@ -52,45 +48,6 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
     return {**browser_context_args, "viewport": {"width": 1400, "height": 950}}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class ServerProcess:
-    """``killhouse serve`` in a child process on a free loopback port."""
-
-    def __init__(self, db: Path, log: Path) -> None:
-        self.db = db
-        self.log_path = log
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        out = self.log_path.open("ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "killhouse.cli", "serve", "--port", str(self.port),
-             "--db", str(self.db), "--scenarios", str(SCENARIO_DIR)],
-            stdout=out, stderr=subprocess.STDOUT,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(self.url + "/healthz", timeout=1):
-                    return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError(f"the server did not start: {self.log_path.read_text()[-2000:]}")
-
-    def stop(self) -> None:
-        if self.proc is not None:
-            self.proc.terminate()
-            self.proc.wait(10)
-            self.proc = None
 
 
 @pytest.fixture(scope="session")

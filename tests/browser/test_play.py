@@ -8,7 +8,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import ServerProcess
+from tests.live import ServerProcess
 
 PASSES = ("end_negotiation", "ready", "continue", "done", "commit", "hold")
 TIMEOUT = 30_000

@@ -212,6 +212,7 @@ class Room:
         }
         if role == UMPIRE:
             out["view"] = game.ruleset.snapshot(game.state)
+            out["state_hash"] = game.state_hash()
             out["events"] = present.umpire_events(game, since)
             if self.ai_error:
                 out["ai_error"] = self.ai_error
