@@ -58,8 +58,8 @@ def _crash_run(db: str, tmp_path: Path, kills: int, seed: int) -> None:
     killed = 0
     try:
         while killed < kills:
-            timer = threading.Timer(rng.uniform(0.05, 0.5), server.kill)
-            timer.start()
+            # the kill comes at a random moment after the client has its state back
+            timer = threading.Timer(rng.uniform(0.02, 0.4), server.kill)
             game = games[-1]
             acked: dict[int, dict[str, Any]] = game["acked"]
             try:
@@ -71,6 +71,8 @@ def _crash_run(db: str, tmp_path: Path, kills: int, seed: int) -> None:
                     while True:
                         msg = json.loads(ws.recv(timeout=30))
                         if msg["type"] == "state":
+                            if not timer.is_alive() and not timer.finished.is_set():
+                                timer.start()
                             index = msg["index"]
                             if msg["result"] is not None and outbox is None:
                                 break  # this game is over: the next round plays a new one
@@ -91,7 +93,8 @@ def _crash_run(db: str, tmp_path: Path, kills: int, seed: int) -> None:
             except (ConnectionClosed, ConnectionError, OSError, TimeoutError):
                 pass
             timer.cancel()
-            timer.join()  # a kill under way finishes before we look
+            if timer.is_alive():
+                timer.join()  # a kill under way finishes before we look
             if server.proc is None:
                 killed += 1
                 server.start()
