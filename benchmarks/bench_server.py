@@ -25,15 +25,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.live import ServerProcess, free_port  # noqa: E402
+from fastapi import FastAPI, WebSocket, WebSocketDisconnect  # noqa: E402
+
+from tests.live import ServerProcess  # noqa: E402
 
 PASSES = ("commit", "done", "continue", "ready", "end_negotiation")
 
 
 def echo_app() -> Any:
     """The baseline: a FastAPI WebSocket that sends every text message straight back."""
-    from fastapi import FastAPI, WebSocket, WebSocketDisconnect
-
     app = FastAPI()
 
     @app.websocket("/echo")
@@ -93,6 +93,26 @@ async def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
     return await asyncio.to_thread(call)
 
 
+def commit_cost(folder: Path, rounds: int) -> float:
+    """Median milliseconds of one bare SQLite commit (WAL, synchronous=FULL) on this disk:
+    the floor of an acknowledged action's round trip."""
+    import sqlite3
+
+    db = sqlite3.connect(folder / "fsync.sqlite3", isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=FULL")
+    db.execute("CREATE TABLE t (i INTEGER)")
+    times = []
+    for i in range(rounds):
+        start = time.perf_counter()
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("INSERT INTO t VALUES (?)", (i,))
+        db.execute("COMMIT")
+        times.append(time.perf_counter() - start)
+    db.close()
+    return statistics.median(times) * 1000.0
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -102,7 +122,7 @@ async def round_trips(server: ServerProcess, echo: EchoProcess, rounds: int) -> 
     from websockets.asyncio.client import connect
 
     game = await post(server.url + "/api/games", {
-        "scenario": "gogogo/hostage.yaml", "seed": 1, "seats": {"ct": "human", "t": "human"}})
+        "scenario": "gogogo/hostage.yaml", "seed": 1, "seats": {"ct": "human", "t": "ai"}})
     token = game["links"]["ct"].split("#token=")[1]
     times: list[float] = []
     size = 0
@@ -111,23 +131,34 @@ async def round_trips(server: ServerProcess, echo: EchoProcess, rounds: int) -> 
         state: dict[str, Any] = {}
         while state.get("type") != "state":
             state = json.loads(await ws.recv())
-        # orders for one figure, over and over: each is a real action the engine applies,
-        # stored and committed before the ack (the draft changes; the turn does not end)
-        orders = [a for a in state["legal"] if a["kind"] == "order" and a["figure"] == "c1"]
-        for i in range(rounds):
-            action = {k: v for k, v in orders[i % len(orders)].items() if k != "hint"}
-            message = json.dumps({"type": "action", "seq": i + 1, "action": action})
-            size = len(message)
+        # orders and facings, one after another: each is a real action the engine applies and
+        # the store commits before the ack. Only these are timed; when every figure has its
+        # orders the side commits (untimed: the AI side then plays its part of the turn).
+        seq = 0
+        while len(times) < rounds:
+            if state.get("result"):
+                raise RuntimeError("the benchmark game ended; use more turns")
+            choices = [a for a in state["legal"] if a["kind"] in ("order", "face")]
+            timed = bool(choices)
+            passes = [a for a in state["legal"] if a["kind"] in (*PASSES, "hold")]
+            pick = choices[seq % len(choices)] if choices else (passes or state["legal"])[0]
+            seq += 1
+            action = {k: v for k, v in pick.items() if k != "hint"}
+            message = json.dumps({"type": "action", "seq": seq, "action": action})
+            size = max(size, len(message))
             start = time.perf_counter()
             await ws.send(message)
             while True:
                 reply = json.loads(await ws.recv())
                 if reply["type"] in ("ack", "error"):
                     break
-            times.append(time.perf_counter() - start)
+            if timed:
+                times.append(time.perf_counter() - start)
             if reply["type"] != "ack":
-                raise RuntimeError(f"round trip {i}: {reply}")
-            await ws.recv()  # the state pushed after the action
+                raise RuntimeError(f"action {seq}: {reply}")
+            state = json.loads(await ws.recv())  # the state pushed after the action
+            while not state["legal"] and not state["result"]:
+                state = json.loads(await ws.recv())
     echo_times: list[float] = []
     async with connect(f"ws://127.0.0.1:{echo.port}/echo") as ws:
         payload = "x" * size
@@ -245,10 +276,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         server = ServerProcess(folder / "bench.sqlite3", folder / "server.log")
+        server.start()  # first: a port is only taken once its server listens on it
         echo = EchoProcess(folder / "unused", folder / "echo.log")
-        echo.port = free_port()
-        echo.url = f"http://127.0.0.1:{echo.port}"
-        server.start()
         echo.start()
         try:
             trips = asyncio.run(round_trips(server, echo, args.rounds))
@@ -261,6 +290,10 @@ def main() -> None:
                 f"median {trips['echo_median_ms']:.2f} ms, p99 {trips['echo_p99_ms']:.2f} ms"
             )
             print(f"p99 ratio (action / echo): {trips['p99_ratio']:.2f}")
+            print(
+                f"one bare SQLite commit (WAL, synchronous=FULL) on this disk: median "
+                f"{commit_cost(folder, min(args.rounds, 200)):.2f} ms"
+            )
             load = asyncio.run(concurrent(server, args.games, args.seconds))
             print(
                 f"{load['clients']} concurrent games for {load['seconds']} s: "
