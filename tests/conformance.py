@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import importlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +42,21 @@ def shipped_scenarios(ruleset: str | None = None) -> list[Path]:
     return sorted(SCENARIO_DIR.glob(pattern))
 
 
+#: toy rulesets the suite runs over as well: id -> (ruleset class, scenario factory)
+TOYS: dict[str, tuple[str, str]] = {
+    "patrol": ("tests.engine.patrol:PatrolRuleset", "tests.engine.patrol:patrol_scenario"),
+}
+
+
+def _load(target: str) -> Callable[[], Scenario]:
+    module, name = target.split(":")
+    factory: Callable[[], Scenario] = getattr(importlib.import_module(module), name)
+    return factory
+
+
 def first_scenario(ruleset: str) -> Scenario:
+    if ruleset in TOYS:
+        return _load(TOYS[ruleset][1])()
     paths = shipped_scenarios(ruleset)
     assert paths, f"ruleset {ruleset!r} ships no scenario under scenarios/{ruleset}/"
     return load_scenario(paths[0])

@@ -3,20 +3,32 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from killhouse import rulesets
 from killhouse.core.rng import Rng
 from killhouse.engine.game import Game, canonical_json
 from killhouse.engine.record import log_lines, replay
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets import get_ruleset
 from killhouse.rulesets.base import Action
-from tests.conformance import first_scenario, play_out, random_playout, registered
+from tests.conformance import TOYS, first_scenario, play_out, random_playout, registered
 
-RULESETS = registered()
+RULESETS = [*registered(), *TOYS]
+
+
+@pytest.fixture(autouse=True)
+def toys_registered() -> Iterator[None]:
+    for ruleset, (target, _) in TOYS.items():
+        rulesets.register(ruleset, target)
+    yield
+    for ruleset in TOYS:
+        rulesets.REGISTRY.pop(ruleset, None)
+        rulesets._LOADED.pop(ruleset, None)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -130,7 +142,11 @@ def test_describe_names_source(ruleset: str) -> None:
     assert info["id"] == ruleset and info["source"] and info["title"]
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(ruleset=st.sampled_from(RULESETS), seed=st.integers(min_value=0, max_value=2**32))
 def test_property_no_view_leaks_in_random_games(ruleset: str, seed: int) -> None:
     scenario = first_scenario(ruleset)
@@ -147,3 +163,23 @@ def test_wrong_side_is_refused() -> None:
     if others:
         with pytest.raises(IllegalActionError, match="not to decide now"):
             game.apply(Action.make(others[0], "done"))
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_offered_action_fits_its_schema(ruleset: str) -> None:
+    """The kit's schemas describe every action the ruleset offers (faces build controls from
+    them and the server validates input against them)."""
+    from killhouse.rulesets.kit import check_args
+
+    schemas = get_ruleset(ruleset).schemas()
+    if not schemas:
+        pytest.skip(f"{ruleset} declares no action schemas yet")
+    flow = get_ruleset(ruleset).flow  # type: ignore[attr-defined]
+    scenario = first_scenario(ruleset)
+    for step, game in enumerate(random_playout(scenario, 43, check_leaks=False)):
+        if step > 300:
+            break
+        for decision in game.pending():
+            for action in game.legal_actions(decision.side):
+                assert action.kind in schemas, f"{action.kind} has no schema"
+                check_args(action.kind, flow.moves[action.kind].args, dict(action.args))

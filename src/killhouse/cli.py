@@ -32,18 +32,24 @@ def _print_json(data: Any) -> None:
 def validate(
     files: Annotated[list[Path], typer.Argument(help="scenario YAML files")],
 ) -> None:
-    """Check scenario files: print ok or one line per problem (file:line: field: ...)."""
-    from killhouse.scenario.loader import check_file
+    """Check scenario files: print ok or one line per problem (file:line: field: ...).
+
+    Warnings (a side sealed off from every objective and enemy) are printed too, but
+    leave the exit code 0.
+    """
+    from killhouse.scenario.loader import check_file_with_warnings
 
     bad = False
     for path in files:
-        problems = check_file(path)
+        problems, warnings = check_file_with_warnings(path)
         if problems:
             bad = True
             for problem in problems:
                 typer.echo(str(problem), err=False)
-        else:
-            typer.echo(f"{path}: ok" if len(files) > 1 else "ok")
+            continue
+        for warning in warnings:
+            typer.echo(str(warning))
+        typer.echo(f"{path}: ok" if len(files) > 1 else "ok")
     if bad:
         raise typer.Exit(2)
 
@@ -52,15 +58,48 @@ def validate(
 def rulesets(
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
-    """List the registered rulesets with their sources."""
+    """List the registered rulesets with their sources, metadata and action schemas."""
     from killhouse.rulesets import get_ruleset, ruleset_ids
 
-    rows = [get_ruleset(r).describe() for r in ruleset_ids()]
+    rows = [
+        {**get_ruleset(r).describe(), "actions": get_ruleset(r).schemas()} for r in ruleset_ids()
+    ]
     if as_json:
         _print_json(rows)
         return
     for row in rows:
         typer.echo(f"{row['id']:<10} {row['title']}  [{row['source']}]")
+
+
+@app.command()
+def actions(
+    ruleset: Annotated[str, typer.Argument(help="ruleset id")],
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON Schemas")] = False,
+) -> None:
+    """The action kinds of a ruleset with their arguments (JSON Schema with --json)."""
+    from killhouse.rulesets import get_ruleset
+
+    schemas = get_ruleset(ruleset).schemas()
+    if as_json:
+        _print_json(schemas)
+        return
+    for kind, schema in schemas.items():
+        props = schema["properties"]
+        args = [
+            f"{name}{'' if name in schema['required'] else '?'}:{_arg_type(props[name])}"
+            for name in props
+            if name not in ("kind", "side")
+        ]
+        text = f"{kind:<16} {' '.join(args)}".rstrip()
+        typer.echo(f"{text}  {schema.get('description', '')}".rstrip())
+
+
+def _arg_type(schema: dict[str, Any]) -> str:
+    if "enum" in schema:
+        return "|".join(schema["enum"])
+    if schema.get("description") == "[level, x, y]":
+        return "cell"
+    return str(schema.get("type", "?"))
 
 
 @app.command()

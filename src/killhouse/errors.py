@@ -61,3 +61,13 @@ class ReplayError(KillhouseError):
     """A game log cannot be read or does not belong to the scenario it names."""
 
     code = "bad-log"
+
+
+class MalformedActionError(IllegalActionError):
+    """An action that is not well formed: unknown kind, missing, extra or ill-typed argument.
+
+    It is an ``IllegalActionError`` too, so every caller that refuses illegal actions refuses
+    malformed ones; faces tell the two apart by ``code``.
+    """
+
+    code = "malformed-action"

@@ -23,6 +23,7 @@ from killhouse.core.geometry import (
     line_of_sight,
     los_from,
     los_pairs,
+    los_pairs_numpy,
     octile,
 )
 
@@ -264,13 +265,13 @@ def test_los_pairs_reference_on_a_dense_random_grid() -> None:
 
 
 def test_large_batches_are_split_by_length_and_agree_with_single_pairs() -> None:
-    # enough long segments that los_pairs batches them by length
+    # enough long segments that the numpy reference batches them by length
     gen = np.random.default_rng(11)
     opaque = gen.random((41, 47)) < 0.08
     veil = gen.random((41, 47)) < 0.01
     a = np.stack([gen.integers(0, 47, 600), gen.integers(0, 41, 600)], axis=1)
     b = np.stack([gen.integers(0, 47, 600), gen.integers(0, 41, 600)], axis=1)
-    got = los_pairs(opaque, a, b, veil)
+    got = los_pairs_numpy(opaque, a, b, veil)
     singles = [bool(los_pairs(opaque, a[i : i + 1], b[i : i + 1], veil)[0]) for i in range(600)]
     assert got.tolist() == singles
     for i in range(0, 600, 20):
@@ -279,6 +280,21 @@ def test_large_batches_are_split_by_length_and_agree_with_single_pairs() -> None
     assert 0 < got.sum() < 600
     with pytest.raises(ValueError, match="targets"):
         los_pairs(opaque, a, b[:5])
+
+
+def test_compiled_kernel_equals_the_numpy_rule_on_60000_random_pairs() -> None:
+    gen = np.random.default_rng(2026)
+    for density in (0.05, 0.15, 0.3, 0.5):
+        for h, w in ((23, 31), (50, 40)):
+            opaque = gen.random((h, w)) < density
+            veil = gen.random((h, w)) < 0.03
+            a = np.stack([gen.integers(0, w, 3750), gen.integers(0, h, 3750)], axis=1)
+            b = np.stack([gen.integers(0, w, 3750), gen.integers(0, h, 3750)], axis=1)
+            b[::50] = a[::50]  # zero-length segments too
+            for v in (None, veil):
+                for mode in ("exact", "supercover"):
+                    got = los_pairs(opaque, a, b, v, mode)
+                    assert (got == los_pairs_numpy(opaque, a, b, v, mode)).all()
 
 
 # -- cells on a segment -------------------------------------------------------------------

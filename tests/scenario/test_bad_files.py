@@ -108,7 +108,7 @@ TABLE: list[tuple[str, list[str]]] = [
     (
         "wrong_type.yaml",
         [
-            "wrong_type.yaml:17: turn_limit: expected a number of turns (1 or more), "
+            "wrong_type.yaml:17: turn_limit: expected a number of turns from 1 to 200, "
             "found 'ten' (text) (write digits only, without quotes)"
         ],
     ),
@@ -271,7 +271,7 @@ TABLE: list[tuple[str, list[str]]] = [
     (
         "many.yaml",
         [
-            "many.yaml:3: turn_limit: expected a number of turns (1 or more), "
+            "many.yaml:3: turn_limit: expected a number of turns from 1 to 200, "
             "found 0 (a whole number)",
             "many.yaml:18: figures[0].at: 'ground:0,0' is a wall "
             "(a figure starts on a cell it may enter)",
@@ -281,6 +281,95 @@ TABLE: list[tuple[str, list[str]]] = [
             "(figures and objects share one set of ids)",
             "many.yaml:28: objects[0].at: 'ground:9,9' is outside level 'ground' (5 x 4) "
             "(x is the column, 0-4; y is the row from the top, 0-3)",
+        ],
+    ),
+    (
+        "alias_bomb.yaml",
+        [
+            "alias_bomb.yaml:17: options: the aliases (*name) here expand the document past "
+            "20000 values, the limit (an alias repeats a whole list or mapping: write fewer "
+            "of them)"
+        ],
+    ),
+    (
+        "tag_int.yaml",
+        [
+            "tag_int.yaml:17: turn_limit: explicit YAML tags such as !!int are not supported "
+            "(write the plain value without the tag)"
+        ],
+    ),
+    (
+        "tag_python.yaml",
+        [
+            "tag_python.yaml:15: figures[0].card: explicit YAML tags such as "
+            "!!python/object/apply:os.system are not supported "
+            "(write the plain value without the tag)"
+        ],
+    ),
+    (
+        "huge_number.yaml",
+        ["huge_number.yaml:17: turn_limit: a whole number with more than 20 digits, the limit"],
+    ),
+    (
+        "turn_limit.yaml",
+        [
+            "turn_limit.yaml:17: turn_limit: expected a number of turns from 1 to 200, "
+            "found 10000000 (a whole number)"
+        ],
+    ),
+    (
+        "huge_rectangle.yaml",
+        [
+            "huge_rectangle.yaml:9: map.levels.ground: row 3 has 4 cells; the rows above have 5 "
+            "(every row of a level has the same number of cells; if this row ends in outside "
+            "cells, an editor may have trimmed its trailing spaces: end the row with a "
+            "visible symbol)",
+            "huge_rectangle.yaml:11: map.zones.rescue[0]: 'ground:0,0-99999999999,99999999999' "
+            "is outside every level: a coordinate is at most 199 "
+            "(x is the column and y the row, 0-based from the top-left corner)",
+        ],
+    ),
+    (
+        "zone_cells.yaml",
+        [
+            "zone_cells.yaml:208: map.zones.vault[1]: the zones up to here cover 120000 cells; "
+            "the limit over all zones is 100000 (a zone lists each cell or rectangle once)"
+        ],
+    ),
+    (
+        "combining.yaml",
+        [
+            "combining.yaml:7: map.levels.ground: U+0301 COMBINING ACUTE ACCENT at ground:3,1 "
+            "joins the character before it: a map cell is one character (accents and emoji "
+            "made of several characters draw several cells; use a plain symbol and give it a "
+            "legend entry)"
+        ],
+    ),
+    (
+        "big_level.yaml",
+        [
+            "big_level.yaml:5: map.levels.ground: level 'ground' is 201 x 3 cells; the limit is "
+            "200 x 200 (split a large building into levels, or draw only the part that is "
+            "played)"
+        ],
+    ),
+    (
+        "many_figures.yaml",
+        ["many_figures.yaml:12: figures: the scenario has 201 figures; the limit is 200"],
+    ),
+    (
+        "many_values.yaml",
+        [
+            "many_values.yaml:18: options.padding[4969]: more than 5000 YAML values in one "
+            "file, the limit for a scenario (a scenario is a map and a few dozen figures: "
+            "is this the right file?)"
+        ],
+    ),
+    (
+        "deep.yaml",
+        [
+            "deep.yaml:18: options.deep" + "[0]" * 38 + ": lists and mappings nested more "
+            "than 40 deep, the limit"
         ],
     ),
 ]

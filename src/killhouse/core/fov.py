@@ -11,6 +11,7 @@ from a field of view, and a view that must match the rules asks for ``exact=True
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -95,7 +96,9 @@ def fields_of_view(
         if level not in views:
             opaque = board.opaque(level)
             smoke = _smoke(board, level, veil)
-            views[level] = _View(_clear(opaque, smoke), opaque if exact else None, smoke)
+            views[level] = _View(
+                _clear(opaque, smoke), opaque if exact else None, smoke, reuse=len(observers) > 1
+            )
         out.append(views[level].field(origin, facing, half_angle, radius))
     return out
 
@@ -103,10 +106,40 @@ def fields_of_view(
 class _View:
     """One level's sight arrays, reused for every observer on it."""
 
-    def __init__(self, clear: BoolArray, opaque: BoolArray | None, smoke: BoolArray | None):
+    def __init__(
+        self,
+        clear: BoolArray,
+        opaque: BoolArray | None,
+        smoke: BoolArray | None,
+        reuse: bool = False,
+    ):
         self.clear = clear
         self.opaque = opaque  # set when the exact rule must confirm every cell
         self.smoke = smoke
+        self.reuse = reuse  # many observers: keep one libtcod map for the level
+        self._map: tcod.map.Map | None = None
+
+    def _whole_level(self, x: int, y: int) -> BoolArray:
+        """Shadowcast over the whole level on one reused libtcod map.
+
+        ``tcod.map.compute_fov`` builds and fills a fresh map buffer at every call; keeping
+        one per level and copying only the result costs less than a bare call (measured in
+        ``benchmarks/bench_fov.py``). tcod marks ``Map`` as no longer needed, not as wrong.
+        """
+        if not self.reuse:
+            whole: BoolArray = tcod.map.compute_fov(
+                self.clear, (y, x), radius=0, light_walls=True, algorithm=ALGORITHM
+            )
+            return whole
+        if self._map is None:
+            height, width = self.clear.shape
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                self._map = tcod.map.Map(width, height)
+            self._map.transparent[:] = self.clear
+        self._map.compute_fov(x, y, 0, True, ALGORITHM)
+        seen: BoolArray = np.ascontiguousarray(self._map.fov)
+        return seen
 
     def field(self, origin: Cell, facing: str | None, half_angle: float, radius: int) -> BoolArray:
         height, width = self.clear.shape
@@ -115,8 +148,8 @@ class _View:
             raise ValueError(f"{origin} is off its level ({width}x{height})")
         if facing is not None and facing not in COMPASS:
             raise ValueError(f"unknown facing {facing!r}; expected one of {', '.join(COMPASS)}")
-        out = np.zeros((height, width), dtype=bool)
         if self.smoke is not None and self.smoke[y, x]:
+            out = np.zeros((height, width), dtype=bool)
             out[y, x] = True  # ruling G-8: a figure in smoke can see nobody
             return out
         # Sight within a radius depends only on cells inside the radius's bounding box, so the
@@ -126,12 +159,18 @@ class _View:
             y0, y1 = max(0, y - radius), min(height, y + radius + 1)
         else:
             x0, x1, y0, y1 = 0, width, 0, height
-        window = self.clear[y0:y1, x0:x1]
-        seen: BoolArray = np.ascontiguousarray(
-            tcod.map.compute_fov(
-                window, (y - y0, x - x0), radius=0, light_walls=True, algorithm=ALGORITHM
+        if radius > 0:
+            window = self.clear[y0:y1, x0:x1]
+            seen: BoolArray = np.ascontiguousarray(
+                tcod.map.compute_fov(
+                    window, (y - y0, x - x0), radius=0, light_walls=True, algorithm=ALGORITHM
+                )
             )
-        )
+        else:
+            seen = self._whole_level(x, y)
+        arc = facing is not None and half_angle < 180.0
+        if not (arc or radius > 0 or self.smoke is not None or self.opaque is not None):
+            return seen  # all round over the whole level: the shadowcast is the answer
         # Fields of view are mostly small next to the level: cut them on their bounding box,
         # which holds the origin and so every segment from it to a seen cell.
         rows = np.flatnonzero(seen.any(axis=1))
@@ -144,7 +183,8 @@ class _View:
             dx = np.arange(x0 + c0 - x, x0 + c1 - x, dtype=np.int64)[None, :]
             if radius > 0:
                 box &= dx * dx + dy * dy <= radius * radius
-            if facing is not None and half_angle < 180.0:
+            if arc:
+                assert facing is not None
                 box &= arc_test(COMPASS[facing], dx, dy, half_angle)
             inner = (slice(y0 + r0, y0 + r1), slice(x0 + c0, x0 + c1))
             if self.smoke is not None:
@@ -154,7 +194,8 @@ class _View:
                 smoke = None if self.smoke is None else self.smoke[inner]
                 here = (x - x0 - c0, y - y0 - r0)
                 box &= los_from(self.opaque[inner], here, box, smoke)
-        if seen.shape == out.shape:
+        if seen.shape == (height, width):
             return seen
+        out = np.zeros((height, width), dtype=bool)
         out[y0:y1, x0:x1] = seen
         return out

@@ -10,20 +10,29 @@ Every pair is tested in one vectorized pass: for a segment with ``|dx| = a`` and
 ``|dy| = b``, the cell ``(u, v)`` of its bounding box has its interior crossed iff
 ``(2u-1)b < (2v+1)a`` and ``(2v-1)a < (2u+1)b``; equality in either test (and
 not the other strictly failing) means the segment only touches a corner of it.
+
+A ruleset picks its sight rule with a ``mode`` (``SIGHT_MODES``): ``"exact"`` is the corner
+rule above (ruling K-1); ``"supercover"`` blocks on every cell the closed segment touches,
+corner-touched cells included, ends excepted (firewall's F-24).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from fractions import Fraction
 
 import numpy as np
 from numpy.typing import NDArray
 
 from killhouse.core.cells import Cell
+from killhouse.core.losjit import los_pairs_compiled
 
 BoolArray = NDArray[np.bool_]
 IntArray = NDArray[np.int64]
+
+#: The sight rules a ruleset may name in its metadata (``sight``), passed as ``mode``.
+SIGHT_MODES: tuple[str, ...] = ("exact", "supercover")
 
 _CANDIDATES = np.array([-1, 0, 1], dtype=np.int64)
 _BUDGET = 4096  # pairs x segment length per vectorized batch in los_pairs
@@ -34,21 +43,39 @@ def los_pairs(
     origins: Sequence[tuple[int, int]] | IntArray,
     targets: Sequence[tuple[int, int]] | IntArray,
     veil: BoolArray | None = None,
+    mode: str = "exact",
 ) -> BoolArray:
     """Line of sight for many ``(x, y)`` pairs on one level; returns one bool per pair.
 
-    ``opaque`` is indexed ``[y, x]``; ``veil`` (smoke) blocks even at the ends.
+    ``opaque`` is indexed ``[y, x]``; ``veil`` (smoke) blocks even at the ends. ``mode`` is
+    one of ``SIGHT_MODES``: ``"exact"`` (K-1 corner rule) or ``"supercover"`` (every touched
+    cell between the ends blocks, ruling F-24).
     """
-    a = np.asarray(origins, dtype=np.int64).reshape(-1, 2)
-    b = np.asarray(targets, dtype=np.int64).reshape(-1, 2)
+    if mode not in SIGHT_MODES:
+        raise ValueError(f"unknown sight mode {mode!r}; expected one of {', '.join(SIGHT_MODES)}")
+    a = np.ascontiguousarray(np.asarray(origins, dtype=np.int64).reshape(-1, 2))
+    b = np.ascontiguousarray(np.asarray(targets, dtype=np.int64).reshape(-1, 2))
     if a.shape != b.shape:
         raise ValueError(f"{a.shape[0]} origins but {b.shape[0]} targets")
-    # Pairs are padded to the longest segment in a batch: batch them by length, so that
-    # little is padded and each batch's arrays stay small.
+    return los_pairs_compiled(opaque, a, b, veil, supercover=mode == "supercover")
+
+
+def los_pairs_numpy(
+    opaque: BoolArray,
+    a: IntArray,
+    b: IntArray,
+    veil: BoolArray | None = None,
+    mode: str = "exact",
+) -> BoolArray:
+    """The same rule vectorized on numpy: the reference the compiled kernel is tested against.
+
+    Pairs are padded to the longest segment in a batch: batch them by length, so that
+    little is padded and each batch's arrays stay small.
+    """
     length = np.abs(b - a).max(axis=1) + 1
     n = a.shape[0]
     if n * int(length.max(initial=0)) <= _BUDGET:
-        return _los_block(opaque, a, b, veil)
+        return _los_block(opaque, a, b, veil, mode)
     order = np.argsort(length, kind="stable")
     length = length[order]
     out = np.empty(n, dtype=bool)
@@ -57,12 +84,14 @@ def los_pairs(
         cells = np.arange(1, n - start + 1) * length[start:]
         stop = start + max(1, int(np.searchsorted(cells, _BUDGET, side="right")))
         part = order[start:stop]
-        out[part] = _los_block(opaque, a[part], b[part], veil)
+        out[part] = _los_block(opaque, a[part], b[part], veil, mode)
         start = stop
     return out
 
 
-def _los_block(opaque: BoolArray, a: IntArray, b: IntArray, veil: BoolArray | None) -> BoolArray:
+def _los_block(
+    opaque: BoolArray, a: IntArray, b: IntArray, veil: BoolArray | None, mode: str = "exact"
+) -> BoolArray:
     """``los_pairs`` on one batch of ``(n, 2)`` origin and target arrays."""
     n = a.shape[0]
     if n == 0:
@@ -99,6 +128,13 @@ def _los_block(opaque: BoolArray, a: IntArray, b: IntArray, veil: BoolArray | No
     ends = ((u == 0) & (v == 0)) | ((u == adx3) & (v == ady3))
     blocked: BoolArray = np.any(interior & ~ends & op, axis=(1, 2))
 
+    if mode == "supercover":
+        # ruling F-24: the supercover line is every cell the segment touches, corners included
+        blocked |= np.any(touch & ~ends & op, axis=(1, 2))
+        if veil is not None:
+            blocked |= np.any((interior | touch) & veil[ys, xs], axis=(1, 2))
+        return ~blocked
+
     if np.any(touch):
         # ruling E-6/G-8: a corner blocks only if both cells touching it are opaque
         s = (u + v).reshape(n, -1)
@@ -118,22 +154,30 @@ def _los_block(opaque: BoolArray, a: IntArray, b: IntArray, veil: BoolArray | No
 
 
 def line_of_sight(
-    opaque: BoolArray, a: tuple[int, int], b: tuple[int, int], veil: BoolArray | None = None
+    opaque: BoolArray,
+    a: tuple[int, int],
+    b: tuple[int, int],
+    veil: BoolArray | None = None,
+    mode: str = "exact",
 ) -> bool:
-    """Line of sight between two ``(x, y)`` cells of one level (rulings E-6, G-8)."""
-    return bool(los_pairs(opaque, [a], [b], veil)[0])
+    """Line of sight between two ``(x, y)`` cells of one level (rulings E-6, G-8; F-24)."""
+    return bool(los_pairs(opaque, [a], [b], veil, mode)[0])
 
 
 def los_from(
-    opaque: BoolArray, origin: tuple[int, int], mask: BoolArray, veil: BoolArray | None = None
+    opaque: BoolArray,
+    origin: tuple[int, int],
+    mask: BoolArray,
+    veil: BoolArray | None = None,
+    mode: str = "exact",
 ) -> BoolArray:
-    """Exact line of sight from ``origin`` to every cell where ``mask`` is true (a level array)."""
+    """Line of sight from ``origin`` to every cell where ``mask`` is true (a level array)."""
     ys, xs = np.nonzero(mask)
     out = np.zeros(opaque.shape, dtype=bool)
     if xs.size:
         targets = np.stack([xs, ys], axis=1)
         origins = np.broadcast_to(np.asarray(origin, dtype=np.int64), targets.shape)
-        out[ys, xs] = los_pairs(opaque, origins, targets, veil)
+        out[ys, xs] = los_pairs(opaque, origins, targets, veil, mode)
     return out
 
 
@@ -231,3 +275,53 @@ def arc_mask(
     """A level-sized mask of the cells in the arc of a figure at ``origin`` facing ``facing``."""
     ys, xs = np.indices(shape)
     return arc_test(facing, xs - origin[0], ys - origin[1], half_angle)
+
+
+def cells_on_extended_segment(
+    a: tuple[int, int], b: tuple[int, int], beyond: Fraction | int
+) -> list[tuple[int, int]]:
+    """The cells crossed by the segment from ``a``'s centre through ``b``'s and ``beyond`` past it.
+
+    ``beyond`` is a length in cell units (cqb's line of fire runs 6" past the target). A cell
+    counts when the segment enters its interior before the far end: an end lying exactly on a
+    cell's edge does not enter the cell beyond. Cells come in order from ``a`` and are not
+    clipped to any board. Exact: lengths are compared as squares of rationals.
+    """
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    big_a, big_b = abs(dx), abs(dy)
+    if big_a == 0 and big_b == 0:
+        raise ValueError("a segment from a cell to itself has no direction to extend")
+    beta = Fraction(beyond)
+    if beta < 0:
+        raise ValueError(f"cannot extend a segment by a negative length {beyond}")
+    sx = (dx > 0) - (dx < 0)
+    sy = (dy > 0) - (dy < 0)
+    length_sq = big_a * big_a + big_b * big_b
+    reach = 1.0 + float(beta) / math.sqrt(length_sq)  # t at the far end, for the box only
+    v, u = np.indices((math.ceil(big_b * reach) + 2, math.ceil(big_a * reach) + 2))
+    u, v = u.ravel().astype(np.int64), v.ravel().astype(np.int64)
+    ma, mb = max(big_a, 1), max(big_b, 1)
+    den = 2 * ma * mb  # t = numerator / den
+    huge = np.int64(1) << 40
+    if big_a:
+        xl, xu = (2 * u - 1) * mb, (2 * u + 1) * mb
+    else:  # a vertical segment never leaves column 0
+        xl = np.where(u == 0, -huge, huge)
+        xu = np.where(u == 0, huge, -huge)
+    if big_b:
+        yl, yu = (2 * v - 1) * ma, (2 * v + 1) * ma
+    else:
+        yl = np.where(v == 0, -huge, huge)
+        yu = np.where(v == 0, huge, -huge)
+    entry = np.maximum(xl, yl)
+    exit_ = np.minimum(xu, yu)
+    past = entry - den  # entry beyond b: compare (past/den)² · L² < β²
+    p, q = beta.numerator, beta.denominator
+    before_end = (past < 0) | (past * past * length_sq * q * q < p * p * den * den)
+    crossed = (entry < exit_) & (exit_ > 0) & before_end
+    u, v, entry = u[crossed], v[crossed], entry[crossed]
+    order = np.lexsort((u + v, entry))
+    xs = (ax + sx * u[order]).tolist()
+    ys = (ay + sy * v[order]).tolist()
+    return list(zip(xs, ys, strict=True))

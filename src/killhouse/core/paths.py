@@ -7,12 +7,20 @@ past, plus ``StepRules`` multipliers. A king step costs ``enter_cost[destination
 cell. A path's ruleset-visible cost is its summed step cost ``// divisor``, which lets
 integer multipliers express fractional rules exactly (G-3: cardinal 2, diagonal 3,
 divisor 2 gives ``o + d + floor(d/2)`` on open ground).
+
+Richer rules add a ``StepCosts`` model (ruling K-9): per entered cell an additive cost the
+diagonal does not scale, an additive that applies only when the cell moved from is of the
+same kind (road to road), costs per level of elevation climbed or descended, a surcharge per
+step, a fixed cost for stair links and a minimum step cost. Rounding: ``cost()`` floors the
+raw total by the divisor (G-3 asks for it); ``exact_cost()`` and ``within_allowance()`` never
+round (cqb's 6" allowance is ``within_allowance(6)``, a 6.5" route is outside).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from itertools import pairwise
 
 import numpy as np
@@ -62,6 +70,66 @@ class StepRules:
             )
 
 
+@dataclass(frozen=True, eq=False)
+class StepCosts:
+    """Step costs beyond one multiplier (ruling K-9); every array is per level, ``[y, x]``.
+
+    A legal step from ``a`` to ``b`` costs::
+
+        base * enter[b] + add[b] + (same_kind_add[b] if kind[a] == kind[b] != 0)
+        + up * max(0, elevation[b] - elevation[a]) + down * max(0, elevation[a] - elevation[b])
+        + per_step
+
+    with ``base`` the ``StepRules`` cardinal or diagonal multiplier, raised to ``minimum`` if
+    lower. ``enter[b] <= 0`` still means the cell cannot be entered. A stair link costs
+    ``link`` when given, else ``cardinal * enter[b] + add[b] + per_step`` (E-3).
+    Commando's C-6: ``enter`` = M, ``add`` = A, roads as kinds with ``same_kind_add`` -2,
+    ``up`` 6, ``down`` 4, ``minimum`` 1.
+    """
+
+    add: Sequence[NDArray[np.integer]] | None = None
+    kind: Sequence[NDArray[np.integer]] | None = None
+    same_kind_add: Sequence[NDArray[np.integer]] | None = None
+    elevation: Sequence[NDArray[np.integer]] | None = None
+    up: int = 0
+    down: int = 0
+    per_step: int = 0
+    link: int | None = None
+    minimum: int = 1
+
+    def __post_init__(self) -> None:
+        if (self.kind is None) != (self.same_kind_add is None):
+            raise ValueError("StepCosts.kind and StepCosts.same_kind_add come together")
+        if self.minimum < 1:
+            raise ValueError(f"StepCosts.minimum must be at least 1, got {self.minimum}")
+        if self.link is not None and self.link < 1:
+            raise ValueError(f"StepCosts.link must be positive, got {self.link}")
+
+    def arrays(self, shapes: Sequence[tuple[int, ...]]) -> dict[str, list[IntArray]]:
+        """The given layers as checked int64 arrays, zeros where a layer is absent."""
+        out: dict[str, list[IntArray]] = {}
+        for name in ("add", "kind", "same_kind_add", "elevation"):
+            layer = getattr(self, name)
+            if layer is None:
+                out[name] = [np.zeros(shape, dtype=np.int64) for shape in shapes]
+                continue
+            if len(layer) != len(shapes):
+                raise ValueError(
+                    f"StepCosts.{name} has {len(layer)} arrays for {len(shapes)} levels"
+                )
+            arrays = []
+            for index, shape in enumerate(shapes):
+                value = np.asarray(layer[index])
+                if value.shape != shape or not np.issubdtype(value.dtype, np.integer):
+                    raise ValueError(
+                        f"StepCosts.{name}[{index}] must be an integer array of shape {shape}, "
+                        f"got {value.dtype} {value.shape}"
+                    )
+                arrays.append(value.astype(np.int64))
+            out[name] = arrays
+        return out
+
+
 def squeeze_mask(board: Board, level: int, mode: str = "solid") -> BoolArray:
     """Cells a diagonal step may not pass between, on one level, for a ``SQUEEZE_MODES`` name."""
     if mode == "solid":
@@ -83,6 +151,7 @@ class _Steps:
         enter_cost: Sequence[NDArray[np.integer]],
         rules: StepRules,
         squeeze_blocked: Sequence[BoolArray] | None,
+        costs: StepCosts | None = None,
     ) -> None:
         if len(enter_cost) != len(board.levels):
             raise ValueError(
@@ -119,6 +188,32 @@ class _Steps:
         self.into: dict[Cell, list[Cell]] = {}
         for a, b in sorted(self.links):
             self.into.setdefault(b, []).append(a)
+        self.costs = costs
+        self.layers = costs.arrays(self.shapes) if costs is not None else {}
+
+    def extra(self, a: Cell, b: Cell, base: int) -> int:
+        """The raw cost of a same-level step with the ``StepCosts`` terms (K-9)."""
+        costs = self.costs
+        assert costs is not None
+        layers = self.layers
+        total = base * int(self.enter[b.level][b.y, b.x]) + int(layers["add"][b.level][b.y, b.x])
+        kind = layers["kind"][b.level]
+        if kind[b.y, b.x] != 0 and kind[a.y, a.x] == kind[b.y, b.x]:
+            total += int(layers["same_kind_add"][b.level][b.y, b.x])
+        rise = int(layers["elevation"][b.level][b.y, b.x] - layers["elevation"][a.level][a.y, a.x])
+        total += costs.up * max(0, rise) + costs.down * max(0, -rise) + costs.per_step
+        return max(total, costs.minimum)
+
+    def link_cost(self, b: Cell) -> int:
+        """The raw cost of a step along a stair link into ``b``."""
+        costs = self.costs
+        enter = int(self.enter[b.level][b.y, b.x])
+        if costs is None:
+            return enter * self.rules.cardinal  # ruling E-3: a stair link is a cardinal step
+        if costs.link is not None:
+            return costs.link
+        total = enter * self.rules.cardinal + int(self.layers["add"][b.level][b.y, b.x])
+        return max(total + costs.per_step, costs.minimum)
 
     def in_bounds(self, cell: Cell) -> bool:
         if not 0 <= cell.level < len(self.shapes):
@@ -134,17 +229,20 @@ class _Steps:
         if enter <= 0:
             return None
         if (a, b) in self.links:
-            return enter * self.rules.cardinal  # ruling E-3: a stair link is a cardinal step
+            return self.link_cost(b)
         dx, dy = b.x - a.x, b.y - a.y
         if a.level != b.level or max(abs(dx), abs(dy)) != 1:
             return None
+        base = self.rules.cardinal
         if dx and dy:
             # rulings E-2, G-3: no squeezing past either orthogonal cell of a diagonal
             squeeze = self.squeeze[a.level]
             if squeeze[a.y, b.x] or squeeze[b.y, a.x]:
                 return None
-            return enter * self.rules.diagonal
-        return enter * self.rules.cardinal
+            base = self.rules.diagonal
+        if self.costs is not None:
+            return self.extra(a, b, base)
+        return enter * base
 
 
 @dataclass(frozen=True, eq=False)
@@ -162,6 +260,23 @@ class DistanceField:
             return None
         value = int(self.raw[cell.level][cell.y, cell.x])
         return None if value == UNREACHABLE else value // self.rules.divisor
+
+    def exact_cost(self, cell: Cell) -> Fraction | None:
+        """The cheapest cost without rounding (raw / divisor), or None if unreachable."""
+        if not self._steps.in_bounds(cell):
+            return None
+        value = int(self.raw[cell.level][cell.y, cell.x])
+        return None if value == UNREACHABLE else Fraction(value, self.rules.divisor)
+
+    def within_allowance(self, allowance: int | Fraction | str) -> list[BoolArray]:
+        """Per level, the cells whose exact cost (raw / divisor) is at most ``allowance``.
+
+        No rounding: with cqb's 2/3 steps and divisor 2, ``within_allowance(6)`` takes a 6"
+        route and refuses a 6.5" one; a fractional allowance such as ``"7.5"`` is exact too.
+        """
+        limit = Fraction(allowance) * self.rules.divisor
+        bound = limit.numerator // limit.denominator  # raw is an integer: raw <= limit
+        return [(r <= bound) & (r != UNREACHABLE) for r in self.raw]
 
     def within(self, max_cost: int) -> list[BoolArray]:
         """Per level, the cells whose visible cost is at most ``max_cost`` (starts included)."""
@@ -220,15 +335,19 @@ def distance_field(
     enter_cost: Sequence[NDArray[np.integer]],
     rules: StepRules | None = None,
     squeeze_blocked: Sequence[BoolArray] | None = None,
+    costs: StepCosts | None = None,
 ) -> DistanceField:
     """Cheapest raw movement totals from ``starts`` (cost 0) over all levels and stair links.
 
     ``enter_cost[level]`` is the cost to enter each cell (0 = cannot enter);
     ``squeeze_blocked[level]`` marks cells a diagonal may not pass between (default: the mask
-    ``rules.squeeze`` names). Runs one tcod Dijkstra over a (level, y, x) graph.
+    ``rules.squeeze`` names); ``costs`` adds the ``StepCosts`` terms (K-9). Runs one tcod
+    Dijkstra over a (level, y, x) graph.
     """
     rules = rules or StepRules()
-    steps = _Steps(board, enter_cost, rules, squeeze_blocked)
+    steps = _Steps(board, enter_cost, rules, squeeze_blocked, costs)
+    if costs is not None:
+        return _modelled_field(board, starts, steps)
     n = len(steps.shapes)
     height = max((s[0] for s in steps.shapes), default=0)
     width = max((s[1] for s in steps.shapes), default=0)
@@ -270,21 +389,122 @@ def distance_field(
     return DistanceField(raw, rules, steps)
 
 
+def _modelled_field(board: Board, starts: Iterable[Cell], steps: _Steps) -> DistanceField:
+    """``distance_field`` with a ``StepCosts`` model: one destination cost array per direction.
+
+    tcod multiplies an edge's cost by a per-destination array; the source of every edge of one
+    direction is the destination less that direction, so each direction's array can hold the
+    whole step cost, source-dependent terms included.
+    """
+    costs = steps.costs
+    assert costs is not None
+    rules = steps.rules
+    n = len(steps.shapes)
+    height = max((s[0] for s in steps.shapes), default=0)
+    width = max((s[1] for s in steps.shapes), default=0)
+    big = np.int64(UNREACHABLE // 4)
+
+    def padded(layer: str, fill: int) -> IntArray:
+        out = np.full((n, height + 2, width + 2), fill, dtype=np.int64)
+        for index, (h, w) in enumerate(steps.shapes):
+            out[index, 1 : h + 1, 1 : w + 1] = (
+                steps.enter[index] if layer == "enter" else steps.layers[layer][index]
+            )
+        return out
+
+    enter, add = padded("enter", 0), padded("add", 0)
+    kind, same = padded("kind", 0), padded("same_kind_add", 0)
+    elevation = padded("elevation", 0)
+    squeeze = np.ones((n, height + 2, width + 2), dtype=bool)
+    for index, (h, w) in enumerate(steps.shapes):
+        squeeze[index, 1 : h + 1, 1 : w + 1] = steps.squeeze[index]
+    inner = (slice(None), slice(1, height + 1), slice(1, width + 1))
+
+    def source(array: IntArray, dx: int, dy: int) -> IntArray:
+        # the value at the source cell (y - dy, x - dx) of a step into each destination
+        return array[:, 1 - dy : 1 - dy + height, 1 - dx : 1 - dx + width]
+
+    graph = tcod.path.CustomGraph((n, height, width))
+    for dx, dy in _CARDINAL + _DIAGONAL:
+        base = rules.diagonal if dx and dy else rules.cardinal
+        into = enter[inner]
+        total = base * into + add[inner] + costs.per_step
+        k = kind[inner]
+        total += np.where((k != 0) & (source(kind, dx, dy) == k), same[inner], 0)
+        rise = elevation[inner] - source(elevation, dx, dy)
+        total += costs.up * np.maximum(rise, 0) + costs.down * np.maximum(-rise, 0)
+        total = np.maximum(total, costs.minimum)
+        allowed = into > 0
+        if dx and dy:
+            # rulings E-2, G-3, from the destination: the source's row and column neighbours
+            allowed &= ~squeeze[:, 1 : 1 + height, 1 - dx : 1 - dx + width]
+            allowed &= ~squeeze[:, 1 - dy : 1 - dy + height, 1 : 1 + width]
+        cost = np.where(allowed, np.minimum(total, big), 0).astype(np.int32)
+        graph.add_edge((0, dy, dx), 1, cost=cost)
+    link_costs: dict[tuple[int, int, int], NDArray[np.int32]] = {}
+    for a, b in sorted(steps.links):
+        offset = (b.level - a.level, b.y - a.y, b.x - a.x)
+        if offset not in link_costs:
+            link_costs[offset] = np.zeros((n, height, width), dtype=np.int32)
+        if steps.enter[b.level][b.y, b.x] > 0:
+            link_costs[offset][b.level, b.y, b.x] = steps.link_cost(b)
+    for offset, cost in link_costs.items():
+        graph.add_edge(
+            offset, 1, cost=cost, condition=_link_sources(steps, offset, (n, height, width))
+        )
+
+    finder = tcod.path.Pathfinder(graph)
+    for start in starts:
+        if not steps.in_bounds(start):
+            raise ValueError(f"start {start} is off the board")
+        finder.add_root((start.level, start.y, start.x))
+    finder.resolve()
+    distance = np.asarray(finder.distance)
+    raw = tuple(distance[i, :h, :w].astype(np.int64) for i, (h, w) in enumerate(steps.shapes))
+    return DistanceField(raw, rules, steps)
+
+
+def _link_sources(
+    steps: _Steps, offset: tuple[int, int, int], shape: tuple[int, int, int]
+) -> BoolArray:
+    """The source cells of the stair links with one offset."""
+    condition = np.zeros(shape, dtype=bool)
+    for a, b in steps.links:
+        if (b.level - a.level, b.y - a.y, b.x - a.x) == offset:
+            condition[a.level, a.y, a.x] = True
+    return condition
+
+
 def path_cost(
     board: Board,
     path: Sequence[Cell],
     enter_cost: Sequence[NDArray[np.integer]],
     rules: StepRules | None = None,
     squeeze_blocked: Sequence[BoolArray] | None = None,
+    costs: StepCosts | None = None,
 ) -> int | None:
     """The visible cost (total // divisor) of an explicit path, or None if any step is illegal.
 
     ``path[0]`` is where the figure stands and costs nothing; every following cell must be a
     king neighbour on the same level (no squeeze past a blocked orthogonal) or the other end
-    of a stair link, with a positive enter cost.
+    of a stair link, with a positive enter cost. The total is floored by the divisor; use
+    ``path_cost_exact`` for the unrounded cost.
     """
+    exact = path_cost_exact(board, path, enter_cost, rules, squeeze_blocked, costs)
+    return None if exact is None else exact.numerator // exact.denominator
+
+
+def path_cost_exact(
+    board: Board,
+    path: Sequence[Cell],
+    enter_cost: Sequence[NDArray[np.integer]],
+    rules: StepRules | None = None,
+    squeeze_blocked: Sequence[BoolArray] | None = None,
+    costs: StepCosts | None = None,
+) -> Fraction | None:
+    """The exact cost (total / divisor, unrounded) of an explicit path, or None if illegal."""
     rules = rules or StepRules()
-    steps = _Steps(board, enter_cost, rules, squeeze_blocked)
+    steps = _Steps(board, enter_cost, rules, squeeze_blocked, costs)
     if not path or not steps.in_bounds(path[0]):
         return None
     total = 0
@@ -293,4 +513,4 @@ def path_cost(
         if step is None:
             return None
         total += step
-    return total // rules.divisor
+    return Fraction(total, rules.divisor)

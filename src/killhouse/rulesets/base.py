@@ -9,9 +9,9 @@ action. A ruleset never draws randomness itself: it asks the ``Chance`` it is gi
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from killhouse.core.chance import Chance
 from killhouse.core.events import Event, EventLog
@@ -123,6 +123,40 @@ class RollSpec:
     resolve: Callable[[Chance, Mapping[str, JSON]], str]
 
 
+TurnShape = Literal["phased", "simultaneous", "alternating", "reaction"]
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What the engine, bots and faces may know of a ruleset before a game starts.
+
+    ``turn_shapes`` names the kinds of decision point the game has (OpenSpiel's game type, in
+    our words); ``roles`` the side roles a scenario casts; ``seats_per_side`` how many players
+    may share a side, each with a seat of their own where the ruleset keeps per-player views;
+    ``unit`` the length of one cell; ``sight`` which line-of-sight rule decides play (K-1).
+    """
+
+    turn_shapes: tuple[TurnShape, ...]
+    imperfect_information: bool
+    roles: tuple[str, ...]
+    unit: str
+    seats_per_side: tuple[int, int] = (1, 1)
+    min_sides: int = 2
+    max_sides: int = 2
+    sight: Literal["exact", "supercover"] = "exact"
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "turn_shapes": list(self.turn_shapes),
+            "imperfect_information": self.imperfect_information,
+            "roles": list(self.roles),
+            "unit": self.unit,
+            "seats_per_side": list(self.seats_per_side),
+            "sides": [self.min_sides, self.max_sides],
+            "sight": self.sight,
+        }
+
+
 S = TypeVar("S")
 
 
@@ -134,8 +168,8 @@ class Ruleset(ABC, Generic[S]):
     source: ClassVar[str]
     #: extra scenario keys this ruleset accepts, per section: "figure", "object", "side"
     scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = {}
-    #: the default turn limit when a scenario gives none
-    default_turn_limit: ClassVar[int] = 30
+    #: metadata for the engine, bots and faces (``None`` until a ruleset declares it)
+    info: ClassVar[GameInfo | None] = None
 
     # -- scenarios -------------------------------------------------------------------
     @abstractmethod
@@ -206,9 +240,13 @@ class Ruleset(ABC, Generic[S]):
         """The named rolls umpires may ask odds for (``killhouse odds RULESET ROLL``)."""
         return {}
 
+    def schemas(self) -> dict[str, dict[str, JSON]]:
+        """The JSON Schema of every action kind's arguments, by kind (empty if undeclared)."""
+        return {}
+
     def describe(self) -> dict[str, JSON]:
-        return {"id": self.id, "title": self.title, "source": self.source}
+        out: dict[str, JSON] = {"id": self.id, "title": self.title, "source": self.source}
+        if self.info is not None:
+            out["info"] = self.info.to_json()
+        return out
 
-
-def ids_in(iterable: Iterable[Mapping[str, JSON]]) -> set[str]:
-    return {str(item["id"]) for item in iterable if "id" in item}

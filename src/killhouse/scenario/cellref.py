@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from killhouse.core.board import Level
 from killhouse.core.cells import Cell
 from killhouse.core.terrain import Terrain, passable_mask
+from killhouse.scenario import limits
 from killhouse.scenario.fields import suggest
 from killhouse.scenario.yamlsource import describe
 
@@ -44,8 +45,23 @@ def _level(name: str, names: Sequence[str]) -> int:
     raise RefError(f"unknown level {name!r}", hint)
 
 
+def _number(text: str, digits: str) -> int:
+    """A coordinate; one too long for any level is refused before ``int`` reads it."""
+    if len(digits.lstrip("-")) > len(str(limits.MAX_SIDE)):
+        raise RefError(
+            f"{text!r} is outside every level: a coordinate is at most {limits.MAX_SIDE - 1}",
+            "x is the column and y the row, 0-based from the top-left corner",
+        )
+    return int(digits)
+
+
 def _check_inside(text: str, index: int, x: int, y: int, levels: Sequence[Level] | None) -> None:
-    if levels is None:  # the map itself is broken; only syntax and level names are checked
+    if levels is None:  # the map itself is broken: only the largest possible level bounds it
+        if not (-limits.MAX_SIDE < x < limits.MAX_SIDE and -limits.MAX_SIDE < y < limits.MAX_SIDE):
+            raise RefError(
+                f"{text!r} is outside every level: a coordinate is at most {limits.MAX_SIDE - 1}",
+                "x is the column and y the row, 0-based from the top-left corner",
+            )
         return
     level = levels[index]
     if not (0 <= x < level.width and 0 <= y < level.height):
@@ -70,7 +86,7 @@ def parse_cell(value: object, names: Sequence[str], levels: Sequence[Level] | No
             "x is the column and y the row, 0-based from the top-left corner",
         )
     index = _level(match.group(1), names)
-    x, y = int(match.group(2)), int(match.group(3))
+    x, y = _number(value, match.group(2)), _number(value, match.group(3))
     _check_inside(value, index, x, y, levels)
     return Cell(index, x, y)
 
@@ -89,11 +105,13 @@ def parse_zone(value: object, names: Sequence[str], levels: Sequence[Level] | No
             'for example "ground:0,4-9,4" is the bottom row of a 10-wide level',
         )
     index = _level(match.group(1), names)
-    x1, y1 = int(match.group(2)), int(match.group(3))
-    x2 = int(match.group(4)) if match.group(4) is not None else x1
-    y2 = int(match.group(5)) if match.group(5) is not None else y1
+    x1, y1 = _number(value, match.group(2)), _number(value, match.group(3))
+    x2 = _number(value, match.group(4)) if match.group(4) is not None else x1
+    y2 = _number(value, match.group(5)) if match.group(5) is not None else y1
     _check_inside(value, index, x1, y1, levels)
     _check_inside(value, index, x2, y2, levels)
+    if levels is None:
+        return set()  # with the map broken the rectangle's cells mean nothing: none are built
     xs = range(min(x1, x2), max(x1, x2) + 1)
     ys = range(min(y1, y2), max(y1, y2) + 1)
     return {Cell(index, x, y) for y in ys for x in xs}

@@ -9,17 +9,18 @@ No input, however broken, ends in a traceback: it ends in ``ScenarioError``.
 from __future__ import annotations
 
 import hashlib
+import importlib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from killhouse.errors import Problem, ScenarioError
-from killhouse.rulesets import get_ruleset, ruleset_ids
-from killhouse.rulesets.base import Ruleset
 from killhouse.scenario.fields import Fields, Report, suggest
+from killhouse.scenario.limits import MAX_TURN_LIMIT
 from killhouse.scenario.mapsection import parse_map
-from killhouse.scenario.model import Scenario
+from killhouse.scenario.model import Issue, Scenario
 from killhouse.scenario.pieces import Extras, Ids, parse_figures, parse_objects, parse_sides
+from killhouse.scenario.reach import sealed_sides
 from killhouse.scenario.yamlsource import (
     LineIndex,
     Source,
@@ -43,40 +44,98 @@ MAX_SEED = 2**64 - 1
 _FAULT = "this is a fault in killhouse, not in the scenario: please report it"
 
 
-def load_scenario(path: str | Path) -> Scenario:
+class ScenarioRules(Protocol):
+    """What the loader needs of a ruleset: its extra keys and its own checks."""
+
+    @property
+    def scenario_keys(self) -> Mapping[str, frozenset[str]]: ...
+
+    def check_scenario(self, scenario: Scenario) -> list[Issue]: ...
+
+
+class Catalogue(Protocol):
+    """The rulesets a scenario may name: their ids, and each one loaded by id."""
+
+    def ids(self) -> list[str]: ...
+
+    def get(self, ruleset_id: str) -> ScenarioRules: ...
+
+
+class _Registered:
+    """The registry of ``killhouse.rulesets``, found by name when a file is loaded.
+
+    The scenario layer sits below the rulesets (they import ``scenario.model``), so it
+    must not import the registry itself: the registry is looked up at run time, the way
+    the registry looks up each ruleset's module.
+    """
+
+    def _registry(self) -> Any:
+        return importlib.import_module("killhouse.rulesets")
+
+    def ids(self) -> list[str]:
+        return list(self._registry().ruleset_ids())
+
+    def get(self, ruleset_id: str) -> ScenarioRules:
+        rules: ScenarioRules = self._registry().get_ruleset(ruleset_id)
+        return rules
+
+
+REGISTERED: Catalogue = _Registered()
+
+
+def load_scenario(path: str | Path, rulesets: Catalogue = REGISTERED) -> Scenario:
     """The scenario in the file at ``path``; ``ScenarioError`` listing every problem otherwise."""
     source = read_source(path)
     if isinstance(source, Problem):
         raise ScenarioError([source])
-    return _scenario_or_raise(source)
+    return _scenario_or_raise(source, rulesets)
 
 
-def loads_scenario(text: str | bytes, file: str = "<scenario>") -> Scenario:
+def loads_scenario(
+    text: str | bytes, file: str = "<scenario>", rulesets: Catalogue = REGISTERED
+) -> Scenario:
     """The scenario in ``text`` (shown as ``file`` in messages), e.g. an upload or a test."""
     data = text.encode("utf-8") if isinstance(text, str) else text
     source = decode(data, file)
     if isinstance(source, Problem):
         raise ScenarioError([source])
-    return _scenario_or_raise(source)
+    return _scenario_or_raise(source, rulesets)
 
 
-def check_file(path: str | Path) -> list[Problem]:
+def check_file(path: str | Path, rulesets: Catalogue = REGISTERED) -> list[Problem]:
     """Every problem of the scenario file at ``path``, in file order; empty if it is sound."""
     source = read_source(path)
     if isinstance(source, Problem):
         return [source]
-    result = _load(source)
+    result = _load(source, rulesets)
     return result if isinstance(result, list) else []
 
 
-def _scenario_or_raise(source: Source) -> Scenario:
-    result = _load(source)
+def check_file_with_warnings(
+    path: str | Path, rulesets: Catalogue = REGISTERED
+) -> tuple[list[Problem], list[Problem]]:
+    """The problems of the file (it is refused) and, if there are none, its warnings.
+
+    A warning does not stop a game: it names something that loads but plays badly, such
+    as a side sealed off from every objective and enemy (``scenario.reach``).
+    """
+    source = read_source(path)
+    if isinstance(source, Problem):
+        return [source], []
+    result = _load(source, rulesets)
+    if isinstance(result, list):
+        return result, []
+    return [], sealed_sides(result)
+
+
+def _scenario_or_raise(source: Source, rulesets: Catalogue) -> Scenario:
+    result = _load(source, rulesets)
     if isinstance(result, list):
         raise ScenarioError(result)
     return result
 
 
-def _load(source: Source) -> Scenario | list[Problem]:
+def _load(source: Source, rulesets: Catalogue) -> Scenario | list[Problem]:
     root = parse_yaml(source)
     if isinstance(root, Problem):
         return [root]
@@ -105,11 +164,13 @@ def _load(source: Source) -> Scenario | list[Problem]:
     top = Fields(root, "", report)
     top.check_keys(TOP_KEYS, "a scenario")
     top.require(*REQUIRED_KEYS)
-    ruleset_id, ruleset = _ruleset(top)
+    ruleset_id, ruleset = _ruleset(top, rulesets)
     extras = Extras(dict(ruleset.scenario_keys) if ruleset else {}, known=ruleset is not None)
     name = top.text("name")
     description = top.text("description", nonempty=False)
-    turn_limit = top.integer("turn_limit", "a number of turns (1 or more)", low=1)
+    turn_limit = top.integer(
+        "turn_limit", f"a number of turns from 1 to {MAX_TURN_LIMIT}", low=1, high=MAX_TURN_LIMIT
+    )
     seed = top.integer("seed", f"a seed from 0 to {MAX_SEED}", low=0, high=MAX_SEED)
     objectives = _free_mapping(top, "objectives")
     options = _free_mapping(top, "options")
@@ -140,19 +201,20 @@ def _load(source: Source) -> Scenario | list[Problem]:
     return report.sorted() if report.problems else scenario
 
 
-def _ruleset(top: Fields) -> tuple[str, Ruleset[Any] | None]:
+def _ruleset(top: Fields, rulesets: Catalogue) -> tuple[str, ScenarioRules | None]:
     """The ruleset the file names, loaded; a problem on the ``ruleset`` line otherwise."""
     value = top.raw("ruleset")
     if value is None and not top.has("ruleset"):
         return "", None
+    ids = rulesets.ids()
     if not isinstance(value, str):
-        top.expected("ruleset", "a ruleset id", "expected one of: " + ", ".join(ruleset_ids()))
+        top.expected("ruleset", "a ruleset id", "expected one of: " + ", ".join(ids))
         return "", None
-    if value not in ruleset_ids():
-        top.report.add("ruleset", f"unknown ruleset {value!r}", suggest(value, ruleset_ids()))
+    if value not in ids:
+        top.report.add("ruleset", f"unknown ruleset {value!r}", suggest(value, ids))
         return value, None
     try:
-        return value, get_ruleset(value)
+        return value, rulesets.get(value)
     except Exception as exc:  # a broken ruleset module must still end in a message
         top.report.add(
             "ruleset",
@@ -170,7 +232,7 @@ def _free_mapping(top: Fields, key: str) -> dict[str, Any]:
     return dict(value) if isinstance(value, dict) else {}
 
 
-def _ruleset_checks(scenario: Scenario, ruleset: Ruleset[Any], report: Report) -> None:
+def _ruleset_checks(scenario: Scenario, ruleset: ScenarioRules, report: Report) -> None:
     """The ruleset's own checks, each issue placed on the line of its field path."""
     try:
         issues = ruleset.check_scenario(scenario)

@@ -8,6 +8,7 @@ can show them all at once. It works on plain data, not on YAML nodes.
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from killhouse.core.terrain import (
     Terrain,
 )
 from killhouse.errors import Problem, ScenarioError
+from killhouse.scenario import limits
 from killhouse.scenario.fields import suggest
 from killhouse.scenario.yamlsource import describe, is_int, join
 
@@ -184,11 +186,12 @@ def _check_entry(symbol: str, spec: Mapping[str, object], path: str) -> list[Map
                     "remove it, or use terrain: door",
                 )
             )
-        elif not is_int(lock) or int(lock) < 0:
+        elif not is_int(lock) or not 0 <= int(lock) <= limits.MAX_LOCK:
             issues.append(
                 MapIssue(
                     join(path, "lock"),
-                    f"expected a lock level (a whole number 0 or more), found {describe(lock)}",
+                    f"expected a lock level (a whole number 0 to {limits.MAX_LOCK}), "
+                    f"found {describe(lock)}",
                 )
             )
     if "clutter" in spec:
@@ -304,6 +307,58 @@ def _ragged(rows: LevelRows) -> list[MapIssue]:
     return issues
 
 
+#: unknown symbols reported one by one per level; the rest are counted
+_SHOWN_SYMBOLS = 10
+
+
+def _joining(symbol: str) -> str:
+    """``U+0301 COMBINING ACUTE ACCENT`` for a code point drawn onto its neighbour, else ``""``.
+
+    Combining marks, zero-width joiners and variation selectors make one drawn character
+    out of several code points, so the row would hold more cells than it shows.
+    """
+    if unicodedata.category(symbol) in ("Mn", "Me", "Cf") or 0xFE00 <= ord(symbol) <= 0xFE0F:
+        name = unicodedata.name(symbol, "")
+        return f"U+{ord(symbol):04X}" + (f" {name}" if name else "")
+    return ""
+
+
+def _joined(rows: LevelRows) -> list[MapIssue]:
+    """Each code point that would draw onto its neighbour, at its first place in the level."""
+    issues: list[MapIssue] = []
+    for symbol in sorted(set().union(*map(set, rows.rows))):
+        joining = _joining(symbol)
+        if not joining:
+            continue
+        y, x = next((y, r.index(symbol)) for y, r in enumerate(rows.rows) if symbol in r)
+        issues.append(
+            MapIssue(
+                rows.path,
+                f"{joining} at {rows.name}:{x},{y} joins the character before it: "
+                "a map cell is one character",
+                "accents and emoji made of several characters draw several cells; "
+                "use a plain symbol and give it a legend entry",
+                rows.line(y),
+            )
+        )
+    return issues[:_SHOWN_SYMBOLS]
+
+
+def _too_large(rows: LevelRows) -> list[MapIssue]:
+    """A level beyond ``MAX_SIDE`` rows or columns, refused before any array is built."""
+    height, width = len(rows.rows), max(len(r) for r in rows.rows)
+    if height <= limits.MAX_SIDE and width <= limits.MAX_SIDE:
+        return []
+    return [
+        MapIssue(
+            rows.path,
+            f"level {rows.name!r} is {width} x {height} cells; the limit is "
+            f"{limits.MAX_SIDE} x {limits.MAX_SIDE}",
+            "split a large building into levels, or draw only the part that is played",
+        )
+    ]
+
+
 def build_level(
     index: int, rows: LevelRows, legend: Mapping[str, LegendEntry]
 ) -> tuple[Level | None, dict[str, set[Cell]], list[MapIssue]]:
@@ -320,18 +375,20 @@ def build_level(
                 )
             ],
         )
-    issues = _ragged(rows)
+    issues = _too_large(rows) or _joined(rows) or _ragged(rows)
     if issues:
         return None, {}, issues
     chars = np.array([list(r) for r in rows.rows], dtype="<U1")
-    symbols, inverse = np.unique(chars, return_inverse=True)
+    symbols, first, inverse, counts = np.unique(
+        chars, return_index=True, return_inverse=True, return_counts=True
+    )
     inverse = inverse.reshape(chars.shape)
-    for i, symbol in enumerate(symbols.tolist()):
-        if symbol in legend:
-            continue
-        where = np.argwhere(inverse == i)
-        y, x = (int(v) for v in where[0])
-        extra = len(where) - 1
+    width = chars.shape[1]
+    unknown = [i for i, symbol in enumerate(symbols.tolist()) if symbol not in legend]
+    for i in unknown[:_SHOWN_SYMBOLS]:
+        symbol = str(symbols[i])
+        y, x = divmod(int(first[i]), width)
+        extra = int(counts[i]) - 1
         more = f" and {extra} more cell{'s' if extra > 1 else ''}" if extra else ""
         issues.append(
             MapIssue(
@@ -339,6 +396,16 @@ def build_level(
                 f"unknown map symbol {symbol!r} at {rows.name}:{x},{y}{more}",
                 f"add it to map.legend, or use a default symbol: {_default_symbols()}",
                 rows.line(y),
+            )
+        )
+    if len(unknown) > _SHOWN_SYMBOLS:
+        issues.append(
+            MapIssue(
+                rows.path,
+                f"and {len(unknown) - _SHOWN_SYMBOLS} more unknown map symbols on level "
+                f"{rows.name!r}",
+                "",
+                rows.line(0),
             )
         )
     if issues:

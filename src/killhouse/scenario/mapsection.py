@@ -14,6 +14,7 @@ from ruamel.yaml.scalarstring import FoldedScalarString, LiteralScalarString
 
 from killhouse.core.board import Board, Level
 from killhouse.core.cells import Cell
+from killhouse.scenario import limits
 from killhouse.scenario.cellref import RefError, parse_cell, parse_zone
 from killhouse.scenario.fields import Fields, Report
 from killhouse.scenario.mapparse import (
@@ -88,6 +89,12 @@ def _drawn_levels(fields: Fields) -> tuple[list[LevelRows], bool]:
     if not node:
         report.add(path, "a map needs at least one level")
         return [], False
+    if len(node) > limits.MAX_LEVELS:
+        report.add(
+            path,
+            f"the map has {len(node)} levels; the limit is {limits.MAX_LEVELS}",
+        )
+        return [], False
     drawn: list[LevelRows] = []
     for key, text in node.items():
         name = _level_name(key)
@@ -156,6 +163,7 @@ def _zones(
     node = fields.mapping("zones", "a mapping of zone names to lists of cells or rectangles")
     if node is None:
         return
+    covered = 0
     for key, specs in node.items():
         path = join(fields.at("zones"), key)
         if not isinstance(key, str) or not key.strip():
@@ -173,9 +181,20 @@ def _zones(
         for i, spec in enumerate(listed):
             where = item(path, i) if isinstance(specs, list) else path
             try:
-                cells.update(parse_zone(spec, names, levels))
+                rectangle = parse_zone(spec, names, levels)
             except RefError as exc:
                 fields.report.add(where, exc.message, exc.hint)
+                continue
+            covered += len(rectangle)
+            if covered > limits.MAX_CELLS:
+                fields.report.add(
+                    where,
+                    f"the zones up to here cover {covered} cells; the limit over all zones is "
+                    f"{limits.MAX_CELLS}",
+                    "a zone lists each cell or rectangle once",
+                )
+                return
+            cells.update(rectangle)
 
 
 def parse_map(top: Fields) -> MapParts:
@@ -192,14 +211,24 @@ def parse_map(top: Fields) -> MapParts:
     parts.names = [d.name for d in drawn]
     levels: list[Level] = []
     zones: dict[str, set[Cell]] = {}
+    cells = 0
     for index, rows in enumerate(drawn):
+        cells += len(rows.rows) * max(len(r) for r in rows.rows)
+        if cells > limits.MAX_CELLS:
+            top.report.add(
+                rows.path,
+                f"the levels up to {rows.name!r} hold {cells} cells; the limit for a whole map "
+                f"is {limits.MAX_CELLS}",
+                "draw only the part of the building that is played",
+            )
+            break
         level, level_zones, issues = build_level(index, rows, legend)
         for issue in issues:
             _issue(top.report, issue)
         if level is not None:
             levels.append(level)
-        for name, cells in level_zones.items():
-            zones.setdefault(name, set()).update(cells)
+        for name, zone_cells in level_zones.items():
+            zones.setdefault(name, set()).update(zone_cells)
     sound = complete and len(levels) == len(drawn)
     parts.levels = levels if sound else None
     # with a broken map, stairs and zones still get their syntax and level names checked

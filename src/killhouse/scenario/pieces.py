@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from killhouse.core.cells import Cell, parse_facing
+from killhouse.scenario import limits
 from killhouse.scenario.cellref import RefError, blocked_reason, parse_cell
 from killhouse.scenario.fields import Fields, Report, suggest
 from killhouse.scenario.mapsection import MapParts
@@ -69,13 +70,17 @@ def _id(fields: Fields, what: str) -> str | None:
     return None
 
 
-def _entries(top: Fields, key: str, one: str) -> list[tuple[str, Mapping[Any, Any]]]:
+def _entries(top: Fields, key: str, one: str, limit: int) -> list[tuple[str, Mapping[Any, Any]]]:
     """The mappings of the list at ``key`` with their paths; other items are reported.
 
-    ``one`` names a single item in messages ("a figure").
+    ``one`` names a single item in messages ("a figure"); a list longer than ``limit`` is
+    refused whole, before any item is checked.
     """
     node = top.sequence(key, f"a list of {key}")
     if node is None:
+        return []
+    if len(node) > limit:
+        top.report.add(key, f"the scenario has {len(node)} {key}; the limit is {limit}")
         return []
     out: list[tuple[str, Mapping[Any, Any]]] = []
     for i, raw in enumerate(node):
@@ -103,7 +108,7 @@ def parse_sides(top: Fields, extras: Extras) -> list[SideSpec]:
     """The sides; at least one, ids unique, controller human | ai | ai:<bot>."""
     sides: list[SideSpec] = []
     seen: dict[str, str] = {}
-    entries = _entries(top, "sides", "a side")
+    entries = _entries(top, "sides", "a side", limits.MAX_SIDES)
     if top.has("sides") and isinstance(top.raw("sides"), list) and not top.raw("sides"):
         top.report.add("sides", "a scenario needs at least one side")
     allowed = extras.allowed("side", SIDE_KEYS)
@@ -244,7 +249,7 @@ def parse_figures(
     side_ids = [s.id for s in sides]
     allowed = extras.allowed("figure", FIGURE_KEYS)
     figures: list[FigureSpec] = []
-    for path, raw in _entries(top, "figures", "a figure"):
+    for path, raw in _entries(top, "figures", "a figure", limits.MAX_FIGURES):
         fields = Fields(raw, path, top.report)
         before = top.report.count()
         fields.check_keys(allowed, "a figure", unsure=not extras.known)
@@ -290,7 +295,7 @@ def parse_objects(top: Fields, extras: Extras, parts: MapParts, ids: Ids) -> lis
     """The objects (bombs, locks, cameras …): id, type, place and the ruleset's own keys."""
     allowed = extras.allowed("object", OBJECT_KEYS)
     objects: list[ObjectSpec] = []
-    for path, raw in _entries(top, "objects", "an object"):
+    for path, raw in _entries(top, "objects", "an object", limits.MAX_OBJECTS):
         fields = Fields(raw, path, top.report)
         before = top.report.count()
         fields.check_keys(allowed, "an object", unsure=not extras.known)

@@ -16,10 +16,14 @@ from typing import Any, TypeGuard
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
+from ruamel.yaml.composer import Composer
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.events import AliasEvent, ScalarEvent
+from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.scalarbool import ScalarBoolean
 
 from killhouse.errors import Problem
+from killhouse.scenario import limits
 
 _PARENT = re.compile(r"^(.*?)(\.[^.\[\]]*|\[\d+\])$")
 
@@ -50,11 +54,15 @@ def parent_path(path: str) -> str:
 
 
 def read_source(path: str | Path) -> Source | Problem:
-    """The file's bytes and UTF-8 text, or the one problem that stops us reading it."""
+    """The file's bytes and UTF-8 text, or the one problem that stops us reading it.
+
+    At most ``MAX_FILE_BYTES`` + 1 bytes are read, so a huge file or a device never hangs us.
+    """
     file = str(path)
     target = Path(path)
     try:
-        data = target.read_bytes()
+        with target.open("rb") as stream:
+            data = stream.read(limits.MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         return Problem(file, 0, "", "no such file", "check the path")
     except IsADirectoryError:
@@ -68,6 +76,15 @@ def read_source(path: str | Path) -> Source | Problem:
 
 def decode(data: bytes, file: str) -> Source | Problem:
     """Decode UTF-8 (a byte-order mark is allowed); binary junk is one clear problem."""
+    if len(data) > limits.MAX_FILE_BYTES:
+        return Problem(
+            file,
+            0,
+            "",
+            f"the file is larger than {limits.MAX_FILE_BYTES} bytes (1 MiB), the limit "
+            "for a scenario",
+            "a scenario is a map and a few dozen figures: is this the right file?",
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -82,11 +99,168 @@ def decode(data: bytes, file: str) -> Source | Problem:
     return Source(file, data, text)
 
 
+class LimitError(Exception):
+    """The document is beyond a limit of ``scenario.limits`` (or uses an explicit tag)."""
+
+    def __init__(self, line: int, path: str, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.line = line
+        self.path = path
+        self.message = message
+        self.hint = hint
+
+
+_INT_TAG = "tag:yaml.org,2002:int"
+
+
+class GuardedComposer(Composer):
+    """ruamel's composer, counting as it goes: values, aliases, depth, digits, tags.
+
+    Every check runs before the constructor builds Python values, so a hostile document
+    (an alias bomb, ``!!python/object``, a 10,000-digit number) is refused, never expanded.
+    Field paths are tracked as nodes are composed, so a refusal names its field.
+    """
+
+    def __init__(self, loader: Any = None) -> None:
+        super().__init__(loader)
+        self._paths: list[str] = []
+        self._nodes = 0
+        self._aliases = 0
+
+    def _refuse(self, event: Any, path: str, message: str, hint: str = "") -> LimitError:
+        mark = getattr(event, "start_mark", None)
+        line = int(mark.line) + 1 if mark is not None else 0
+        return LimitError(line, path, message, hint)
+
+    def _path(self, parent: Any, index: Any) -> str:
+        if parent is None or not self._paths:
+            return ""
+        above = self._paths[-1]
+        if isinstance(index, int):
+            return item(above, index)
+        if isinstance(index, ScalarNode):
+            return join(above, index.value)
+        return above  # a mapping key: reported at the mapping that holds it
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        path = self._path(parent, index)
+        event = self.parser.peek_event()
+        if isinstance(event, AliasEvent):
+            self._aliases += 1
+            if self._aliases > limits.MAX_ALIASES:
+                raise self._refuse(
+                    event,
+                    path,
+                    f"more than {limits.MAX_ALIASES} aliases (*name) in one file, the limit",
+                    "write the values out, or use fewer aliases",
+                )
+            return super().compose_node(parent, index)
+        self._nodes += 1
+        if self._nodes > limits.MAX_NODES:
+            raise self._refuse(
+                event,
+                path,
+                f"more than {limits.MAX_NODES} YAML values in one file, the limit for a scenario",
+                "a scenario is a map and a few dozen figures: is this the right file?",
+            )
+        if len(self._paths) >= limits.MAX_DEPTH:
+            raise self._refuse(
+                event,
+                path,
+                f"lists and mappings nested more than {limits.MAX_DEPTH} deep, the limit",
+            )
+        tag = getattr(event, "ctag", None)
+        if tag is not None and str(tag) != "!":
+            raise self._refuse(
+                event,
+                path,
+                f"explicit YAML tags such as {_tag_text(tag)} are not supported",
+                "write the plain value without the tag",
+            )
+        self._paths.append(path)
+        try:
+            node = super().compose_node(parent, index)
+        finally:
+            self._paths.pop()
+        if (
+            isinstance(event, ScalarEvent)
+            and str(node.tag) == _INT_TAG
+            and sum(c.isdigit() for c in str(node.value)) > limits.MAX_DIGITS
+        ):
+            raise self._refuse(
+                event,
+                path,
+                f"a whole number with more than {limits.MAX_DIGITS} digits, the limit",
+            )
+        return node
+
+    def get_single_node(self) -> Any:
+        node = super().get_single_node()
+        if isinstance(node, MappingNode | SequenceNode):
+            _check_expansion(node)
+        return node
+
+
+def _check_expansion(root: MappingNode | SequenceNode) -> None:
+    """Refuse a document whose aliases expand past ``MAX_EXPANDED``, at the field that does it."""
+    memo: dict[int, int] = {}
+    total = 1
+    children = (
+        [(join("", k.value), k, v) for k, v in root.value]
+        if isinstance(root, MappingNode)
+        else [(item("", i), v, v) for i, v in enumerate(root.value)]
+    )
+    for path, where, child in children:
+        total += _expanded_size(child, memo, {id(root)}) + 1
+        if total > limits.MAX_EXPANDED:
+            raise LimitError(
+                int(where.start_mark.line) + 1,
+                path,
+                f"the aliases (*name) here expand the document past {limits.MAX_EXPANDED} "
+                "values, the limit",
+                "an alias repeats a whole list or mapping: write fewer of them",
+            )
+
+
+def _tag_text(tag: Any) -> str:
+    text = str(getattr(tag, "handle", None) or "") + str(getattr(tag, "suffix", None) or "")
+    return text if text and text != "None" else str(tag)
+
+
+def _expanded_size(node: Any, memo: dict[int, int], active: set[int]) -> int:
+    """How many values ``node`` stands for once aliases are expanded (each node visited once)."""
+    key = id(node)
+    if key in memo:
+        return memo[key]
+    if key in active:  # an alias to an enclosing list or mapping: reported later, field by field
+        return 1
+    if not isinstance(node, MappingNode | SequenceNode):
+        return 1
+    active.add(key)
+    total = 1
+    for child in node.value:
+        if isinstance(child, tuple):
+            total += _expanded_size(child[0], memo, active) + _expanded_size(child[1], memo, active)
+        else:
+            total += _expanded_size(child, memo, active)
+        if total > limits.MAX_EXPANDED:
+            break  # the count only has to pass the limit to refuse
+    active.discard(key)
+    memo[key] = total
+    return total
+
+
 def parse_yaml(source: Source) -> Any | Problem:
-    """The document's round-trip nodes, or the syntax problem with the parser's line."""
+    """The document's round-trip nodes, or the syntax problem with the parser's line.
+
+    The composer counts and caps before anything is built (``scenario.limits``).
+    """
     yaml = YAML(typ="rt")
+    yaml.Composer = GuardedComposer
     try:
         return yaml.load(source.text)
+    except LimitError as exc:
+        return Problem(source.file, exc.line, exc.path, exc.message, exc.hint)
     except MarkedYAMLError as exc:
         return _marked_problem(source, exc)
     except YAMLError as exc:

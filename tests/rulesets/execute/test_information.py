@@ -68,9 +68,12 @@ def test_surveillance_reveals_setup_squares_as_markers() -> None:
     act(st, log, Dice(12, 0), st.terrorists, "ready")  # everyone: pick gunman
     revealed = next(e for e in log.events if e.kind == "surveillance")
     assert revealed.audience is None and revealed.data["revealed"][0]["id"] == "gunman"
+    told = revealed.for_side(st.fbi)
+    assert told is not None and told["revealed"][0]["id"] == "contact-1"  # E-65
     view = RULESET.view(st, st.fbi)
-    assert view["remembered"][0]["id"] == "gunman"
+    assert view["remembered"][0]["id"] == "contact-1"
     assert view["remembered"][0]["source"] == "surveillance"
+    assert "gunman" not in text(view)
     st.figures["gunman"].pos = Cell(0, 10, 5)  # it moves away unseen
     st.touch()
     act(st, log, Dice(), st.fbi, "end_negotiation")
@@ -85,6 +88,45 @@ def test_surveillance_reveals_setup_squares_as_markers() -> None:
 
     refresh(st, log)
     assert RULESET.view(st, st.fbi)["remembered"] == []  # the square was seen empty
+
+
+def test_contacts_go_by_opaque_handles_until_seen() -> None:
+    """E-29, E-65: a surveillance contact is named by a handle numbered in the draw order,
+    never by its scenario id (``marksman`` would give the role away), in views and events,
+    until an agent sees the figure; the terrorists' copy keeps the ids."""
+    st, log = state_of(scenario(levels={"ground": WALLED}, figures=[
+        {"id": "zach", "side": "fbi", "card": "zach_dante"},
+        {"id": "alpha", "side": "terrorists", "card": "standard_terrorist", "at": "ground:8,2"},
+        {"id": "marksman", "side": "terrorists", "card": "standard_terrorist",
+         "at": "ground:9,4", "equipment": ["sniper"]},
+        {"id": "safecracker", "kind": "hostage", "card": "hostage_male", "at": "ground:7,1"},
+    ]))
+    # d12 = 12: everyone; the draws pick the second of [alpha, marksman] first, then alpha
+    act(st, log, Dice(12, 1, 0, 0, log=log), st.terrorists, "ready")
+    fbi_text = text([e.for_side(st.fbi) for e in log.events]) + text(RULESET.view(st, st.fbi))
+    for secret in ("alpha", "marksman", "safecracker"):
+        assert secret not in fbi_text
+    names = {r["at"][1]: r["id"] for r in RULESET.view(st, st.fbi)["public"]["surveillance"][
+        "revealed"]}
+    assert names == {9: "contact-1", 8: "contact-2", 7: "contact-3"}  # draw order, not ids
+    assert {m["id"] for m in RULESET.view(st, st.fbi)["remembered"]} == set(names.values())
+    terrorists = RULESET.view(st, st.terrorists)["public"]["surveillance"]["revealed"]
+    assert {r["id"] for r in terrorists} == {"alpha", "marksman", "safecracker"}
+    assert "marksman" not in RULESET.known_ids(st, st.fbi)
+    assert st.handle(st.fbi, "marksman") == "contact-1"  # stable for the game
+    # once seen, the figure is known by what the agent sees
+    act(st, log, Dice(), st.fbi, "end_negotiation")
+    act(st, log, Dice(), st.terrorists, "end_negotiation")
+    act(st, log, Dice(), st.fbi, "ready")
+    act(st, log, Dice(6, 1), st.fbi, "continue")
+    st.board.set_terrain(Cell(0, 5, 3), Terrain.DOOR_OPEN)
+    place(st, "zach", 0, 6, 3)
+    from killhouse.rulesets.execute.vision import refresh
+
+    refresh(st, log)
+    view = RULESET.view(st, st.fbi)
+    assert "marksman" in {s["id"] for s in view["seen"]}
+    assert "contact-1" not in {m["id"] for m in view["remembered"]}
 
 
 def test_surveillance_selection_hides_the_terrorist_count() -> None:

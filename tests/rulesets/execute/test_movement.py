@@ -7,7 +7,8 @@ import pytest
 from killhouse.core.cells import Cell
 from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
-from killhouse.rulesets.execute.movement import destinations, move
+from killhouse.rulesets.execute.combat import can_see
+from killhouse.rulesets.execute.movement import claim, destinations, move
 from killhouse.rulesets.execute.state import EXTRACTED, INCAPACITATED
 from tests.rulesets.execute.helpers import RULESET, Dice, act, place, scenario, state_of, to_combat
 
@@ -121,6 +122,7 @@ def test_hostage_claimed_and_follows_then_extracted() -> None:
     hostage = st.figures["h1"]  # at (8,2), Movement 6
     st.figures["t1"].pos = Cell(0, 1, 1)
     st.touch()
+    claim(st, agent, hostage, log)
     move(st, agent, Cell(0, 5, 5), log)
     assert hostage.leader == "zach"
     assert hostage.pos is not None and max(abs(hostage.pos.x - 5), abs(hostage.pos.y - 5)) == 1
@@ -139,6 +141,7 @@ def test_hostage_with_too_few_mp_goes_as_far_as_it_can() -> None:
         {"id": "h1", "kind": "hostage", "card": "hostage_pregnant", "at": "ground:2,1"},
     ])
     agent = place(st, "zach", 0, 1, 1)
+    claim(st, agent, st.figures["h1"], log)
     move(st, agent, Cell(0, 11, 1), log)  # 10 MP; the hostage has 4
     assert st.figures["h1"].pos == Cell(0, 6, 1)
 
@@ -147,6 +150,7 @@ def test_dropped_leader_loses_its_hostages() -> None:
     """E-30: a leader incapacitated or killed loses its hostages, which stay put."""
     st, log = combat()
     agent = place(st, "zach", 0, 7, 2)
+    claim(st, agent, st.figures["h1"], log)
     move(st, agent, Cell(0, 7, 3), log)
     assert st.figures["h1"].leader == "zach"
     from killhouse.rulesets.execute.combat import apply_damage
@@ -170,3 +174,175 @@ def test_claim_action_steals_a_hostage_before_a_move() -> None:
     to_movement(st, log)
     act(st, log, Dice(), st.fbi, "claim", figure="gary", hostage="h1")
     assert st.figures["h1"].leader == "gary"
+
+
+def claims(st, side: str) -> set[tuple[str, str]]:  # type: ignore[no-untyped-def]
+    return {(str(a.get("figure")), str(a.get("hostage")))
+            for a in RULESET.legal_actions(st, side) if a.kind == "claim"}
+
+
+def test_claims_are_a_choice_never_automatic() -> None:
+    """E-30 "may claim" (ruling E-46): walking next to a hostage claims nothing by itself."""
+    st, log = combat()
+    place(st, "zach", 0, 6, 3)
+    st.figures["t1"].pos = Cell(0, 1, 1)
+    st.touch()
+    to_movement(st, log)
+    act(st, log, Dice(), st.fbi, "move", figure="zach", to=[0, 7, 2])
+    assert st.figures["h1"].leader is None
+    assert not [e for e in log.events if e.kind == "claimed"]
+    # right after its move the agent may still claim (E-30: before and after a move)
+    assert claims(st, st.fbi) == {("zach", "h1")}
+    act(st, log, Dice(), st.fbi, "claim", figure="zach", hostage="h1")
+    assert st.figures["h1"].leader == "zach"
+
+
+def test_claim_needs_adjacency_not_sight() -> None:
+    """E-30: an adjacent hostage round a wall corner may be claimed; one two squares off not."""
+    level = "#######\n##.#..#\n#.#...#\n#.....#\n###+###\n.......\n"
+    st, log = combat(levels={"ground": level}, figures=[
+        {"id": "zach", "side": "fbi", "card": "zach_dante"},
+        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:5,1"},
+        {"id": "h1", "kind": "hostage", "card": "hostage_male", "at": "ground:1,2"},
+    ])
+    place(st, "zach", 0, 2, 1)  # diagonal to the hostage at (1,2); walls at (1,1) and (2,2)
+    assert not can_see(st, Cell(0, 2, 1), Cell(0, 1, 2))  # no sight through the corner (E-6)
+    to_movement(st, log)
+    assert claims(st, st.fbi) == {("zach", "h1")}
+    place(st, "zach", 0, 3, 3)  # Chebyshev 2: out of reach
+    assert claims(st, st.fbi) == set()
+    place(st, "zach", 0, 2, 3)  # adjacent again (edge: Chebyshev 1)
+    assert claims(st, st.fbi) == {("zach", "h1")}
+
+
+def test_claim_after_a_move_only_for_the_last_mover() -> None:
+    """E-30: "immediately" after a move: once another agent has moved, the chance has gone."""
+    st, log = combat(figures=[
+        {"id": "zach", "side": "fbi", "card": "zach_dante"},
+        {"id": "gary", "side": "fbi", "card": "gary_ballanger"},
+        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:1,1"},
+        {"id": "h1", "kind": "hostage", "card": "hostage_male", "at": "ground:8,2"},
+    ])
+    place(st, "zach", 0, 5, 3)
+    place(st, "gary", 0, 2, 4)
+    to_movement(st, log)
+    act(st, log, Dice(), st.fbi, "move", figure="zach", to=[0, 7, 3])
+    assert claims(st, st.fbi) == {("zach", "h1")}
+    act(st, log, Dice(), st.fbi, "move", figure="gary", to=[0, 2, 5])
+    assert claims(st, st.fbi) == set()
+    before = RULESET.snapshot(st)
+    with pytest.raises(IllegalActionError):
+        act(st, log, Dice(), st.fbi, "claim", figure="zach", hostage="h1")
+    assert RULESET.snapshot(st) == before
+
+
+# -- the player's route (5.2, issue: waypoints) ------------------------------------------------
+
+
+def routed(st, log, **args):  # type: ignore[no-untyped-def]
+    """Apply a move and return its ``moved`` event's data."""
+    act(st, log, Dice(), st.fbi, "move", **args)
+    return [e for e in log.events if e.kind == "moved"][-1].data
+
+
+def test_a_move_walks_through_its_waypoints_in_order() -> None:
+    """5.2: the player picks the route; each leg is the cheapest legal path."""
+    st, log = combat()
+    place(st, "zach", 0, 1, 1)
+    st.figures["t1"].pos = Cell(0, 10, 5)
+    st.touch()
+    to_movement(st, log)
+    moved = routed(st, log, figure="zach", to=[0, 3, 1], via=[[0, 1, 3]])
+    assert moved["path"] == [[0, 1, 2], [0, 1, 3], [0, 2, 2], [0, 3, 1]]
+    assert moved["cost"] == 4 and st.figures["zach"].pos == Cell(0, 3, 1)
+
+
+def test_waypoint_routes_take_the_chosen_door_and_trip_only_their_alarms() -> None:
+    """5.2 with E-19: going round an alarmed square is the player's choice."""
+    level = ("#########\n#.......#\n#.......#\n#.......#\n#########\n.........\n")
+    st, log = combat(levels={"ground": level}, zones={
+        "entry": ["ground:0,5-8,5"], "hall": ["ground:4,2"]},
+        objects=[{"id": "pir", "type": "alarm", "level": 3, "covers": "hall",
+                  "at": "ground:7,3"}],
+        figures=[{"id": "zach", "side": "fbi", "card": "zach_dante"},
+                 {"id": "t1", "side": "terrorists", "card": "standard_terrorist",
+                  "at": "ground:7,1"}])
+    place(st, "zach", 0, 1, 2)
+    to_movement(st, log)
+    routed(st, log, figure="zach", to=[0, 6, 2], via=[[0, 3, 3], [0, 4, 3], [0, 5, 3]])
+    assert not [e for e in log.events if e.kind == "alert"]
+    st2, log2 = combat(levels={"ground": level}, zones={
+        "entry": ["ground:0,5-8,5"], "hall": ["ground:4,2"]},
+        objects=[{"id": "pir", "type": "alarm", "level": 3, "covers": "hall",
+                  "at": "ground:7,3"}],
+        figures=[{"id": "zach", "side": "fbi", "card": "zach_dante"},
+                 {"id": "t1", "side": "terrorists", "card": "standard_terrorist",
+                  "at": "ground:7,1"}])
+    place(st2, "zach", 0, 1, 2)
+    to_movement(st2, log2)
+    routed(st2, log2, figure="zach", to=[0, 6, 2], via=[[0, 4, 2]])
+    assert [e.data["at"] for e in log2.events if e.kind == "alert"] == [[0, 4, 2]]
+
+
+def test_default_move_is_unchanged_without_waypoints() -> None:
+    """The destination alone walks the path finder's cheapest path (ruling E-59)."""
+    st, log = combat()
+    place(st, "zach", 0, 1, 1)
+    st.figures["t1"].pos = Cell(0, 10, 5)
+    st.touch()
+    to_movement(st, log)
+    moved = routed(st, log, figure="zach", to=[0, 3, 1])
+    assert moved["cost"] == 2 and len(moved["path"]) == 2
+
+
+@pytest.mark.parametrize(("via", "to", "reason"), [
+    ([[0, 0, 0]], [0, 3, 1], "wall"),
+    ([[0, 40, 1]], [0, 3, 1], "not on the map"),
+    ([[0, 5, 2]], [0, 3, 1], "active enemy"),
+    ([[0, 10, 5], [0, 1, 5]], [0, 1, 1], r"costs 22 MP; 'zach' has 9"),
+    ([[0, 2, 2]], [0, 8, 2], "not a free square"),
+    ("east", [0, 3, 1], "via must be a list"),
+])
+def test_bad_routes_are_refused_with_a_reason_and_change_nothing(
+    via: object, to: list[int], reason: str
+) -> None:
+    st, log = combat()
+    place(st, "zach", 0, 1, 1)
+    to_movement(st, log)
+    before, events = RULESET.snapshot(st), len(log.events)
+    with pytest.raises(IllegalActionError, match=reason):
+        act(st, log, Dice(), st.fbi, "move", figure="zach", to=to, via=via)
+    assert RULESET.snapshot(st) == before and len(log.events) == events
+
+
+def test_route_allowance_edge_and_one_past() -> None:
+    """5.2 in play: a route costing exactly Movement is legal; one MP more is refused."""
+    st, log = combat()
+    zach = place(st, "zach", 0, 1, 1)  # Movement 9
+    st.figures["t1"].pos = Cell(0, 10, 5)
+    st.touch()
+    to_movement(st, log)
+    with pytest.raises(IllegalActionError, match="costs 10 MP"):
+        act(st, log, Dice(), st.fbi, "move", figure="zach", to=[0, 1, 2], via=[[0, 6, 1]])
+    moved = routed(st, log, figure="zach", to=[0, 2, 1], via=[[0, 6, 1]])
+    assert moved["cost"] == 9 == zach.card.movement
+
+
+def test_unreachable_waypoint_is_refused() -> None:
+    """A waypoint behind a locked door cannot be reached this move."""
+    st, log = combat()
+    st.board.set_terrain(Cell(0, 5, 6), Terrain.DOOR_LOCKED)
+    place(st, "zach", 0, 5, 7)
+    to_movement(st, log)
+    with pytest.raises(IllegalActionError, match="cannot be reached"):
+        act(st, log, Dice(), st.fbi, "move", figure="zach", to=[0, 6, 7], via=[[0, 5, 4]])
+
+
+def test_off_map_agent_enters_along_its_route() -> None:
+    """E-34 with 5.2: the first leg comes in by an entry square."""
+    st, log = combat()
+    st.figures["t1"].pos = Cell(0, 10, 1)
+    st.touch()
+    to_movement(st, log)
+    moved = routed(st, log, figure="zach", to=[0, 5, 4], via=[[0, 2, 7]])
+    assert moved["path"][0] == [0, 2, 7] and moved["from"] is None

@@ -63,7 +63,7 @@ def test_role_bot_registry_entry() -> None:
 
 def test_hints_and_narration_cover_a_whole_game() -> None:
     """Every legal action carries the bot hints; every event kind has a narration line."""
-    from killhouse.rulesets.execute.narrate import LINES
+    from killhouse.rulesets.execute.narrate import LINES, SILENT
 
     sc = load_scenario(SCENARIOS[0])
     game = Game(sc, 3)
@@ -81,7 +81,33 @@ def test_hints_and_narration_cover_a_whole_game() -> None:
                 assert {"p", "value", "target"} <= set(a.hint), a
         game.apply(bots[side].choose(game.view(side, events_since=None), actions, rng))
     for event in game.log.events:
-        if event.kind not in ("roll", "sample", "pick"):
+        if event.kind in SILENT:
+            assert game.ruleset.narrate(event) is None
+        else:
             assert event.kind in LINES, event.kind
             line = game.ruleset.narrate(event)
             assert line and "None" not in line, (event.kind, line)
+
+
+def test_transcript_reads_like_the_scenario() -> None:
+    """Issue 10 item 15: squares as ``levelname:x,y``, no slot-end lines, one alert per alarm
+    per move, "enters the map at" for insertions."""
+    from killhouse.sim.transcript import transcript
+
+    embassy = next(p for p in SCENARIOS if p.stem == "embassy")
+    text = transcript(load_scenario(embassy), 7)
+    lines = text.splitlines()
+    assert "ends its" not in text and "L0:" not in text and "off-map ->" not in text
+    assert "enters the map at ground:" in text
+    assert any(ln.startswith("ALERT") for ln in lines)
+    from killhouse.sim.play import play
+
+    game = play(load_scenario(embassy), 7)
+    per_move: list[str] = []
+    for event in game.log.events:  # alerts come before their move's ``moved`` event
+        if event.kind == "alert":
+            assert event.data["alarm"] not in per_move, "one alert per alarm per move"
+            assert event.data["at"] == event.data["squares"][0]
+            per_move.append(event.data["alarm"])
+        elif event.kind == "moved":
+            per_move = []

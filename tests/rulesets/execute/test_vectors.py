@@ -10,6 +10,8 @@ import pytest
 
 from killhouse.core.cells import Cell
 from killhouse.core.events import EventLog
+from killhouse.errors import IllegalActionError
+from killhouse.rulesets.base import Action
 from killhouse.rulesets.execute import combat, tasks, victory
 from killhouse.rulesets.execute.movement import destinations
 from killhouse.rulesets.execute.rolls import (
@@ -32,7 +34,15 @@ from killhouse.rulesets.execute.state import (
     Figure,
 )
 from killhouse.rulesets.execute.tables import Card, tables
-from tests.rulesets.execute.helpers import Dice, place, scenario, state_of, to_combat
+from tests.rulesets.execute.helpers import (
+    RULESET,
+    Dice,
+    act,
+    place,
+    scenario,
+    state_of,
+    to_combat,
+)
 
 
 def card(v: int = 4, ev: int = 6, f: int = 8, g: int = 6, e: int = 4, m: int = 7) -> Card:
@@ -139,6 +149,42 @@ def surveillance(roll: int, terrorists: int, hostages: int, shown: tuple[int, in
     assert surveillance_counts(roll, terrorists, hostages) == shown
 
 
+def surveillance_in_play(roll: int, terrorists: int, hostages: int,
+                         shown: tuple[int, int]) -> None:
+    """The surveillance roll in play: exactly ``shown`` terrorists and hostages revealed."""
+    assert surveillance_counts(roll, terrorists, hostages) == shown
+    figs: list[dict[str, Any]] = [{"id": "zach", "side": "fbi", "card": "zach_dante"}]
+    figs += [{"id": f"t{i}", "side": "terrorists", "card": "standard_terrorist",
+              "at": f"ground:{1 + i},1"} for i in range(terrorists)]
+    figs += [{"id": f"h{i}", "kind": "hostage", "card": "hostage_male",
+              "at": f"ground:{1 + i},3"} for i in range(hostages)]
+    st, log = state_of(scenario(levels={"ground": ("#" * 14 + "\n" + ("#" + "." * 12 + "#\n") * 4
+                                                    + "#" * 6 + "+" + "#" * 7 + "\n" + "." * 14
+                                                    + "\n")}, figures=figs))
+    dice = Dice(roll, *([0] * (shown[0] + shown[1])))
+    act(st, log, dice, st.terrorists, "ready")
+    assert dice.values == []  # the d12 and exactly one pick per revealed figure
+    revealed = st.surveillance["revealed"]
+    kinds = [r["kind"] for r in revealed]
+    assert (kinds.count("terrorist"), kinds.count("hostage")) == shown
+
+
+def sam(firearms: int, evasion: int, roll: int, tn: int, vd: int, p: Fraction) -> None:
+    """E-TV1 in play: Sam (F 8, SMG) hits a target of Evasion 6 with a 7 and deals 2 VD."""
+    shot("smg", firearms, evasion, 0, roll, tn, True, p)
+    st, log = fresh()
+    sam_ = place(st, "zach", 0, 2, 2)
+    sam_.card = card(f=firearms, v=4)
+    sam_.weapon = "smg"
+    target = place(st, "t1", 0, 6, 2)
+    target.card = card(ev=evasion, v=5)
+    target.armour = 0
+    combat.fire(st, sam_, target, Dice(roll), log)
+    assert target.damage == vd and target.vitality_left == 5 - vd and target.status == ACTIVE
+    damage = [e for e in log.events if e.kind == "damage"][-1].data
+    assert (damage["raw"], damage["taken"]) == (vd, vd)
+
+
 def grenade_table(grenades: int, rows: list[tuple[int, int, int, Fraction]]) -> None:
     for distance, k, tn, p in rows:
         assert distance // 5 == k
@@ -184,28 +230,33 @@ def blast_armour() -> None:
 
 
 def stairs_walk() -> None:
-    levels = {"ground": "#######\n#..>..#\n#######\n.......\n",
-              "upper": "#######\n#..<..#\n#######\n       \n"}
+    """E-TV19 exactly: Movement 7 = 2 flat steps, 2 stair squares (one along the link), 1 flat
+    step; one more flat step is over the allowance on an empty floor (nobody stands there)."""
+    levels = {"ground": "########\n#...>..#\n########\n........\n",
+              "upper": "########\n#...<..#\n#......#\n########\n"}
     sc = scenario(levels=levels, figures=[
-        {"id": "zach", "side": "fbi", "card": "harry_lars"},
-        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "upper:5,1"},
+        {"id": "harry", "side": "fbi", "card": "harry_lars"},  # Movement 7
+        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "upper:1,2"},
     ])
     st, log = state_of(sc)
     to_combat(st, log)
-    walker = place(st, "zach", 0, 0, 1)  # Movement 7
-    walker.pos = Cell(0, 1, 1)
-    st.touch()
+    for _ in range(3):  # both grenade slots and the FBI's task slot
+        RULESET.apply(st, Action.make(st.acting_side(), "done"), Dice(), log)
+    walker = place(st, "harry", 0, 1, 1)
+    assert walker.card.movement == 7
+    # (2,1) and (3,1) flat, the stair (4,1) and the linked stair upper (4,1), then (5,1)
     reach = destinations(st, walker)
-    # 1 flat step (2,1), the stair (3,1) 2 MP, the linked stair 2 MP, then 1 flat step
-    assert reach[Cell(1, 4, 1)] == 1 + 2 + 2 + 1
-    # E-TV19 proper: 2 flat + 2 stair squares + 1 flat = 7 is legal; one more flat step is not
-    walker.pos = Cell(0, 1, 1)
-    st.board.levels[0].terrain[1, 0] = 1  # open the west wall so two flat steps come first
-    walker.pos = Cell(0, 0, 1)
-    st.touch()
-    reach = destinations(st, walker)
-    assert reach[Cell(1, 4, 1)] == 7
-    assert Cell(1, 5, 1) not in reach
+    assert reach[Cell(1, 4, 1)] == 1 + 1 + 2 + 2
+    assert reach[Cell(1, 5, 1)] == 1 + 1 + 2 + 2 + 1 == 7  # legal: exactly the allowance
+    assert Cell(1, 6, 1) not in reach  # one more flat step: 8 MP
+    assert st.active_at(Cell(1, 6, 1)) is None  # the square is empty: only the MP forbid it
+    before = RULESET.snapshot(st)
+    with pytest.raises(IllegalActionError):
+        RULESET.apply(st, Action.make(st.fbi, "move", figure="harry", to=[1, 6, 1]), Dice(), log)
+    assert RULESET.snapshot(st) == before
+    RULESET.apply(st, Action.make(st.fbi, "move", figure="harry", to=[1, 5, 1]), Dice(), log)
+    moved = [e for e in log.events if e.kind == "moved"][-1]
+    assert moved.data["cost"] == 7 and walker.pos == Cell(1, 5, 1)
 
 
 def hostage_hit(raw: int, status: str) -> None:
@@ -246,8 +297,7 @@ def victory_case(extracted: int, dead: int, alive: int, terrorists_active: bool,
 
 
 VECTORS: list[tuple[str, Callable[..., None], dict[str, Any]]] = [
-    ("E-TV1", shot, dict(weapon="smg", firearms=8, evasion=6, damage=0, roll=7, tn=4, hit=True,
-                         p=Fraction(5, 8))),
+    ("E-TV1", sam, dict(firearms=8, evasion=6, roll=7, tn=4, vd=2, p=Fraction(5, 8))),
     ("E-TV2", wounds, dict(vitality=3, hits=[2, 1], armour=0, statuses=[INCAPACITATED, DEAD],
                            taken=[2, 1])),
     ("E-TV3", device, dict(level=7, electronics=5, tn=9, p=Fraction(1, 3),
@@ -277,7 +327,7 @@ VECTORS: list[tuple[str, Callable[..., None], dict[str, Any]]] = [
     ("E-TV19", lambda: stairs_walk(), {}),
     ("E-TV20", hostage_hit, dict(raw=1, status=INCAPACITATED)),
     ("E-TV20", hostage_hit, dict(raw=2, status=DEAD)),
-    ("E-TV21", surveillance, dict(roll=5, terrorists=10, hostages=0, shown=(2, 0))),
+    ("E-TV21", surveillance_in_play, dict(roll=5, terrorists=10, hostages=8, shown=(2, 0))),
     ("E-TV22", surveillance, dict(roll=7, terrorists=3, hostages=5, shown=(3, 4))),
     ("E-TV23", victory_case, dict(extracted=4, dead=2, alive=2, terrorists_active=False,
                                   end_of_turn=False, at_limit=False, winner="fbi", rescued=6)),

@@ -154,7 +154,7 @@ def test_a_hostage_shot_at_takes_cover() -> None:
     table.orders()
     dice.add(2)
     table.fire(t={"t1": "h1"})
-    assert table.events("shot")[-1].data["need"] == 3  # stationary 2+, hiding -1
+    assert table.events("shot")[-1].data["need"] == 3  # stationary 2+, hiding -1 (umpire's copy)
 
 
 def test_a_hostage_whose_leader_falls_stops() -> None:

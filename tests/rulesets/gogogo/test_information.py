@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Iterator
@@ -136,12 +137,21 @@ def test_shots_tell_the_target_side_the_shooter_only_if_seen() -> None:
         dice,
     )
     table.turn(fire_ct={"c1": "t1"})
-    shot_at = table.events("shot-at")[-1]
-    assert shot_at.audience == frozenset({"t"}) and shot_at.data["by"] == "c1"  # t2 sees c1
+    shot = table.events("shot")[-1]
+    assert shot.audience == frozenset({"ct", "t"})  # named in full: no spectator reads it
+    assert shot.for_side("t") == {  # t2 sees c1; no tier (G-68)
+        "seq": shot.seq,
+        "kind": "shot",
+        "target": "t1",
+        "result": "miss",
+        "by": "c1",
+    }
+    assert shot.for_side("spectator") is None
     table.state.fig("t2").facing = "e"
     table.orders(t={"t2": {"facing": "e"}})
     table.fire(ct={"c1": "t1"})
-    assert table.events("shot-at")[-1].data["by"] is None
+    copy = table.events("shot")[-1].for_side("t")
+    assert copy is not None and copy["by"] is None
 
 
 def test_enemies_unseen_this_turn_vanish_from_the_view() -> None:
@@ -323,7 +333,7 @@ def check_side(game: Game, side: str, start: int, seen_before: set[str]) -> None
     words = strings(view)
     leaked = secret & words
     assert not leaked, f"{side}'s view names {leaked} (phase {state.phase}, turn {state.turn})"
-    events = [e.to_json() for e in game.log.since(start) if e.visible_to(side)]
+    events = [e.for_side(side) for e in game.log.since(start) if e.visible_to(side)]
     leaked = secret & strings(events)
     assert not leaked, f"an event {side} sees names {leaked}"
     # the view's enemies are exactly the ones seen this turn and still in play
@@ -372,3 +382,174 @@ def test_a_grenade_from_an_unseen_thrower_does_not_name_it() -> None:
     seen_by_ct = [e.to_json() for e in table.log.events if e.visible_to("ct")]
     assert "t1" not in strings(seen_by_ct)
     assert any(e["kind"] == "burst" for e in seen_by_ct)
+
+
+# -- the firer learns nothing of its target's hidden state (issue 10 item 1, G-67) --------------
+
+
+def _firer_copy(target_does: str, faces: list[int], per_player: bool) -> tuple[str, str]:
+    """One turn in which c1 shoots t1; what the CT side (and c1's seat) read of it."""
+    start = 8 if target_does == "stealth" else 7  # t1 ends on (7,4) in every case
+    dice = ScriptedDice(faces)
+    table = Table(
+        scenario(
+            ROOM,
+            [
+                fig("c1", "ct", 2, 4, "w"),  # facing away at setup: nothing seen, no die
+                fig("t1", "t", start, 4, "e", equipment=["he", "bomb"]),
+            ],
+            mission="destruction",
+            zones=SITE,
+            options={"per_player_views": per_player},
+        ),
+        dice,
+    )
+    order: dict[str, Any] = {"posture": target_does, "facing": "e"}
+    if target_does == "stealth":
+        order["to"] = (7, 4)
+    table.turn(ct={"c1": {"facing": "e"}}, t={"t1": order}, fire_ct={"c1": "t1"})
+    assert dice.faces == [] and table.state.fig("t1").pos == Cell(0, 7, 4)
+    need = table.events("shot")[-1].data["need"]
+    assert need == (2 if target_does == "hold" else 3)  # the umpire's copy has the truth
+    out = []
+    for who in ("ct", "c1") if per_player else ("ct",):
+        # without seq: its gaps count the events hidden between (a core matter, not a rule's)
+        copies = [
+            {k: v for k, v in (e.for_side(who) or {}).items() if k != "seq"}
+            for e in table.log.events
+            if e.visible_to(who)
+        ]
+        out.append(dump({"events": copies, "view": RULES.view(table.state, who)}))
+    return out[0], out[-1]
+
+
+@pytest.mark.parametrize("per_player", [False, True])
+@pytest.mark.parametrize("faces", [[6, 4], [6, 1], [1]], ids=["wound", "kill", "miss"])
+def test_the_firers_copy_is_the_same_whether_the_target_hid_moved_or_neither(
+    faces: list[int], per_player: bool
+) -> None:
+    copies = {
+        does: _firer_copy(does, list(faces), per_player) for does in ("hold", "hide", "stealth")
+    }
+    assert copies["hold"] == copies["hide"] == copies["stealth"]
+    assert '"need"' not in copies["hold"][0] and "needs" not in copies["hold"][0]
+
+
+def test_the_target_side_is_not_told_the_shooters_tier() -> None:
+    table = Table(
+        scenario(
+            ROOM,
+            [fig("c1", "ct", 2, 4, "e"), fig("t1", "t", 7, 4, "e", equipment=["he", "bomb"])],
+            mission="destruction",
+            zones=SITE,
+        ),
+        ScriptedDice([6, 4]),
+    )
+    table.turn(ct={"c1": {"posture": "stealth", "to": (3, 4)}}, fire_ct={"c1": "t1"})
+    shot = table.events("shot")[-1]
+    assert shot.data["tier"] == 2
+    copy = shot.for_side("t")
+    assert copy is not None and "tier" not in copy and copy["by"] is None
+
+
+def test_each_player_lists_its_own_sighted_hostages_and_goals() -> None:
+    """Issue 10 item 2 (G-35): a player's hostages and goals are its figure's, not the team's."""
+    table = Table(
+        scenario(
+            ROOM,
+            [
+                fig("c1", "ct", 2, 4, "e"),  # sees h1 ahead
+                fig("c2", "ct", 2, 6, "w"),  # faces the wall
+                fig("t1", "t", 17, 7, "e"),
+                fig("h1", None, 6, 4, kind="hostage"),
+            ],
+            zones={"location": ["ground:5,1-8,7"], "rescue": ["ground:1,1-1,1"]},
+            options={"per_player_views": True},
+        ),
+        ScriptedDice(),
+    )
+    assert table.view("ct")["hostages"] == ["h1"]
+    assert table.view("c1")["hostages"] == ["h1"] and table.view("c2")["hostages"] == []
+    assert table.view("c1")["goals"] == [[0, 6, 4]]
+    assert [0, 6, 4] in table.view("c2")["goals"] and len(table.view("c2")["goals"]) > 1
+    assert "h1" not in strings(table.view("c2"))
+
+
+def test_each_player_knows_the_bomb_square_only_from_its_own_figure() -> None:
+    """Issue 10 item 2 (G-35): a dropped bomb seen by c1 is not on c2's map."""
+    table = Table(
+        scenario(
+            ROOM,
+            [
+                fig("c1", "ct", 2, 4, "e"),
+                fig("c2", "ct", 2, 6, "w"),
+                fig("t1", "t", 17, 7, "e"),
+            ],
+            mission="destruction",
+            zones=SITE,
+            objects=[{"id": "bomb", "type": "bomb", "at": "ground:6,4"}],
+            options={"per_player_views": True},
+        ),
+        ScriptedDice(),
+    )
+    assert table.view("ct")["explosive"]["at"] == [0, 6, 4]
+    assert table.view("c1")["explosive"]["at"] == [0, 6, 4]
+    assert table.view("c1")["goals"] == [[0, 6, 4]]
+    assert table.view("c2")["explosive"]["at"] is None and not table.view("c2")["explosive"][
+        "in_sight"
+    ]
+    assert table.view("c2")["goals"] == [[0, 3, 3]]  # the bomb sites, as briefed
+    assert "bomb" in RULES.known_ids(table.state, "c1")
+    assert "bomb" not in RULES.known_ids(table.state, "c2")
+
+
+def check_seat(game: Game, seat: str, start: int, seen_before: set[str]) -> None:
+    """The per-player leak check: a player names only what its own figure saw (G-35)."""
+    state: GoState = game.state
+    side = state.fig(seat).side
+    assert side is not None
+    team = state.team(side)
+    allowed = state.seat_know[seat].seen | seen_before | {f.id for f in state.side_figures(side)}
+    allowed |= {
+        h.id
+        for h in state.figures.values()
+        if h.kind == HOSTAGE and h.leader is not None and state.fig(h.leader).team == team
+    }
+    # the side decides together (G-53): hostages its orders name are the team's decision
+    draft = state.drafts[side]
+    allowed |= {h for hs in draft.follows.values() for h in hs}
+    secret = (enemy_ids(state, side) | hostage_ids(state)) - allowed
+    view = RULES.view(state, seat)
+    view = {k: v for k, v in view.items() if k not in ("draft", "orders")}
+    leaked = secret & strings(view)
+    assert not leaked, f"{seat}'s view names {leaked} (phase {state.phase}, turn {state.turn})"
+    events = [
+        e.for_side(seat)
+        for e in game.log.since(start)
+        if e.visible_to(seat) and e.kind not in ("orders", "hostage-follows")
+    ]
+    leaked = secret & strings(events)
+    assert not leaked, f"an event {seat} reads names {leaked}"
+
+
+@pytest.mark.parametrize("name", ["hostage", "destruction"])
+def test_no_per_player_view_leaks_in_random_play(name: str) -> None:
+    """Issue 10 item 2: the leak test over per-player views (every seat of both sides)."""
+    base = load_scenario(SCENARIOS / f"{name}.yaml")
+    scn = dataclasses.replace(base, options={**base.options, "per_player_views": True})
+    game = Game(scn, 21)
+    bot = RandomBot(game.scenario, "any")
+    rng = Rng.from_seed(21)
+    seats = [f.id for f in game.state.ordered() if f.fighter]
+    seen_before: dict[str, set[str]] = {s: set() for s in seats}
+    states = 0
+    while game.pending() and states < 300:
+        pending = game.pending()
+        decision = pending[rng.below(len(pending))]
+        start = len(game.log)
+        game.apply(bot.choose({}, game.legal_actions(decision.side), rng))
+        for seat in seats:
+            check_seat(game, seat, start, seen_before[seat])
+            seen_before[seat] = set(game.state.seat_know[seat].seen)
+        states += 1
+    assert states >= 100

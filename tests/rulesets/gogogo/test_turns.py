@@ -151,7 +151,7 @@ def test_g_tv24_and_26_sniper_aims_fires_reloads() -> None:
     assert "t1" in fire_targets(table, "c1")
     dice.add(1)  # sniper short 3+, +1 aim: needs 2; a 1 misses
     table.fire(ct={"c1": "t1"})
-    assert dice.rolled[-1] == ("fire c1 at t1", 1)
+    assert dice.rolled[-1] == ("fire c1 at t1: needs 2", 1)
     assert not c1.loaded and c1.aim_turns == 0
     table.orders(ct={"c1": {"posture": "aim"}})  # turn 3: reloading, cannot fire
     assert fire_targets(table, "c1") == []
@@ -204,14 +204,14 @@ def test_an_aiming_sniper_makes_no_peripheral_rolls() -> None:
         fig("t2", "t", 17, 1, "e"),
         dice=dice,
     )
-    assert dice.rolled == [("spot c1 t1", 1)]
+    assert dice.rolled == [("spot c1 t1: needs 3", 1)]
     table.orders(ct={"c1": {"posture": "aim"}})  # no die: aiming sees its auto cone only
     assert len(dice.rolled) == 1
     assert "t1" not in table.state.know["ct"].seen and "t2" in table.state.know["ct"].seen
     table.fire()
     dice.add(4)
     table.orders()  # holding, it rolls again (and a 4 spots t1)
-    assert dice.rolled[-1] == ("spot c1 t1", 4) and "t1" in table.state.know["ct"].seen
+    assert dice.rolled[-1] == ("spot c1 t1: needs 3", 4) and "t1" in table.state.know["ct"].seen
 
 
 # -- fire tiers (G-14) and hiding (G-10) ---------------------------------------------------------
@@ -230,7 +230,7 @@ def test_stationary_fire_comes_first_and_kills_before_movers_shoot() -> None:
     table.fire(ct={"c1": "t1"}, t={"t1": "c1"})
     assert table.state.fig("t1").status == "ooa"
     assert table.state.fig("c1").wounds == 0
-    assert dice.rolled == [("fire c1 at t1", 6), ("fire c1 at t1: effect", 1)]
+    assert dice.rolled == [("fire c1 at t1: needs 3", 6), ("fire c1 at t1: effect", 1)]
 
 
 def test_a_figure_out_of_action_in_its_own_tier_still_fires() -> None:
@@ -301,7 +301,7 @@ def test_spotting_rolls_in_observer_target_order_and_only_in_the_periphery() -> 
         fig("t2", "t", 17, 7, "e"),
         dice=dice,
     )
-    assert dice.rolled == [("spot c1 t1", 3), ("spot t1 c1", 2)]
+    assert dice.rolled == [("spot c1 t1: needs 3", 3), ("spot t1 c1: needs 3", 2)]
     assert "t1" in table.state.know["ct"].seen and "c1" not in table.state.know["t"].seen
     assert table.state.know["ct"].sees["c1"] == {"t1", "t2"}
 

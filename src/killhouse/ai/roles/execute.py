@@ -250,7 +250,18 @@ class FbiBot(ExecuteBot):
                 self.blocked[far] = turn
                 self.blocked[here] = turn
 
+    @staticmethod
+    def claim(view: dict[str, Any], actions: Sequence[Action]) -> Action | None:
+        """Take charge of every leaderless hostage next to an agent, before or after its move
+        (claims are the player's choice, E-30); never take one from a teammate."""
+        free = {str(s["id"]) for s in view.get("seen", [])
+                if s.get("kind") == "hostage" and not s.get("leader")}
+        return next((a for a in actions if a.kind == "claim" and a.get("hostage") in free), None)
+
     def movement(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action | None:
+        claim = self.claim(view, actions)
+        if claim is not None:
+            return claim
         self.explore(view)
         self.watch_stairs(view, actions)
         mine = self.own(view)

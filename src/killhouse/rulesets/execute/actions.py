@@ -346,7 +346,8 @@ def task_actions(state: ExecuteState, side: str) -> list[Action]:
 
 
 def move_actions(state: ExecuteState, side: str) -> list[Action]:
-    """Combat step 4: a destination per figure (E-34 insertion for off-map agents), and claims."""
+    """Combat step 4: a destination per figure (E-34 insertion for off-map agents), and claims
+    by agents that have not moved yet or made the last move (E-30: right before or after)."""
     out: list[Action] = []
     for f in ready(state, side, on_map=False):
         if f.pos is None and f.kind != AGENT:
@@ -362,18 +363,19 @@ def move_actions(state: ExecuteState, side: str) -> list[Action]:
                     {"role": "move", "to": cell_json(cell), "cost": cost, "figure": f.id},
                 )
             )
-        if f.kind == AGENT and f.pos is not None:
-            for h in sorted(state.hostages(), key=lambda x: x.id):
-                if h.leader != f.id and claimable(state, f, h):
-                    out.append(
-                        _act(
-                            side,
-                            "claim",
-                            {"role": "other", "target": h.id},
-                            figure=f.id,
-                            hostage=h.id,
-                        )
-                    )
+    if side != state.fbi:
+        return out
+    claimants = [f for f in ready(state, side) if f.kind == AGENT]
+    last = state.figures.get(state.last_mover or "")
+    if last is not None and last.active and last.pos is not None:
+        claimants = sorted([*claimants, last], key=lambda f: f.id)
+    for f in claimants:
+        for h in sorted(state.hostages(), key=lambda x: x.id):
+            if h.leader != f.id and claimable(state, f, h):
+                out.append(
+                    _act(side, "claim", {"role": "other", "target": h.id},
+                         figure=f.id, hostage=h.id)
+                )
     return out
 
 

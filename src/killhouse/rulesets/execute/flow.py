@@ -94,19 +94,23 @@ def surveillance(state: ExecuteState, chance: Chance, log: EventLog) -> None:
     shown_t = chance.sample(terrorists, n_t, "surveillance-terrorists", secret) if n_t else []
     shown_h = chance.sample(hostages, n_h, "surveillance-hostages", secret) if n_h else []
     revealed = []
+    told = []
     fbi_memory = state.memory.setdefault(state.fbi, {})
-    fbi_known = state.known.setdefault(state.fbi, set())
     for fid in [*shown_t, *shown_h]:
         f = state.figures[fid]
         info: dict[str, Any] = {"kind": f.kind, "side": f.side, "status": f.status}
-        if f.kind == HOSTAGE:
-            info["card"] = {"id": f.card.id, "name": f.card.name}
+        if f.kind == HOSTAGE:  # the card type; a point-buy card is named after its figure
+            info["card"] = ({"id": "custom", "name": "custom hostage card"} if f.custom
+                            else {"id": f.card.id, "name": f.card.name})
+        # ruling E-65: the FBI knows a contact by an opaque handle, never by its id
+        handle = state.handle(state.fbi, fid)
         revealed.append({"id": fid, "at": cell_json(f.pos), **info})
-        fbi_memory[fid] = Memory(fid, cell_json(f.pos), 0, "surveillance", info)
-        fbi_known.add(fid)
+        told.append({"id": handle, "at": cell_json(f.pos), **info})
+        fbi_memory[fid] = Memory(fid, cell_json(f.pos), 0, "surveillance", info, handle)
     state.surveillance = {"roll": roll, "revealed": revealed}
     # ruling E-29: both sides are told the roll and exactly which figures were revealed
-    log.emit("surveillance", {"roll": roll, "revealed": revealed}, None)
+    log.emit("surveillance", {"roll": roll, "revealed": revealed}, None,
+             {state.fbi: {"roll": roll, "revealed": told}})
 
 
 def finish_negotiation(state: ExecuteState, log: EventLog) -> None:
@@ -160,6 +164,7 @@ def enter_phase(state: ExecuteState, phase: str, slot: int, log: EventLog) -> No
     state.slot = slot
     state.acted = set()
     state.threw_this_slot = False
+    state.last_mover = None
     state.touch()
 
 
@@ -184,6 +189,7 @@ def end_slot(state: ExecuteState, chance: Chance, log: EventLog) -> None:
     state.slot += 1
     state.acted = set()
     state.threw_this_slot = False
+    state.last_mover = None
     state.touch()
     if state.slot >= 2:
         index = COMBAT_PHASES.index(state.phase)

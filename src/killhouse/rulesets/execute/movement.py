@@ -17,9 +17,10 @@ from numpy.typing import NDArray
 
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.events import EventLog
-from killhouse.core.geometry import chebyshev, line_of_sight
+from killhouse.core.geometry import chebyshev
 from killhouse.core.paths import DistanceField, StepRules, distance_field, path_cost
 from killhouse.core.terrain import Terrain, passable_mask, stairs_mask
+from killhouse.errors import IllegalActionError
 from killhouse.rulesets.execute.state import AGENT, EXTRACTED, HOSTAGE, ExecuteState, Figure
 from killhouse.rulesets.execute.vision import witnesses
 
@@ -174,12 +175,72 @@ def destinations(state: ExecuteState, figure: Figure) -> dict[Cell, int]:
     return out
 
 
+#: the most waypoints one move may carry (a route longer than any Movement needs no more)
+MAX_WAYPOINTS = 12
+
+
+def route(
+    state: ExecuteState, figure: Figure, dest: Cell, via: Sequence[Cell]
+) -> tuple[list[Cell], int]:
+    """The walk through ``via`` in order, then to ``dest``: the cheapest legal path of each leg
+    (5.2, ruling E-59), with its total cost. Raises ``IllegalActionError`` with the reason
+    (a waypoint that is a wall, out of the map, held by an enemy or unreachable; a route over
+    the Movement allowance) before anything changes."""
+    if len(via) > MAX_WAYPOINTS:
+        raise IllegalActionError(f"a move carries at most {MAX_WAYPOINTS} waypoints")
+    costs = enter_costs(state, blocking_side(state, figure))
+    walls = squeeze(state)
+    stops = [*via, dest]
+    for i, cell in enumerate(stops):
+        what = f"waypoint {i + 1} {cell_json(cell)}" if i < len(via) else str(cell_json(cell))
+        if not state.board.in_bounds(cell):
+            raise IllegalActionError(f"{what} is not on the map")
+        if costs[cell.level][cell.y, cell.x] <= 0:
+            enemy = state.active_at(cell)
+            if enemy is not None and enemy.side == blocking_side(state, figure):
+                raise IllegalActionError(f"{what} holds an active enemy: no route passes "
+                                         "through it (E-4)")
+            raise IllegalActionError(f"{what} is a wall, a locked door or outside the "
+                                     "building: no route goes through it (E-2, E-5)")
+    path: list[Cell] = []
+    total = 0
+    here = figure.pos
+    for i, stop in enumerate(stops):
+        what = f"waypoint {i + 1} {cell_json(stop)}" if i < len(via) else str(cell_json(stop))
+        if here is None:  # off the map: the first leg comes in by an entry square (E-34)
+            r = reach(state, figure)
+            leg_cost = r.cost(stop)
+            leg = r.path(state, stop) if leg_cost is not None else []
+        else:
+            fld = distance_field(state.board, [here], costs, STEP_RULES, walls)
+            leg_cost = fld.cost(stop)
+            leg = fld.path_to(stop) if leg_cost is not None and stop != here else []
+        if leg_cost is None:
+            start = "off the map" if here is None else cell_json(here)
+            raise IllegalActionError(f"{what} cannot be reached from {start} (E-2 … E-5)")
+        total += leg_cost
+        path += leg
+        here = stop
+    if total > figure.card.movement:
+        raise IllegalActionError(
+            f"the route costs {total} MP; {figure.id!r} has {figure.card.movement} (5.2, E-3)"
+        )
+    if dest == figure.pos or state.active_at(dest) is not None:
+        raise IllegalActionError(f"{cell_json(dest)} is not a free square to end on (E-4)")
+    return path, total
+
+
 # -- resolving a move ----------------------------------------------------------------------
 
 
 def walk(state: ExecuteState, figure: Figure, path: Sequence[Cell], log: EventLog) -> None:
-    """Put ``figure`` on each square of ``path`` in turn: doors open, alarms sound (E-5, E-19)."""
+    """Put ``figure`` on each square of ``path`` in turn: doors open, alarms sound (E-5, E-19).
+
+    An alarm reports every covered square an agent enters; one walk gives one alert per
+    alarm, listing its squares in order (the first is ``at``).
+    """
     own = frozenset({figure.side or state.fbi})
+    tripped: dict[str, list[list[int] | None]] = {}
     for cell in path:
         terrain = Terrain(int(state.board.levels[cell.level].terrain[cell.y, cell.x]))
         if terrain == Terrain.DOOR_CLOSED:
@@ -189,14 +250,14 @@ def walk(state: ExecuteState, figure: Figure, path: Sequence[Cell], log: EventLo
         if figure.kind == AGENT:
             for device in state.devices.values():
                 if device.type == "alarm" and device.working and cell in device.covers:
-                    alert = {"alarm": device.id, "at": cell_json(cell), "turn": state.turn}
-                    log.emit("alert", alert, frozenset({state.terrorists}))
-                    state.alerts.append(
-                        {"alarm": device.id, "at": cell_json(cell), "turn": state.turn}
-                    )
+                    tripped.setdefault(device.id, []).append(cell_json(cell))
         if figure.kind == HOSTAGE and cell in state.extraction:  # ruling E-56: at once
             extract(state, figure, log)
-            return
+            break
+    for alarm, squares in tripped.items():
+        alert = {"alarm": alarm, "at": squares[0], "squares": squares, "turn": state.turn}
+        log.emit("alert", alert, frozenset({state.terrorists}))
+        state.alerts.append(dict(alert))
 
 
 def extract(state: ExecuteState, hostage: Figure, log: EventLog) -> None:
@@ -211,15 +272,14 @@ def extract(state: ExecuteState, hostage: Figure, log: EventLog) -> None:
 
 
 def claimable(state: ExecuteState, agent: Figure, hostage: Figure) -> bool:
-    """Whether ``agent`` may claim ``hostage`` now (E-30): adjacent, same level, in sight."""
+    """Whether ``agent`` may claim ``hostage`` (E-30): an active agent on the map, a hostage
+    not incapacitated nor extracted, adjacent on the same level. Adjacency, not sight: a
+    hostage round a corner can be taken by the hand (ruling E-46)."""
     if hostage.kind != HOSTAGE or not hostage.active or hostage.pos is None:
         return False
     if not agent.active or agent.pos is None or agent.kind != AGENT:
         return False
-    if hostage.pos.level != agent.pos.level or chebyshev(hostage.pos, agent.pos) > 1:
-        return False
-    opaque = state.board.opaque(agent.pos.level)
-    return line_of_sight(opaque, (agent.pos.x, agent.pos.y), (hostage.pos.x, hostage.pos.y))
+    return hostage.pos.level == agent.pos.level and chebyshev(hostage.pos, agent.pos) <= 1
 
 
 def claim(state: ExecuteState, agent: Figure, hostage: Figure, log: EventLog) -> None:
@@ -227,28 +287,24 @@ def claim(state: ExecuteState, agent: Figure, hostage: Figure, log: EventLog) ->
     state.claim_counter += 1
     hostage.leader = agent.id
     hostage.claim_seq = state.claim_counter
+    state.touch()
     log.emit("claimed", {"agent": agent.id, "hostage": hostage.id}, frozenset({state.fbi}))
 
 
-def auto_claim(state: ExecuteState, agent: Figure, log: EventLog) -> None:
-    """Claim every leaderless hostage next to ``agent`` (ruling E-46)."""
-    for h in sorted(state.hostages(), key=lambda f: f.id):
-        if h.leader is None and claimable(state, agent, h):
-            claim(state, agent, h, log)
-
-
-def move(state: ExecuteState, figure: Figure, dest: Cell, log: EventLog) -> None:
+def move(state: ExecuteState, figure: Figure, dest: Cell, log: EventLog,
+         path: Sequence[Cell] | None = None, cost: int | None = None) -> None:
     """Resolve a move to ``dest`` (already checked legal), then hostages follow (E-30).
 
-    Ruling E-59: the walk takes the cheapest path with the path finder's fixed tie-break,
-    chosen on the map as it is when the move starts.
+    Without ``path`` the walk takes the cheapest path with the path finder's fixed
+    tie-break, chosen on the map as it is when the move starts (ruling E-59); a route the
+    player chose (waypoints, 5.2) comes in as ``path`` with its ``cost``. Claims are the
+    player's choice, before or after the move (ruling E-46), never automatic.
     """
-    r = reach(state, figure)
-    path = r.path(state, dest)
-    cost = r.cost(dest)
+    if path is None:
+        r = reach(state, figure)
+        path = r.path(state, dest)
+        cost = r.cost(dest)
     start = figure.pos
-    if figure.kind == AGENT and start is not None:
-        auto_claim(state, figure, log)
     walk(state, figure, path, log)
     state.touch()
     log.emit(
@@ -263,7 +319,6 @@ def move(state: ExecuteState, figure: Figure, dest: Cell, log: EventLog) -> None
         frozenset({figure.side or state.fbi}),
     )
     if figure.kind == AGENT:
-        auto_claim(state, figure, log)
         led = sorted(
             (h for h in state.hostages() if h.leader == figure.id and h.active),
             key=lambda h: h.claim_seq,

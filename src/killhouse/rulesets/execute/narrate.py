@@ -1,20 +1,37 @@
-"""One plain line per Execute event, for printing games turn by turn."""
+"""One plain line per Execute event, for printing games turn by turn.
+
+Squares are written as the scenario writes them, ``levelname:x,y``. The level names come
+from the game's first event (``scenario``, which lists them); the engine's ``narrate`` hook
+gets one event at a time, so the names of the game being narrated are kept in a context
+variable until the protocol hands narration the state.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from typing import Any
 
 from killhouse.core.events import Event
 
 Data = Mapping[str, Any]
 
+#: the level names of the game being narrated, set by its ``scenario`` event
+LEVEL_NAMES: ContextVar[tuple[str, ...]] = ContextVar("execute_level_names", default=())
+
 
 def _at(value: Any) -> str:
     if value is None:
         return "off-map"
     level, x, y = value
-    return f"L{level}:{x},{y}"
+    names = LEVEL_NAMES.get()
+    name = names[level] if 0 <= level < len(names) else f"L{level}"
+    return f"{name}:{x},{y}"
+
+
+def _scenario(d: Data) -> str:
+    LEVEL_NAMES.set(tuple(str(n) for n in d.get("levels", ())))
+    return f"scenario {d.get('name')}: {d.get('hostages')} hostages, {d.get('turn_limit')} turns"
 
 
 def _who(value: Any) -> str:
@@ -60,8 +77,17 @@ def _surveillance(d: Data) -> str:
 
 
 def _moved(d: Data) -> str:
+    if d.get("from") is None:
+        return f"{d.get('figure')} enters the map at {_at(d.get('to'))} ({d.get('cost')} MP)"
     return (f"{d.get('figure')} moves {_at(d.get('from'))} -> {_at(d.get('to'))} "
             f"({d.get('cost')} MP)")
+
+
+def _alert(d: Data) -> str:
+    squares = d.get("squares") or [d.get("at")]
+    where = _at(squares[0]) + (f" and {len(squares) - 1} more squares" if len(squares) > 1
+                               else "")
+    return f"ALERT: alarm {d.get('alarm')} trips at {where}"
 
 
 def _task(d: Data) -> str:
@@ -83,8 +109,7 @@ def _observed(d: Data) -> str:
 
 
 LINES: dict[str, Callable[[Data], str]] = {
-    "scenario": lambda d: (f"scenario {d.get('name')}: {d.get('hostages')} hostages, "
-                           f"{d.get('turn_limit')} turns"),
+    "scenario": _scenario,
     "setup_done": lambda d: "the terrorists have set up",
     "bomb_set": lambda d: (f"bomb {d.get('bomb')} set to "
                            + (f"explode at the end of turn {d.get('turn')}"
@@ -106,7 +131,6 @@ LINES: dict[str, Callable[[Data], str]] = {
     "combat": lambda d: f"== insertion and combat (turn limit {d.get('turn_limit')}) ==",
     "turn": lambda d: f"== turn {d.get('turn')} ==",
     "initiative": _initiative,
-    "slot_done": lambda d: f"{d.get('side')} ends its {d.get('phase')} slot",
     "shot": _shot,
     "grenade": _grenade,
     "explosion": lambda d: f"an explosion ({d.get('kind')}) at {_at(d.get('at'))}",
@@ -119,7 +143,7 @@ LINES: dict[str, Callable[[Data], str]] = {
     "dud": lambda d: f"bomb {d.get('bomb')} does not go off: it was disarmed",
     "moved": _moved,
     "door_opened": lambda d: f"{d.get('figure')} opens the door at {_at(d.get('at'))}",
-    "alert": lambda d: f"ALERT: alarm {d.get('alarm')} trips at {_at(d.get('at'))}",
+    "alert": _alert,
     "claimed": lambda d: f"{d.get('agent')} takes charge of {d.get('hostage')}",
     "followed": lambda d: (f"{d.get('hostage')} follows {d.get('leader')} to {_at(d.get('to'))}"
                            + (" and is out" if d.get("extracted") else "")),
@@ -136,11 +160,16 @@ LINES: dict[str, Callable[[Data], str]] = {
 }
 
 
+#: events left out of the narration: dice (the shots and tasks show them) and the end of a
+#: side's slot (a line per slot and phase said nothing the next line does not)
+SILENT = frozenset({"roll", "sample", "pick", "draw", "reshuffle", "slot_done"})
+
+
 def narrate(event: Event) -> str | None:
-    """A readable line for an Execute event; raw dice events are left out (shots show them)."""
+    """A readable line for an Execute event, or ``None`` for the events left out."""
     line = LINES.get(event.kind)
     if line is None:
-        if event.kind in ("roll", "sample", "pick", "draw", "reshuffle"):
+        if event.kind in SILENT:
             return None
         fields = " ".join(f"{k}={v}" for k, v in event.data.items())
         return f"{event.kind} {fields}".rstrip()

@@ -15,7 +15,14 @@ from killhouse.rulesets.execute.actions import MAX_NOTES, MAX_TEXT, legal
 from killhouse.rulesets.execute.build import pool_key, recruit_figure
 from killhouse.rulesets.execute.combat import can_see
 from killhouse.rulesets.execute.news import tell
-from killhouse.rulesets.execute.state import GRENADES, RELEASED, SETUP, ExecuteState
+from killhouse.rulesets.execute.state import (
+    AGENT,
+    GRENADES,
+    MOVEMENT,
+    RELEASED,
+    SETUP,
+    ExecuteState,
+)
 from killhouse.rulesets.execute.tables import tables
 from killhouse.rulesets.execute.vision import refresh
 
@@ -36,6 +43,8 @@ def apply(state: ExecuteState, action: Action, chance: Chance, log: EventLog) ->
         raise IllegalActionError(f"no action {action.kind!r} in Execute")
     if action.kind == "throw":
         _check_throw(state, action)
+    elif action.kind == "move" and action.get("via"):
+        _check_route(state, action)
     elif action.kind in ("talk", "note"):
         _check_text(state, action)
     elif action not in legal(state, action.side):
@@ -91,6 +100,27 @@ def _cell(value: object) -> Cell:
     ):
         raise IllegalActionError(f"expected a square [level, x, y], found {value!r}")
     return Cell(int(value[0]), int(value[1]), int(value[2]))
+
+
+def _waypoints(value: object) -> list[Cell]:
+    if not isinstance(value, list | tuple):
+        raise IllegalActionError(f"via must be a list of squares [level, x, y], found {value!r}")
+    return [_cell(v) for v in value]
+
+
+def _check_route(state: ExecuteState, action: Action) -> None:
+    """A move with waypoints (5.2): the figure may move now, and the route is legal."""
+    fid = str(action.get("figure"))
+    figure = state.figures.get(fid)
+    if state.phase != MOVEMENT:
+        raise IllegalActionError(f"figures move in the movement phase, not {state.phase}")
+    if figure is None or figure.side != action.side:
+        raise IllegalActionError(f"{action.side!r} has no figure {fid!r}")
+    if not figure.active:
+        raise IllegalActionError(f"{fid!r} is {figure.status} and cannot move (ruling E-15)")
+    if fid in state.acted:
+        raise IllegalActionError(f"{fid!r} has already acted in this phase (ruling E-10)")
+    movement.route(state, figure, _cell(action.get("to")), _waypoints(action.get("via")))
 
 
 def _check_throw(state: ExecuteState, action: Action) -> None:
@@ -273,7 +303,13 @@ def _disarm(state: ExecuteState, action: Action, chance: Chance, log: EventLog) 
 def _move(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:
     figure = state.figures[str(action.get("figure"))]
     state.acted.add(figure.id)
-    movement.move(state, figure, _cell(action.get("to")), log)
+    state.last_mover = figure.id if figure.kind == AGENT else None
+    dest = _cell(action.get("to"))
+    if action.get("via"):
+        path, cost = movement.route(state, figure, dest, _waypoints(action.get("via")))
+        movement.move(state, figure, dest, log, path, cost)
+        return
+    movement.move(state, figure, dest, log)
 
 
 def _claim(state: ExecuteState, action: Action, chance: Chance, log: EventLog) -> None:

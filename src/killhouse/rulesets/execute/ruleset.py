@@ -113,7 +113,8 @@ class ExecuteRuleset(Ruleset[ExecuteState]):
             ])
         state = build(setup, scenario)
         log.emit("scenario", {"name": scenario.name, "hostages": state.hostage_count,
-                              "turn_limit": state.options.turn_limit}, None)
+                              "turn_limit": state.options.turn_limit,
+                              "levels": [lv.name for lv in state.board.levels]}, None)
         refresh(state, log)
         return state
 

@@ -152,9 +152,12 @@ class Memory:
     turn: int
     source: str  # "seen" | "camera" | "surveillance" | "placed"
     info: dict[str, Any] = field(default_factory=dict)
+    #: the opaque name the side knows the figure by when it has never seen it (E-29, E-65)
+    handle: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "at": self.at, "turn": self.turn, "source": self.source, **self.info}
+        return {"id": self.handle or self.id, "at": self.at, "turn": self.turn,
+                "source": self.source, **self.info}
 
 
 @dataclass
@@ -200,11 +203,15 @@ class ExecuteState:
     slot: int = 0
     acted: set[str] = field(default_factory=set)
     threw_this_slot: bool = False
+    #: the agent whose move was the last one of this slot: it may still claim (E-30, E-46)
+    last_mover: str | None = None
     negotiation_ended: set[str] = field(default_factory=set)
     messages: dict[str, int] = field(default_factory=dict)
     claim_counter: int = 0
     initiative: list[dict[str, Any]] = field(default_factory=list)
     surveillance: dict[str, Any] = field(default_factory=dict)
+    #: per side: figure id -> the opaque handle of a figure known only as a contact (E-65)
+    handles: dict[str, dict[str, str]] = field(default_factory=dict)
     #: per side: ids it may name (ever seen, told, or its own)
     known: dict[str, set[str]] = field(default_factory=dict)
     #: per side: the other figures it sees now (as of the last refresh)
@@ -250,6 +257,15 @@ class ExecuteState:
             if f.pos == cell and f.active:
                 return f
         return None
+
+    def handle(self, side: str, fid: str) -> str:
+        """The opaque name ``side`` knows figure ``fid`` by before it has seen it (ruling E-65):
+        ``contact-N``, numbered in the order the side learns of its contacts (the random draw
+        order of the surveillance reveal), so it is stable and tells nothing of the id."""
+        names = self.handles.setdefault(side, {})
+        if fid not in names:
+            names[fid] = f"contact-{len(names) + 1}"
+        return names[fid]
 
     def touch(self) -> None:
         """Mark the state changed (drops cached legal actions and visibility)."""

@@ -76,6 +76,20 @@ def _goals(
     return unique
 
 
+def surveillance(state: ExecuteState, side: str) -> dict[str, Any] | None:
+    """The surveillance result as ``side`` was told it: the FBI's contacts by handle (E-65)."""
+    if not state.surveillance:
+        return None
+    if side != state.fbi:
+        return state.surveillance
+    return {
+        "roll": state.surveillance["roll"],
+        "revealed": [
+            {**r, "id": state.handle(side, r["id"])} for r in state.surveillance["revealed"]
+        ],
+    }
+
+
 def view(state: ExecuteState, side: str) -> dict[str, Any]:
     """Everything ``side`` knows now, and nothing more (6.3, ruling E-7)."""
     now = visible_ids(state, side)
@@ -136,7 +150,7 @@ def view(state: ExecuteState, side: str) -> dict[str, Any]:
             "entry": _cells(state.entry),
             "extraction": _cells(state.extraction),
             "explosions": list(state.explosions),
-            "surveillance": state.surveillance or None,
+            "surveillance": surveillance(state, side),
             "released": list(state.released),
             "open_map": state.options.open_map,
         },
@@ -171,6 +185,7 @@ def snapshot(state: ExecuteState) -> dict[str, Any]:
         "slot": state.slot,
         "acted": sorted(state.acted),
         "threw_this_slot": state.threw_this_slot,
+        "last_mover": state.last_mover,
         "figures": [f.to_json() for f in sorted(state.figures.values(), key=lambda f: f.id)],
         "benched": sorted(state.benched),
         "pool": list(state.pool),
@@ -193,6 +208,7 @@ def snapshot(state: ExecuteState) -> dict[str, Any]:
         "explosions": list(state.explosions),
         "initiative": list(state.initiative),
         "surveillance": state.surveillance,
+        "handles": {s: dict(sorted(v.items())) for s, v in sorted(state.handles.items())},
         "released": list(state.released),
         "negotiation_ended": sorted(state.negotiation_ended),
         "messages": dict(sorted(state.messages.items())),

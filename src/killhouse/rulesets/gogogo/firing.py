@@ -9,11 +9,11 @@ results apply at the end of the tier, followed by the end check.
 from __future__ import annotations
 
 from killhouse.core.chance import Chance
-from killhouse.core.events import EventLog
+from killhouse.core.events import Audience, EventLog
 from killhouse.rulesets.gogogo import dice
 from killhouse.rulesets.gogogo.geom import AUTO, arc_zone, dist_sq
 from killhouse.rulesets.gogogo.harm import take_out, wound
-from killhouse.rulesets.gogogo.news import audience, tell
+from killhouse.rulesets.gogogo.news import UMPIRE, tell
 from killhouse.rulesets.gogogo.state import (
     AIM,
     CT,
@@ -112,17 +112,22 @@ def expected_value(firer: Figure, target: Figure) -> float:
 
 
 def resolve_fire(state: GoState, chance: Chance, log: EventLog, declared: dict[str, str]) -> None:
-    """Step 6: the three tiers; ends early if an end check ends the game."""
+    """Step 6: the three tiers; ends early if an end check ends the game.
+
+    Each shot is one event. The umpire's copy holds the need and why; the firer's side
+    reads only the result (its hit die is the umpire's: die and result together would tell
+    the need, and so the target's hidden movement and hiding, ruling G-67); the target's
+    side reads the result and the shooter only if it sees it, never the tier (G-68).
+    """
     for fid in declared:
         state.fig(fid).fired = True  # G-10: a hider that fires loses its −1 from now on
     for tier in (1, 2, 3):
-        shots: list[tuple[Figure, Figure, int, str]] = []
+        shots: list[tuple[Figure, Figure, dict[str, object], str]] = []
         firers = [state.fig(fid) for fid in sorted(declared, key=id_key)]
         for firer in firers:
             if not firer.active or tier_of(firer) != tier:
                 continue
             target = state.fig(declared[firer.id])
-            aud = audience(state, [firer.side], [firer.id])
             if not target.active:
                 tell(
                     state,
@@ -134,44 +139,80 @@ def resolve_fire(state: GoState, chance: Chance, log: EventLog, declared: dict[s
                 )
                 continue
             need = hit_need(firer, target)
-            result = dice.shot(
-                chance, need, firer.weapon == "sniper", f"fire {firer.id} at {target.id}", aud
-            )
-            shots.append((firer, target, need, result))
-        for firer, target, need, result in shots:
-            tell(
-                state,
-                log,
-                "shot",
-                {
+            owner_side = _owner_side(state, firer, target)
+            effect_aud = _explicit(state, [firer.side, owner_side], [firer.id, target.id])
+            # the hit die is the umpire's (G-67); the effect die, unmodified, is both sides'
+            result = dice.MISS
+            if dice.need_roll(
+                chance, need, f"fire {firer.id} at {target.id}: needs {need}", UMPIRE
+            ):
+                result = (
+                    tables().sniper_hit
+                    if firer.weapon == "sniper"
+                    else dice.hit_effect(
+                        chance, f"fire {firer.id} at {target.id}: effect", effect_aud
+                    )
+                )
+            assert firer.pos is not None and target.pos is not None
+            umpire: dict[str, object] = {
+                "firer": firer.id,
+                "target": target.id,
+                "tier": tier,
+                "posture": firer.posture,
+                "range": "short"
+                if dist_sq((firer.pos.x, firer.pos.y), (target.pos.x, target.pos.y))
+                <= tables().short_range_sq
+                else "long",
+                "target_moving": target_moving(target),
+                "target_hiding": target_hiding(target) and not target.fired,
+                "need": need,
+                "result": result,
+            }
+            shots.append((firer, target, umpire, result))
+        for firer, target, umpire, result in shots:
+            copies: dict[str, dict[str, object]] = {
+                str(firer.side): {
                     "firer": firer.id,
                     "target": target.id,
-                    "need": need,
-                    "result": result,
                     "tier": tier,
-                },
-                [firer.side],
-                [firer.id],
-            )
-            owner = leader_team(state, target) if target.kind == HOSTAGE else target.team
-            if owner is not None and owner != firer.team:
-                owner_side = state.side_of[owner]
+                    "result": result,
+                }
+            }
+            owner_side = _owner_side(state, firer, target)
+            seats = [firer.id]
+            if owner_side is not None:
                 by = firer.id if firer.id in state.know[owner_side].seen else None
-                tell(
-                    state,
-                    log,
-                    "shot-at",
-                    {"target": target.id, "result": result, "by": by, "tier": tier},
-                    [owner_side],
-                    [target.id],
-                )
+                copies[owner_side] = {"target": target.id, "result": result, "by": by}
+                seats.append(target.id)
+                if state.per_player and target.id in state.seat_know:
+                    # G-35: the target's player names the shooter only if its figure sees it
+                    mine = firer.id if firer.id in state.seat_know[target.id].seen else None
+                    copies[target.id] = {"target": target.id, "result": result, "by": mine}
+            sides = [s for s in copies if s in state.sides]
+            tell(state, log, "shot", umpire, sides, seats, copies)
             if target.kind == HOSTAGE and target.leader is None:
                 target.in_danger = True  # G-26: a hostage shot at takes cover
-        for _firer, target, _need, result in shots:
+        for _firer, target, _umpire, result in shots:
             if result == dice.WOUNDED and target.active:
                 wound(target)
-        for firer, target, _need, result in shots:
+        for firer, target, _umpire, result in shots:
             if result == dice.OOA and target.active:
                 take_out(state, log, target, firer.team)
         if end_check(state, log, f"fire tier {tier}"):
             return
+
+
+def _owner_side(state: GoState, firer: Figure, target: Figure) -> str | None:
+    """The side that owns the target (a hostage's: the side leading it), if not the firer's."""
+    owner = leader_team(state, target) if target.kind == HOSTAGE else target.team
+    if owner is None or owner == firer.team:
+        return None
+    return state.side_of[owner]
+
+
+def _explicit(state: GoState, sides: list[str | None], seats: list[str]) -> Audience:
+    """An audience named in full, never "everyone": a spectator reads none of it."""
+    chosen = {s for s in sides if s is not None}
+    if state.per_player:
+        chosen |= set(seats)
+    return frozenset(chosen)

@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from killhouse.core.areas import blast_area
-from killhouse.core.cells import Cell, cell_json
+from killhouse.core.cells import Cell
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.core.geometry import line_of_sight
@@ -23,7 +23,7 @@ from killhouse.rulesets.gogogo import dice
 from killhouse.rulesets.gogogo.geom import scatter_point, throw_line, trace_stop
 from killhouse.rulesets.gogogo.harm import take_out, wound
 from killhouse.rulesets.gogogo.movement import longest_prefix
-from killhouse.rulesets.gogogo.news import audience, public, tell
+from killhouse.rulesets.gogogo.news import audience, place, public, tell
 from killhouse.rulesets.gogogo.state import HOSTAGE, MOVE, STEALTH, Figure, GoState
 from killhouse.rulesets.gogogo.tables import tables
 from killhouse.rulesets.gogogo.vision import leader_team
@@ -108,7 +108,7 @@ def grenade_step(state: GoState, chance: Chance, log: EventLog) -> None:
         detail: dict[str, Any] = {
             "thrower": f.id,
             "grenade": order.grenade,
-            "target": cell_json(order.target),
+            "target": place(state, order.target),
             "need": need,
             "through_opening": through,
         }
@@ -120,7 +120,7 @@ def grenade_step(state: GoState, chance: Chance, log: EventLog) -> None:
             at = landing(terrain, s, tg, direction, k)
             detail.update(on_target=False, scatter=direction, distance=k)
         cell = Cell(level, at[0], at[1])
-        detail["landed"] = cell_json(cell)
+        detail["landed"] = place(state, cell)
         area = blast_area(board, cell, t.radius, "euclidean", board.opaque(level))
         bursts.append(Burst(f, order.grenade, order.target, cell, area, detail))
         f.grenades[order.grenade] = f.grenades.get(order.grenade, 0) - 1
@@ -157,7 +157,7 @@ def grenade_step(state: GoState, chance: Chance, log: EventLog) -> None:
                     state,
                     log,
                     "burst",
-                    {"grenade": burst.grenade, "at": cell_json(burst.at)},
+                    {"grenade": burst.grenade, "at": place(state, burst.at)},
                     [side],
                 )
     # apply everything together
@@ -194,7 +194,12 @@ def grenade_step(state: GoState, chance: Chance, log: EventLog) -> None:
             state,
             log,
             "grenade-effect",
-            {"figure": fig.id, "grenade": burst.grenade, "result": outcome},
+            {
+                "figure": fig.id,
+                "grenade": burst.grenade,
+                "at": place(state, burst.at),  # its side notices the burst anyway (G-56)
+                "result": outcome,
+            },
             [owner_side],
             [fig.id],
         )
@@ -224,7 +229,7 @@ def grenade_step(state: GoState, chance: Chance, log: EventLog) -> None:
                     state,
                     log,
                     "path-cut",
-                    {"figure": fig.id, "to": cell_json(cut[-1] if cut else fig.pos)},
+                    {"figure": fig.id, "to": place(state, cut[-1] if cut else fig.pos)},
                     [fig.side],
                     [fig.id],
                 )

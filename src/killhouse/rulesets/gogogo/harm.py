@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from killhouse.core.cells import cell_json
 from killhouse.core.events import EventLog
-from killhouse.rulesets.gogogo.news import public, team_seats, tell
+from killhouse.rulesets.gogogo.news import place, public, team_seats, tell
 from killhouse.rulesets.gogogo.state import HOSTAGE, OOA, VIP, Figure, GoState, T
 
 
@@ -42,7 +41,7 @@ def take_out(state: GoState, log: EventLog, fig: Figure, by_team: str | None) ->
             state,
             log,
             "bomb-dropped",
-            {"at": cell_json(fig.pos)},
+            {"at": place(state, fig.pos)},
             [t_side],
             team_seats(state, t_side),
         )

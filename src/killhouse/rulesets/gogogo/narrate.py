@@ -9,10 +9,13 @@ from killhouse.core.events import Event
 
 
 def _at(cell: Any) -> str:
+    """A square as the scenario writes it; events already carry that form (``ground:15,14``)."""
     if not cell:
         return "?"
+    if isinstance(cell, str):
+        return cell
     level, x, y = cell
-    return f"({x},{y})" if level == 0 else f"({x},{y} level {level})"
+    return f"{x},{y}" if level == 0 else f"level {level}:{x},{y}"
 
 
 def _seen(data: Mapping[str, Any]) -> str:
@@ -25,6 +28,32 @@ def _seen(data: Mapping[str, Any]) -> str:
     if sounds:
         text += "; hears " + ", ".join(sounds)
     return text
+
+
+def _order(o: Mapping[str, Any]) -> str:
+    text = f"{o['figure']} {o['posture'].upper()}"
+    if o.get("to"):
+        text += f" to {o['to']}"
+    if o.get("task") == "throw":
+        text += f", throws {o.get('grenade')} at {_at(o.get('at'))}"
+    elif o.get("task"):
+        text += f", {o['task']}s"
+    if o.get("follow"):
+        text += f", calls {' and '.join(o['follow'])}"
+    return text + f", facing {str(o.get('facing')).upper()}"
+
+
+def _shot(d: Mapping[str, Any]) -> str:
+    """The umpire's line for a shot: who, why the need, and what came of it."""
+    why = [f"{d['range']} range", f"{d['posture']}"]
+    if d.get("target_moving"):
+        why.append("target moving")
+    if d.get("target_hiding"):
+        why.append("target hiding")
+    return (
+        f"{d['firer']} fires at {d['target']} (tier {d['tier']}, {', '.join(why)}; "
+        f"needs {d['need']}+): {d['result']}."
+    )
 
 
 def _throw(d: Mapping[str, Any]) -> str:
@@ -47,13 +76,14 @@ _LINES: dict[str, Callable[[Mapping[str, Any]], str]] = {
         )
         + "."
     ),
-    "orders-committed": lambda d: f"{d['side']} has given its orders.",
-    "fire-committed": lambda d: f"{d['side']} has declared its fire.",
+    "orders": lambda d: f"{d['side']} orders: " + "; ".join(_order(o) for o in d["orders"]) + ".",
     "throw": _throw,
     "burst": lambda d: f"A {d['grenade']} grenade bursts at {_at(d['at'])}.",
     "smoke": lambda d: f"Smoke fills {len(d['cells'])} squares.",
     "grenade-effect": lambda d: (
-        f"{d['figure']} is caught by the {d['grenade']} grenade: {d['result']}."
+        f"{d['figure']} is caught by the {d['grenade']} grenade"
+        + (f" at {_at(d['at'])}" if d.get("at") else "")
+        + f": {d['result']}."
     ),
     "path-cut": lambda d: f"{d['figure']} is stunned: its move now ends at {_at(d['to'])}.",
     "moved": lambda d: (
@@ -70,10 +100,7 @@ _LINES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "hostage-killed": lambda d: f"A hostage has been killed (by {d.get('by') or 'unknown'}).",
     "vip-killed": lambda d: "The VIP has been killed!",
     "spotted": lambda d: f"{d.get('seat') or d.get('side') or 'a side'} " + _seen(d),
-    "shot": lambda d: f"{d['firer']} fires at {d['target']} (needs {d['need']}): {d['result']}.",
-    "shot-at": lambda d: (
-        f"{d['target']} is fired on by {d.get('by') or 'an unseen shooter'}: {d['result']}."
-    ),
+    "shot": _shot,
     "shot-lost": lambda d: f"{d['firer']}'s target {d['target']} is already down: shot lost.",
     "plant-progress": lambda d: f"{d['figure']} works on the bomb ({d['turns']} turns).",
     "bomb-planted": lambda d: "The bomb has been planted!",
@@ -93,7 +120,13 @@ _LINES: dict[str, Callable[[Mapping[str, Any]], str]] = {
 }
 
 
+#: news that the next line says anyway: a side's commit is followed by its orders or its shots
+_QUIET = frozenset({"orders-committed", "fire-committed"})
+
+
 def narrate(event: Event) -> str | None:
+    if event.kind in _QUIET:
+        return None
     line = _LINES.get(event.kind)
     if line is None:
         fields = " ".join(f"{k}={v}" for k, v in event.data.items())

@@ -167,10 +167,14 @@ def can_defuse(state: GoState, fig: Figure) -> bool:
     return max(abs(known.x - fig.pos.x), abs(known.y - fig.pos.y)) <= 1
 
 
-def known_hostages(state: GoState, side: str) -> list[Figure]:
-    """Hostages the side may name: seen at the latest spotting or led by one of its figures."""
+def known_hostages(state: GoState, side: str, seen: set[str] | None = None) -> list[Figure]:
+    """Hostages the side may name: seen at the latest spotting or led by one of its figures.
+
+    ``seen`` narrows the spotting to one player's figure (per-player views, G-35).
+    """
     team = state.team(side)
-    seen = state.know[side].seen
+    if seen is None:
+        seen = state.know[side].seen
     return [
         h
         for h in state.ordered()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from killhouse.core.cells import Cell, cell_json
+from killhouse.core.cells import Cell
 from killhouse.core.chance import Chance
 from killhouse.core.events import Event, EventLog
 from killhouse.core.terrain import Terrain
@@ -19,7 +19,7 @@ from killhouse.rulesets.base import JSON, Action, Decision, Result, RollSpec, Ru
 from killhouse.rulesets.gogogo import declare, deploy, orders, views
 from killhouse.rulesets.gogogo.movement import enterable
 from killhouse.rulesets.gogogo.narrate import narrate as narrate_event
-from killhouse.rulesets.gogogo.news import public, tell
+from killhouse.rulesets.gogogo.news import place, public, tell
 from killhouse.rulesets.gogogo.rolls import ROLLS
 from killhouse.rulesets.gogogo.scenario import SCENARIO_KEYS, plan_scenario
 from killhouse.rulesets.gogogo.state import ACTIVE, CT, FIRE, HOSTAGE, OOA, ORDERS, SETUP, GoState
@@ -175,7 +175,7 @@ class GoGoGoRuleset(Ruleset[GoState]):
                 log,
                 "deployed",
                 {
-                    "placed": {k: cell_json(v) for k, v in sorted(draft.places.items())},
+                    "placed": {k: place(state, v) for k, v in sorted(draft.places.items())},
                     "loadouts": dict(sorted(draft.loadouts.items())),
                     "carrier": draft.carrier,
                 },

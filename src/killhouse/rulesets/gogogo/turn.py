@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from killhouse.core.cells import Cell, cell_json
+from killhouse.core.cells import Cell
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.core.terrain import Terrain
 from killhouse.rulesets.gogogo.firing import resolve_fire
 from killhouse.rulesets.gogogo.grenades import grenade_step
 from killhouse.rulesets.gogogo.movement import follow_path, lockstep
-from killhouse.rulesets.gogogo.news import public, team_seats, tell
+from killhouse.rulesets.gogogo.news import place, public, team_seats, tell
 from killhouse.rulesets.gogogo.scenario import Plan, deploy_zone
 from killhouse.rulesets.gogogo.state import (
     AIM,
@@ -172,6 +172,7 @@ def resolve_orders(state: GoState, chance: Chance, log: EventLog) -> None:
         assert order.facing is not None
         fig.facing = order.facing
         fig.hiding = order.posture == HIDE
+    report_orders(state, log, follows)
     # step 2
     grenade_step(state, chance, log)
     if end_check(state, log, "grenades"):
@@ -187,6 +188,27 @@ def resolve_orders(state: GoState, chance: Chance, log: EventLog) -> None:
     report_sightings(state, log)
     state.phase = FIRE
     state.drafts = {side: Draft() for side in state.sides}
+
+
+def report_orders(state: GoState, log: EventLog, follows: dict[str, list[str]]) -> None:
+    """Each side's own orders as given, for its record and the umpire's transcript."""
+    for side in state.sides:
+        given = []
+        for fig in state.active_fighters(side):
+            order = state.orders[fig.id]
+            entry: dict[str, Any] = {"figure": fig.id, "posture": order.posture}
+            if order.path:
+                entry["to"] = place(state, order.path[-1])
+            entry["facing"] = order.facing
+            if order.task is not None:
+                entry["task"] = order.task
+            if order.grenade is not None:
+                entry["grenade"] = order.grenade
+                entry["at"] = place(state, order.target)
+            if follows.get(fig.id):
+                entry["follow"] = list(follows[fig.id])
+            given.append(entry)
+        tell(state, log, "orders", {"side": side, "orders": given}, [side], team_seats(state, side))
 
 
 def join_followers(state: GoState, log: EventLog, follows: dict[str, list[str]]) -> None:
@@ -263,8 +285,8 @@ def movement_step(state: GoState, log: EventLog) -> None:
             "moved",
             {
                 "figure": ident,
-                "from": cell_json(start),
-                "to": cell_json(fig.pos),
+                "from": place(state, start),
+                "to": place(state, fig.pos),
                 "blocked": ident in result.blocked_at,
             },
             [fig.side],
@@ -295,7 +317,7 @@ def movement_step(state: GoState, log: EventLog) -> None:
             state,
             log,
             "hostage-moved",
-            {"hostage": h.id, "to": cell_json(h.pos)},
+            {"hostage": h.id, "to": place(state, h.pos)},
             [leader.side],
             [leader.id],
         )
@@ -357,7 +379,7 @@ def _sightings(state: GoState, seen_ids: Collection[str]) -> list[dict[str, Any]
         {
             "id": f.id,
             "kind": f.kind,
-            "at": cell_json(f.pos),
+            "at": place(state, f.pos),
             **({"facing": f.facing} if f.kind != HOSTAGE else {}),
         }
         for f in state.ordered()
@@ -460,7 +482,7 @@ def end_of_turn(state: GoState, log: EventLog) -> None:
                 state,
                 log,
                 "bomb-armed",
-                {"at": cell_json(bomb.pos), "detonates": bomb.detonates},
+                {"at": place(state, bomb.pos), "detonates": bomb.detonates},
                 [t_side],
                 team_seats(state, t_side),
             )

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from killhouse.core.cells import Cell, cell_json
-from killhouse.rulesets.gogogo.news import visible
+from killhouse.rulesets.gogogo.news import report_for, visible
 from killhouse.rulesets.gogogo.orders import known_hostages
 from killhouse.rulesets.gogogo.state import (
     ASSASSINATION,
@@ -82,7 +82,9 @@ def known_ids(state: GoState, who: str) -> frozenset[str]:
     ids |= knowledge(state, side, seat).seen
     ids |= {h.id for h in led_hostages(state, side)}
     bomb = state.bomb
-    if bomb is not None and (state.team(side) == T or state.know[side].bomb_at is not None):
+    if bomb is not None and (
+        state.team(side) == T or knowledge(state, side, seat).bomb_at is not None
+    ):
         ids.add(bomb.id)
     return frozenset(ids)
 
@@ -111,8 +113,13 @@ def _seen_entry(state: GoState, fig: Figure, side: str) -> dict[str, Any]:
     return entry
 
 
-def goals(state: GoState, side: str, seen: list[Figure]) -> list[list[int]]:
-    """Cells the mission draws the side to (for bots and players' eyes)."""
+def goals(
+    state: GoState, side: str, seen: list[Figure], know: Knowledge | None = None
+) -> list[list[int]]:
+    """Cells the mission draws the side to (for bots and players' eyes).
+
+    ``seen`` and ``know`` are the viewer's: a side's, or one player's (G-35).
+    """
     z = state.zones
     team = state.team(side)
     cells: set[Cell] = set()
@@ -136,7 +143,7 @@ def goals(state: GoState, side: str, seen: list[Figure]) -> list[list[int]]:
             elif bomb is not None and bomb.carrier is not None:
                 cells = set(z.bomb_sites)
         else:
-            known = state.know[side].bomb_at
+            known = (know or state.know[side]).bomb_at
             cells = {known} if known is not None else set(z.bomb_sites)
     elif state.mission == ASSASSINATION:
         cells = set(z.escape)
@@ -205,8 +212,8 @@ def view(state: GoState, who: str) -> dict[str, Any]:
             bomb_view = {
                 "planted": bomb.planted,
                 "defused": bomb.defused,
-                "at": cell_json(state.know[side].bomb_at),
-                "in_sight": state.know[side].bomb_seen,
+                "at": cell_json(know.bomb_at),  # the player's own in per-player views (G-35)
+                "in_sight": know.bomb_seen,
             }
     result: dict[str, Any] = {
         "side": side,
@@ -218,18 +225,14 @@ def view(state: GoState, who: str) -> dict[str, Any]:
         "seen": seen,
         "remembered": [],  # G-36: no memory of unseen enemies
         "sounds": [m.to_json() for m in know.markers],
-        "goals": goals(state, side, seen_figs),
+        "goals": goals(state, side, seen_figs, know),
         "public": public_part(state),
         "map": {"open_doors": sorted([c.level, c.x, c.y] for c in state.know[side].open_doors)},
         "explosive": bomb_view,
-        "hostages": [h.id for h in known_hostages(state, side)],
+        "hostages": [h.id for h in known_hostages(state, side, know.seen)],
         "draft": draft.to_json() if draft is not None else None,
         "orders": {k: v.to_json() for k, v in sorted(state.orders.items()) if k in own_ids},
-        "reports": [
-            {k: v for k, v in r.items() if k != "audience"}
-            for r in state.reports
-            if visible(r, who)
-        ],
+        "reports": [report_for(r, who) for r in state.reports if visible(r, who)],
     }
     if state.per_player:
         result["seats"] = sorted((f.id for f in state.side_figures(side) if f.fighter), key=id_key)

@@ -115,16 +115,9 @@ def spotting(state: GoState, chance: Chance, initial: bool = False) -> None:
                 continue
             column = "stationary" if initial else ("moving" if target_moving(t) else "stationary")
             hiding = False if initial else target_hiding(t)
-            if dice.spot(
-                chance,
-                row,
-                column,
-                hiding,
-                o.wounds,
-                o.stunned,
-                f"spot {o.id} {t.id}",
-                UMPIRE,
-            ):
+            need = dice.spot_need(row, column, hiding, o.wounds, o.stunned)
+            # the umpire's die: its mere existence would betray a figure in the arc
+            if dice.need_roll(chance, need, f"spot {o.id} {t.id}: needs {need}", UMPIRE):
                 sees[o.id].add(t.id)
     for side in state.sides:
         know = state.know[side]
@@ -195,6 +188,23 @@ def map_knowledge(state: GoState, initial: bool) -> None:
                 know.bomb_at = ground  # a planted bomb, once found, stays known (G-47)
             else:
                 know.bomb_at = None
+    if state.per_player and bomb is not None:
+        _seat_bomb(state, ground, initial)
+
+
+def _seat_bomb(state: GoState, ground: Cell | None, initial: bool) -> None:
+    """Per-player views (G-35): each CT player locates the bomb with its own figure's eyes."""
+    bomb = state.bomb
+    assert bomb is not None
+    for fig in state.ordered():
+        if not (fig.active and fig.fighter and fig.team == CT):
+            continue
+        seat = state.seat_know.setdefault(fig.id, Knowledge())
+        seat.bomb_seen = ground is not None and sees_cells(state, fig, [ground], initial)[0]
+        if seat.bomb_seen or (bomb.planted and seat.bomb_at == ground):
+            seat.bomb_at = ground  # G-47, for this player
+        else:
+            seat.bomb_at = None
 
 
 def sound(state: GoState, orders: dict[str, Order], speakers: list[str]) -> None:

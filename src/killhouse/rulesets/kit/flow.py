@@ -1,0 +1,318 @@
+"""The flow kit: a ruleset declares its phases, moves and reaction windows; the kit answers
+``pending``, ``legal_actions`` and ``apply`` from them, so a ruleset writes rules, not dispatch.
+
+* A **move** is one kind of action: typed arguments, how its options are listed, how a choice
+  is checked and how it resolves.
+* A **phase** names who decides now (one side, several at once for secret simultaneous
+  orders, or the side whose turn it is) and which moves they may make; ``done``/``advance``
+  say what ends it and what follows.
+* A **reaction window** pauses a resolution to ask one side or several a question. The
+  resolution stores what it needs to go on as plain JSON in the window (so a state with an
+  open window copies, hashes and replays like any other); when every asked side has
+  answered, the reaction's ``resume`` carries on. Windows nest: a resumption may open another.
+
+Every refusal happens before anything changes: a malformed action (unknown kind, missing or
+ill-typed argument) raises ``MalformedActionError``, a well-formed one the rules do not allow
+now ``IllegalActionError``; both carry a stable ``code``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Generic, Literal, Protocol, TypeVar
+
+from killhouse.core.chance import Chance
+from killhouse.core.events import EventLog
+from killhouse.errors import IllegalActionError, MalformedActionError
+from killhouse.rulesets.base import JSON, Action, Decision
+from killhouse.rulesets.kit.args import Arg, action_schema, check_args
+
+S = TypeVar("S")
+
+Options = Callable[[S, str], Iterable[Action]]
+Check = Callable[[S, Action], None]
+Resolve = Callable[[S, Action, Chance, EventLog], None]
+Step = Callable[[S, Chance, EventLog], None]
+
+#: how the deciders of a phase take turns (metadata for faces and bots; the kit enforces
+#: that ``single`` and ``alternating`` phases never name more than one side at once)
+Shape = Literal["single", "simultaneous", "alternating"]
+
+
+@dataclass(frozen=True)
+class Move(Generic[S]):
+    """One kind of action.
+
+    ``options(state, side)`` lists the legal actions of this kind. When it lists every legal
+    action, leave ``check`` out: the kit accepts exactly what it lists. When legal choices are
+    too many to list (free text, a route through waypoints), ``options`` lists a useful subset
+    and ``check`` raises ``IllegalActionError`` with a reason for anything not allowed.
+    ``resolve`` is ``None`` for the answer to a reaction window (the kit records it).
+    """
+
+    kind: str
+    args: tuple[Arg, ...]
+    options: Options[S]
+    resolve: Resolve[S] | None
+    check: Check[S] | None = None
+    why_not: Callable[[S, Action], str] | None = None
+    help: str = ""
+
+    def schema(self) -> dict[str, JSON]:
+        return action_schema(self.kind, self.args, self.help)
+
+
+@dataclass(frozen=True)
+class Phase(Generic[S]):
+    """A stretch of play in which the same sides decide among the same moves.
+
+    ``deciders(state)`` names who must decide now. After each resolved action, while ``done``
+    holds, ``advance`` runs the automatic steps that follow and moves the state on.
+    """
+
+    name: str
+    shape: Shape
+    deciders: Callable[[S], Iterable[str]]
+    moves: tuple[str, ...]
+    prompt: str | Callable[[S], str] = ""
+    done: Callable[[S], bool] | None = None
+    advance: Step[S] | None = None
+
+    def prompt_for(self, state: S) -> str:
+        return self.prompt(state) if callable(self.prompt) else self.prompt
+
+
+@dataclass
+class Window:
+    """A resolution paused to ask ``asked`` a question (all at once, secretly from each other).
+
+    ``context`` is what resumption needs, as JSON; ``answers`` fill in as the sides answer.
+    """
+
+    reaction: str
+    asked: tuple[str, ...]
+    context: dict[str, JSON] = field(default_factory=dict)
+    answers: dict[str, Action] = field(default_factory=dict)
+
+    def waiting(self) -> tuple[str, ...]:
+        return tuple(s for s in self.asked if s not in self.answers)
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "reaction": self.reaction,
+            "asked": list(self.asked),
+            "context": self.context,
+            "answers": {s: a.to_json() for s, a in sorted(self.answers.items())},
+        }
+
+
+@dataclass(frozen=True)
+class Reaction(Generic[S]):
+    """A question a resolution may ask: the moves that answer it and how play resumes."""
+
+    name: str
+    answers: tuple[str, ...]
+    resume: Callable[[S, Window, Chance, EventLog], None]
+    prompt: str | Callable[[S, Window], str] = ""
+
+    def prompt_for(self, state: S, window: Window) -> str:
+        return self.prompt(state, window) if callable(self.prompt) else self.prompt
+
+
+class HasWindows(Protocol):
+    """A state the kit can pause: it carries its open reaction windows, innermost last."""
+
+    windows: list[Window]
+
+
+class Flow(Generic[S]):
+    """A ruleset's declared flow, and the decision loop run from it."""
+
+    def __init__(
+        self,
+        *,
+        phases: Sequence[Phase[S]],
+        moves: Sequence[Move[S]],
+        phase_of: Callable[[S], str],
+        over: Callable[[S], bool],
+        reactions: Sequence[Reaction[S]] = (),
+        windows: Callable[[S], list[Window]] | None = None,
+        after: Step[S] | None = None,
+    ) -> None:
+        self.phases = {p.name: p for p in phases}
+        self.moves = {m.kind: m for m in moves}
+        self.reactions = {r.name: r for r in reactions}
+        self.phase_of = phase_of
+        self.over = over
+        self._windows = windows
+        self.after = after
+        for p in phases:
+            unknown = [k for k in p.moves if k not in self.moves]
+            if unknown:
+                raise ValueError(f"phase {p.name!r} names undeclared moves {unknown}")
+        for r in reactions:
+            unknown = [k for k in r.answers if k not in self.moves]
+            if unknown:
+                raise ValueError(f"reaction {r.name!r} names undeclared moves {unknown}")
+        if reactions and windows is None:
+            raise ValueError("a flow with reactions needs ``windows`` (where the state keeps them)")
+
+    # -- where we are ------------------------------------------------------------------
+    def windows(self, state: S) -> list[Window]:
+        return self._windows(state) if self._windows is not None else []
+
+    def window(self, state: S) -> Window | None:
+        """The innermost open reaction window, if resolution is paused."""
+        open_ = self.windows(state)
+        return open_[-1] if open_ else None
+
+    def phase(self, state: S) -> Phase[S]:
+        name = self.phase_of(state)
+        phase = self.phases.get(name)
+        if phase is None:
+            raise IllegalActionError(f"no decisions are taken in the {name!r} step")
+        return phase
+
+    def active_moves(self, state: S) -> tuple[str, ...]:
+        window = self.window(state)
+        if window is not None:
+            return self.reactions[window.reaction].answers
+        return self.phase(state).moves
+
+    # -- the protocol ------------------------------------------------------------------
+    def pending(self, state: S) -> tuple[Decision, ...]:
+        if self.over(state):
+            return ()
+        window = self.window(state)
+        if window is not None:
+            reaction = self.reactions[window.reaction]
+            prompt = reaction.prompt_for(state, window)
+            return tuple(Decision(s, reaction.name, prompt) for s in window.waiting())
+        phase = self.phase(state)
+        sides = tuple(phase.deciders(state))
+        if phase.shape != "simultaneous" and len(sides) > 1:
+            raise AssertionError(f"{phase.shape} phase {phase.name!r} names {sides}")
+        prompt = phase.prompt_for(state)
+        return tuple(Decision(s, phase.name, prompt) for s in sides)
+
+    def legal_actions(self, state: S, side: str) -> list[Action]:
+        if side not in {d.side for d in self.pending(state)}:
+            return []
+        out: list[Action] = []
+        for kind in self.active_moves(state):
+            out.extend(self.moves[kind].options(state, side))
+        return out
+
+    def validate(self, state: S, action: Action) -> Move[S]:
+        """The move ``action`` makes, once it is known to be well formed and legal now."""
+        if self.over(state):
+            raise IllegalActionError("the game is over")
+        move = self.moves.get(action.kind)
+        if move is None:
+            known = ", ".join(sorted(self.moves))
+            raise MalformedActionError(f"no action {action.kind!r} (actions: {known})")
+        check_args(action.kind, move.args, dict(action.args))
+        waiting = [d.side for d in self.pending(state)]
+        if action.side not in waiting:
+            who = ", ".join(waiting) or "nobody"
+            raise IllegalActionError(
+                f"side {action.side!r} is not to decide now; waiting for {who}"
+            )
+        active = self.active_moves(state)
+        if action.kind not in active:
+            raise IllegalActionError(
+                f"{action.kind!r} is not possible now ({self._where(state)}); "
+                f"possible: {', '.join(active)}"
+            )
+        if move.check is not None:
+            move.check(state, action)
+        elif action not in move.options(state, action.side):
+            reason = move.why_not(state, action) if move.why_not else ""
+            raise IllegalActionError(reason or f"{action} is not a legal choice now")
+        return move
+
+    def apply(self, state: S, action: Action, chance: Chance, log: EventLog) -> None:
+        """Validate (nothing changes on a refusal), then resolve and run what follows."""
+        move = self.validate(state, action)
+        window = self.window(state)
+        if window is not None:
+            window.answers[action.side] = action
+            if not window.waiting():
+                self.windows(state).pop()
+                self.reactions[window.reaction].resume(state, window, chance, log)
+        else:
+            assert move.resolve is not None, f"move {move.kind!r} answers windows only"
+            move.resolve(state, action, chance, log)
+        self.settle(state, chance, log)
+
+    def settle(self, state: S, chance: Chance, log: EventLog) -> None:
+        """After a resolution: the ``after`` hook, then phases that are done advance."""
+        if self.after is not None:
+            self.after(state, chance, log)
+        while not self.over(state) and self.window(state) is None:
+            phase = self.phases.get(self.phase_of(state))
+            if phase is None or phase.done is None or not phase.done(state):
+                return
+            if phase.advance is None:
+                raise AssertionError(f"phase {phase.name!r} is done but has no ``advance``")
+            phase.advance(state, chance, log)
+            if self.after is not None:
+                self.after(state, chance, log)
+
+    def open(self, state: S, reaction: str, asked: Iterable[str], context: dict[str, JSON]) -> None:
+        """Pause resolution: ask ``asked`` the question ``reaction``; ``context`` is JSON.
+
+        The caller returns straight after; the reaction's ``resume`` goes on later. The kit
+        emits nothing: what the asked and the other sides are told is the ruleset's choice.
+        """
+        if reaction not in self.reactions:
+            raise ValueError(f"no reaction {reaction!r} declared")
+        sides = tuple(asked)
+        if not sides:
+            raise ValueError("a reaction window must ask at least one side")
+        self.windows(state).append(Window(reaction, sides, dict(context)))
+
+    # -- for faces ---------------------------------------------------------------------
+    def schemas(self) -> dict[str, dict[str, JSON]]:
+        """Every move kind's argument schema, by kind."""
+        return {kind: move.schema() for kind, move in sorted(self.moves.items())}
+
+    def describe(self) -> dict[str, JSON]:
+        """The declared flow as data: phases with their moves, reactions with their answers."""
+        return {
+            "phases": [
+                {"name": p.name, "shape": p.shape, "moves": list(p.moves)}
+                for p in self.phases.values()
+            ],
+            "reactions": [
+                {"name": r.name, "answers": list(r.answers)} for r in self.reactions.values()
+            ],
+        }
+
+    def _where(self, state: S) -> str:
+        window = self.window(state)
+        if window is not None:
+            return f"answering {window.reaction!r}"
+        return f"the {self.phase_of(state)} step"
+
+
+def windows_json(windows: Sequence[Window]) -> list[Mapping[str, JSON]]:
+    """Open windows for a snapshot (umpire's state and state hashes)."""
+    return [w.to_json() for w in windows]
+
+
+def own_question(windows: Sequence[Window], side: str) -> dict[str, JSON] | None:
+    """What ``side`` may know of the innermost window: that it is asked, and its own answer.
+
+    Other sides' answers stay secret until the reaction resolves; whom else it asks is left
+    out, since that can tell who sees whom.
+    """
+    if not windows:
+        return None
+    window = windows[-1]
+    if side not in window.asked:
+        return None
+    mine = window.answers.get(side)
+    return {"reaction": window.reaction, "answered": None if mine is None else mine.to_json()}
+
