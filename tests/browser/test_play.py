@@ -158,7 +158,10 @@ def test_gogogo_orders_against_the_ai_by_clicking(page: Page, server: ServerProc
     assert len(ordered) >= 2
     wait_ready(page)
     page.screenshot(path=str(artefacts / "gogogo-midgame.png"))
-    expect(page.locator("#log")).to_contain_text("ct has given its orders")
+    # the sides' commitments are shown, without the orders of the other side
+    committed = page.locator('#log .ev[data-kind="orders-committed"]')
+    expect(committed.filter(has_text="t: orders committed").first).to_be_visible()
+    expect(committed.filter(has_text="ct: orders committed").first).to_be_visible()
 
 
 def test_hotseat_covers_the_board_between_sides(page: Page, server: ServerProcess,

@@ -1,7 +1,7 @@
 // The game page: one socket per seat token in the URL fragment (several = hotseat).
 // It draws what the server sends and sends back one of the legal actions; it decides nothing.
 import { h, drawBoard, isCell, cellKey } from "./draw.js";
-import { eventLine, actionLabel, actorOf, targetsOf } from "./present.js";
+import { eventLine, eventText, actionLabel, actorOf, targetsOf } from "./present.js";
 
 const gameId = location.pathname.split("/").filter(Boolean).pop();
 const tokens = (new URLSearchParams(location.hash.slice(1)).get("token") || "").split(",").filter(Boolean);
@@ -145,7 +145,7 @@ function renderStatus(seat) {
     parts.push(h("span", { class: "wait", id: "waiting" }, `waiting for ${names || "nobody"}`));
   }
   const committed = [...seat.events].reverse().find((e) => /commit/.test(e.kind));
-  if (committed && !st.result) parts.push(h("br"), h("span", {}, committed.text || `${committed.side} has committed`));
+  if (committed && !st.result) parts.push(h("br"), h("span", { id: "committed" }, eventText(committed)));
   if (st.ai_error) parts.push(h("br"), h("span", { class: "wait" }, `AI stopped: ${st.ai_error}`));
   $("status").replaceChildren(...parts);
 }

@@ -53,6 +53,13 @@ export function eventLine(e) {
     row.classList.add("roll");
     row.append(h("span", { class: "dice" }, `[d6] needs ${e.need} → ${e.result} `));
   }
-  row.append(h("span", {}, e.text || `${e.kind}${e.purpose ? ` (${e.purpose})` : ""}`));
+  row.append(h("span", {}, eventText(e)));
   return row;
+}
+
+// The narration of an event, or its kind in words when the ruleset narrates none.
+export function eventText(e) {
+  if (e.text) return e.text;
+  const who = typeof e.side === "string" ? `${e.side}: ` : "";
+  return `${who}${e.kind.replace(/[-_]/g, " ")}${e.purpose ? ` (${e.purpose})` : ""}`;
 }
