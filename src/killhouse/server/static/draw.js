@@ -159,12 +159,23 @@ export function drawBoard(board, opts) {
     }));
   }
   svg.append(targets);
-  // sounds
+  // sounds: an arrow from the nearest of the side's own figures (the hearer) to the noise
+  svg.append(el("defs", {}, el("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse" },
+    el("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: "#7a3fbf" }))));
+  const hearers = (view.figures || []).filter((f) => isCell(f.at) && f.at[0] === level);
   for (const s of view.sounds || []) {
     const at = s && (s.at || s.from);
-    if (isCell(at) && at[0] === level) {
-      svg.append(el("text", { x: at[1] * S + S / 2, y: at[2] * S + S / 2 + 5, "text-anchor": "middle", class: "sound" }, "♪"));
+    if (!isCell(at) || at[0] !== level) continue;
+    const x2 = at[1] * S + S / 2, y2 = at[2] * S + S / 2;
+    let best = null;
+    for (const f of hearers) {
+      const d = (f.at[1] - at[1]) ** 2 + (f.at[2] - at[2]) ** 2;
+      if (best === null || d < best.d) best = { d, f };
     }
+    if (best && best.d > 0) {
+      svg.append(el("line", { x1: best.f.at[1] * S + S / 2, y1: best.f.at[2] * S + S / 2, x2, y2, stroke: "#7a3fbf", "stroke-width": 2, "stroke-dasharray": "4 3", "marker-end": "url(#arrow)", class: "sound", "pointer-events": "none" }));
+    }
+    svg.append(el("text", { x: x2, y: y2 + 5, "text-anchor": "middle", class: "sound" }, "♪"));
   }
   const figs = el("g", { class: "figures" });
   const sideIds = opts.sides || [];
