@@ -217,3 +217,20 @@ def test_replay_steps_and_play_on_from_a_step(store: SqliteStore) -> None:
     old = client.app.state.rooms.get(gid)
     assert room.game.actions[0] == old.game.actions[0]
     assert token(new["links"]["fbi"]) != token(game["links"]["fbi"])
+
+
+def test_a_narrator_that_fails_on_a_copy_never_keeps_a_seat_from_its_state(
+    store: SqliteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from killhouse.rulesets.execute.ruleset import ExecuteRuleset
+
+    def broken(self: object, event: object) -> str:
+        raise KeyError("range")
+
+    monkeypatch.setattr(ExecuteRuleset, "narrate", broken)
+    client = client_for(store)
+    game = open_game(client, EMBASSY, {"fbi": "human"})
+    with client.websocket_connect(f"/ws/{game['game']}") as ws:
+        _, state = hello(ws, token(game["links"]["fbi"]))
+        assert state["events"] and all(e["text"] == "" for e in state["events"])
+        assert state["legal"]
