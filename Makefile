@@ -36,6 +36,7 @@ test: lint typecheck unit
 bench: setup
 	$(BIN)/python benchmarks/bench_fov.py
 	$(BIN)/python benchmarks/bench_engine.py
+	$(BIN)/python benchmarks/bench_server.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -96,3 +96,13 @@ def test_the_human_side_sees_only_its_own_copies_of_events() -> None:
     holder["game"] = TerminalGame(load_scenario(HOSTAGE), 2, ["ct"], read, write)
     holder["game"].run()
     assert checked > 0  # there were hidden figures while the ct player read its screen
+
+
+def test_the_readme_starts_with_make_play() -> None:
+    text = (ROOT / "README.md").read_text()
+    quick = text[text.index("## Quick start"):]
+    first = next(line for line in quick.splitlines() if line.startswith("make "))
+    assert first.startswith("make play")
+    assert "make demo" in quick and "make test" in quick
+    assert "play:" in (ROOT / "Makefile").read_text()
+    assert "/data/" in (ROOT / ".gitignore").read_text()

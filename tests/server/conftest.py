@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,3 +44,15 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     from tests.server.pg import fresh_database
 
     return fresh_database(request.getfixturevalue("pg_cluster"))
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """``killhouse serve`` in a child process over a fresh SQLite file."""
+    from tests.live import ServerProcess
+
+    folder = tmp_path_factory.mktemp("live")
+    server = ServerProcess(folder / "games.sqlite3", folder / "server.log")
+    server.start()
+    yield server
+    server.stop()

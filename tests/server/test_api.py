@@ -185,3 +185,52 @@ def test_an_uploaded_scenario_is_validated_as_killhouse_validate_prints(
                                         "name": "mine.yaml"})
     assert r.json()["error"]["code"] == "bad-scenario"
     assert "mine.yaml:2: ruleset" in r.json()["error"]["message"]
+
+
+def test_replay_steps_and_play_on_from_a_step(store: SqliteStore) -> None:
+    client = client_for(store)
+    game = open_game(client, EMBASSY, {"fbi": "human"})
+    gid, umpire = game["game"], token(game["umpire"])
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        _, state = hello(ws, token(game["links"]["fbi"]))
+        for seq in (1, 2):
+            ws.send_json({"type": "action", "seq": seq, "action": pass_action(state["legal"])})
+            assert ws.receive_json()["type"] == "ack"
+            state = ws.receive_json()
+    total = state["actions"]
+    # before the end only the umpire may replay
+    r = client.post(f"/api/games/{gid}/replay", json={"token": token(game["links"]["fbi"])})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "forbidden"
+    last = client.post(f"/api/games/{gid}/replay", json={"token": umpire}).json()
+    assert last["step"] == last["steps"] == total
+    back = client.post(f"/api/games/{gid}/replay",
+                       json={"token": umpire, "step": total - 1, "perspective": "fbi"}).json()
+    assert back["step"] == total - 1 and back["perspective"] == "fbi" and "fog" in back
+    assert len(back["events"]) < len(last["events"])
+    r = client.post(f"/api/games/{gid}/replay", json={"token": umpire, "step": total + 1})
+    assert r.json()["error"]["code"] == "bad-index"
+    # play on from step 1: same scenario and seed, the first action, new seats and tokens
+    new = client.post("/api/games", json={"from_game": gid, "token": umpire, "step": 1,
+                                          "seats": {"fbi": "human"}}).json()
+    assert new["game"] != gid and new["seed"] == client.app.state.rooms.get(gid).record.seed
+    room = client.app.state.rooms.get(new["game"])
+    old = client.app.state.rooms.get(gid)
+    assert room.game.actions[0] == old.game.actions[0]
+    assert token(new["links"]["fbi"]) != token(game["links"]["fbi"])
+
+
+def test_a_narrator_that_fails_on_a_copy_never_keeps_a_seat_from_its_state(
+    store: SqliteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from killhouse.rulesets.execute.ruleset import ExecuteRuleset
+
+    def broken(self: object, event: object) -> str:
+        raise KeyError("range")
+
+    monkeypatch.setattr(ExecuteRuleset, "narrate", broken)
+    client = client_for(store)
+    game = open_game(client, EMBASSY, {"fbi": "human"})
+    with client.websocket_connect(f"/ws/{game['game']}") as ws:
+        _, state = hello(ws, token(game["links"]["fbi"]))
+        assert state["events"] and all(e["text"] == "" for e in state["events"])
+        assert state["legal"]

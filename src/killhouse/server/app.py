@@ -84,7 +84,8 @@ class Hub:
             try:
                 await self.push(room, conn)
             except Exception:  # a socket that went away is dropped when its reader ends
-                log.debug("game %s: a push failed", room.id)
+                log.warning("game %s: a push to a %s seat failed", room.id, conn.role,
+                            exc_info=True)
 
 
 def error_response(exc: ApiError) -> JSONResponse:

@@ -9,6 +9,7 @@ anything the side may not know.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import numpy as np
@@ -20,6 +21,8 @@ from killhouse.core.fov import fields_of_view
 from killhouse.core.terrain import Terrain
 from killhouse.engine.game import Game
 from killhouse.sim.seats import side_event
+
+log = logging.getLogger("killhouse.server")
 
 #: statuses in which a figure's eyes no longer count for the fog
 _BLIND = frozenset({"dead", "ooa", "incapacitated", "extracted", "removed", "killed"})
@@ -98,7 +101,14 @@ def fog(board: Board, view: dict[str, Any]) -> list[list[str]]:
 
 
 def narrate(game: Game, event: Event) -> str:
-    return game.ruleset.narrate(event) or ""
+    """The ruleset's line for ``event``; empty if it has none or its narrator fails on this
+    copy (a side's redacted copy may lack fields the umpire's has), so a narration bug never
+    keeps a seat from its state."""
+    try:
+        return game.ruleset.narrate(event) or ""
+    except Exception:
+        log.warning("narration of a %s event failed", event.kind, exc_info=True)
+        return ""
 
 
 def side_events(game: Game, side: str, since: int) -> list[dict[str, Any]]:

@@ -66,6 +66,9 @@ class Room:
     lock: threading.Lock = field(default_factory=threading.Lock)
     #: an AI that raised stops playing; the error is kept for the umpire
     ai_error: str | None = None
+    #: side -> (action count, legal actions then): the list pushed to a seat is the one its
+    #: next action is checked against, computed once
+    _legal: dict[str, tuple[int, list[Action]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.rebuild()
@@ -77,6 +80,7 @@ class Room:
     def rebuild(self) -> None:
         """A fresh game from the scenario and seed, with every stored action replayed."""
         self.game = Game(self.scenario, self.record.seed)
+        self._legal = {}
         humans = [side for side, who in self.record.seats.items() if who == "human"]
         self.seats = Seats(self.game, humans)
         self.catch_up()
@@ -87,6 +91,15 @@ class Room:
             if stored.index != len(self.game.actions):
                 raise StoreError(f"game {self.id}: action {stored.index} is out of order")
             self.game.apply(Action.from_json({**stored.action, "side": stored.side}))
+
+    def legal(self, side: str) -> list[Action]:
+        """The engine's legal actions of ``side`` now (cached until the next action)."""
+        now = len(self.game.actions)
+        cached = self._legal.get(side)
+        if cached is None or cached[0] != now:
+            cached = (now, self.game.legal_actions(side))
+            self._legal[side] = cached
+        return cached[1]
 
     def role_of(self, token: str) -> str | None:
         return self.record.tokens.get(token_hash(token))
@@ -178,7 +191,7 @@ class Room:
                 "not-your-turn", f"side {side!r} is not to decide now; waiting for "
                 + ", ".join(pending)
             )
-        kinds = sorted({a.kind for a in self.game.legal_actions(side)})
+        kinds = sorted({a.kind for a in self.legal(side)})
         if kind not in kinds:
             raise ApiError(
                 "unknown-action-kind",
@@ -212,6 +225,7 @@ class Room:
         }
         if role == UMPIRE:
             out["view"] = game.ruleset.snapshot(game.state)
+            out["state_hash"] = game.state_hash()
             out["events"] = present.umpire_events(game, since)
             if self.ai_error:
                 out["ai_error"] = self.ai_error
@@ -227,7 +241,7 @@ class Room:
             if role in (p["side"] for p in pending) and self.record.seats.get(role) == "human":
                 out["legal"] = [
                     {**_args(a.to_json()), "hint": dict(a.hint)}
-                    for a in game.legal_actions(role)
+                    for a in self.legal(role)
                 ]
         return out
 

@@ -1,0 +1,268 @@
+// The game page: one socket per seat token in the URL fragment (several = hotseat).
+// It draws what the server sends and sends back one of the legal actions; it decides nothing.
+import { h, drawBoard, isCell, cellKey } from "./draw.js";
+import { eventLine, eventText, actionLabel, actorOf, targetsOf } from "./present.js";
+
+const gameId = location.pathname.split("/").filter(Boolean).pop();
+const tokens = (new URLSearchParams(location.hash.slice(1)).get("token") || "").split(",").filter(Boolean);
+const $ = (id) => document.getElementById(id);
+
+const ui = { shown: null, confirmed: null, level: 0, selected: null, board: null, scenario: null };
+const seats = tokens.map((token) => new Seat(token));
+window.killhouse = { seats, ui };
+
+function Seat(token) {
+  this.token = token;
+  this.key = `killhouse:${gameId}:${token.slice(0, 10)}`;
+  const saved = JSON.parse(sessionStorage.getItem(this.key) || "null");
+  this.events = saved ? saved.events : [];
+  this.index = saved ? saved.index : 0;
+  this.seq = saved ? saved.seq : 0;
+  this.outbox = saved ? saved.outbox : null;
+  this.role = saved ? saved.role : null;
+  this.state = null;
+  this.closed = false;
+}
+Seat.prototype.save = function () {
+  sessionStorage.setItem(this.key, JSON.stringify({
+    events: this.events, index: this.index, seq: this.seq, outbox: this.outbox, role: this.role,
+  }));
+};
+Seat.prototype.connect = function () {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${proto}//${location.host}/ws/${gameId}`);
+  this.ws = ws;
+  ws.onopen = () => {
+    ws.send(JSON.stringify({ type: "hello", token: this.token, index: this.index }));
+    $("conn").textContent = "connected";
+  };
+  ws.onmessage = (m) => this.receive(JSON.parse(m.data));
+  ws.onclose = (ev) => {
+    $("conn").textContent = "reconnecting…";
+    if (ev.code === 4403 || ev.code === 4404) { this.closed = true; $("conn").textContent = "closed"; return; }
+    setTimeout(() => this.connect(), 700);
+  };
+};
+Seat.prototype.receive = function (msg) {
+  if (msg.type === "board") {
+    ui.board = msg.board; ui.scenario = msg.scenario; this.role = msg.role; this.save();
+    return;
+  }
+  if (msg.type === "state") {
+    if (msg.from === this.index || msg.from === 0) {
+      if (msg.from === 0) this.events = [];
+      this.events.push(...msg.events);
+      this.index = msg.index;
+    }
+    this.state = msg;
+    this.role = msg.role;
+    this.save();
+    if (this.outbox) this.ws.send(JSON.stringify(this.outbox));
+    render();
+    return;
+  }
+  if (msg.type === "ack") {
+    if (this.outbox && this.outbox.seq === msg.seq) { this.outbox = null; this.save(); }
+    $("error").textContent = "";
+    return;
+  }
+  if (msg.type === "error") {
+    if (this.outbox && msg.seq === this.outbox.seq) { this.outbox = null; this.save(); }
+    if (msg.code === "bad-index") {
+      // our saved log does not fit this game: start it again from the first event
+      this.events = []; this.index = 0; this.save();
+      this.ws.send(JSON.stringify({ type: "sync", index: 0 }));
+      return;
+    }
+    $("error").textContent = `${msg.code}: ${msg.message}`;
+    if (msg.code === "bad-token" || msg.code === "unknown-game") {
+      $("status").textContent = msg.message;
+    }
+  }
+};
+Seat.prototype.act = function (action) {
+  if (this.outbox) return; // one action in flight at a time
+  this.seq += 1;
+  this.outbox = { type: "action", seq: this.seq, action };
+  this.save();
+  this.ws.send(JSON.stringify(this.outbox));
+};
+
+const sideName = (id) => {
+  const s = ui.scenario && ui.scenario.sides.find((x) => x.id === id);
+  return s ? (s.name || s.id) : id;
+};
+
+function deciding() {
+  return seats.filter((s) => s.state && s.state.legal && s.state.legal.length && !s.state.result);
+}
+
+function render() {
+  if (!ui.board || !seats.some((s) => s.state)) return;
+  const ready = seats.filter((s) => s.state);
+  const due = deciding();
+  let seat = ready.find((s) => s === ui.shown) || ready[0];
+  if (due.length && !due.includes(seat)) seat = due[0];
+  // hotseat: the board stays covered until the next side confirms it is at the screen
+  if (seats.length > 1 && seat !== ui.confirmed && due.includes(seat)) {
+    ui.shown = seat;
+    const cover = $("cover");
+    cover.classList.remove("hidden");
+    cover.replaceChildren(
+      h("div", { id: "cover-text" }, `Pass the screen to ${sideName(seat.role)}.`),
+      h("button", { id: "cover-ok", onclick: () => { ui.confirmed = seat; ui.selected = null; cover.classList.add("hidden"); render(); } },
+        `I am ${sideName(seat.role)}: show my board`));
+    $("boardwrap").replaceChildren();
+    $("actions").replaceChildren();
+    $("log").replaceChildren();
+    return;
+  }
+  $("cover").classList.add("hidden");
+  ui.shown = seat;
+  const st = seat.state;
+  $("title").textContent = ui.scenario ? `${ui.scenario.name} (${ui.scenario.ruleset})` : "";
+  $("seatname").textContent = `seat: ${seat.role === "umpire" || seat.role === "spectator" ? seat.role : sideName(seat.role)}`;
+  renderStatus(seat);
+  renderLevels();
+  renderBoard(seat);
+  renderActions(seat);
+  renderLog(seat);
+  renderEnd(seat);
+}
+
+function renderStatus(seat) {
+  const st = seat.state, view = st.view || {};
+  const turn = view.turn ?? (view.public && view.public.turn) ?? "";
+  const phase = view.phase ?? "";
+  const parts = [h("span", {}, `turn ${turn} · phase ${phase} · ${st.actions} actions · event ${st.index}`), h("br")];
+  if (st.result) {
+    parts.push(h("span", { class: "decide" }, `game over: ${st.result.winner ? sideName(st.result.winner) + " wins" : "draw"} — ${st.result.reason}`));
+  } else if (st.legal.length) {
+    const p = st.pending.find((d) => d.side === seat.role);
+    parts.push(h("span", { class: "decide", id: "your-turn" }, `Your decision (${p ? p.kind : ""}): ${p ? p.prompt : ""}`));
+  } else {
+    const names = st.pending.map((d) => sideName(d.side)).join(", ");
+    parts.push(h("span", { class: "wait", id: "waiting" }, `waiting for ${names || "nobody"}`));
+  }
+  const committed = [...seat.events].reverse().find((e) => /commit/.test(e.kind));
+  if (committed && !st.result) parts.push(h("br"), h("span", { id: "committed" }, eventText(committed)));
+  if (st.ai_error) parts.push(h("br"), h("span", { class: "wait" }, `AI stopped: ${st.ai_error}`));
+  $("status").replaceChildren(...parts);
+}
+
+function renderLevels() {
+  const box = $("levels");
+  box.replaceChildren(h("span", {}, "level: "));
+  ui.board.levels.forEach((lv, i) => {
+    box.append(h("button", { class: i === ui.level ? "on" : "", "data-level": i, onclick: () => { ui.level = i; render(); } }, lv.name));
+  });
+}
+
+function legalOf(seat) {
+  return (seat.state && seat.state.legal) || [];
+}
+
+function renderBoard(seat) {
+  const st = seat.state;
+  const legal = legalOf(seat);
+  const view = st.role === "umpire" ? { figures: st.view.figures || [] } : (st.view || {});
+  const targets = new Map();
+  for (const a of legal) {
+    if (actorOf(a) !== ui.selected && !(ui.selected === null && actorOf(a) === null)) continue;
+    for (const c of targetsOf(a, st.view || {})) {
+      const k = cellKey(c);
+      if (!targets.has(k)) targets.set(k, []);
+      targets.get(k).push(a);
+    }
+  }
+  const svg = drawBoard(ui.board, {
+    view, fog: st.fog || null, level: ui.level, selected: ui.selected, targets,
+    sides: ui.scenario.sides.map((s) => s.id), umpire: st.role === "umpire",
+    onCell: (cell) => clickCell(seat, cell, targets),
+    onFigure: (f) => {
+      if (legal.some((a) => actorOf(a) === f.id)) { ui.selected = ui.selected === f.id ? null : f.id; render(); return; }
+      if (isCell(f.at)) clickCell(seat, f.at, targets);
+    },
+  });
+  $("boardwrap").replaceChildren(svg);
+}
+
+function clickCell(seat, cell, targets) {
+  const acts = targets.get(cellKey(cell)) || [];
+  if (acts.length === 1) { send(seat, acts[0]); return; }
+  if (acts.length > 1) { showMenu(seat, acts); return; }
+}
+
+function strip(a) {
+  const out = {};
+  for (const [k, v] of Object.entries(a)) if (k !== "hint") out[k] = v;
+  return out;
+}
+
+function send(seat, a) {
+  hideMenu();
+  seat.act(strip(a));
+}
+
+function showMenu(seat, acts) {
+  const menu = $("menu");
+  menu.replaceChildren(...acts.map((a) => h("button", { class: "choice", onclick: () => send(seat, a) }, actionLabel(a))),
+    h("button", { onclick: hideMenu }, "cancel"));
+  menu.style.display = "block";
+  menu.style.left = "40%";
+  menu.style.top = "20%";
+}
+function hideMenu() { $("menu").style.display = "none"; }
+
+function actionButton(seat, a) {
+  if (typeof a.text === "string") {
+    const input = h("input", { type: "text", placeholder: a.kind, size: 18 });
+    return h("div", {}, input, h("button", { class: "act", "data-kind": a.kind, onclick: () => send(seat, { ...a, text: input.value }) }, actionLabel(a)));
+  }
+  return h("button", { class: "act", "data-kind": a.kind, onclick: () => send(seat, a) }, actionLabel(a));
+}
+
+function renderActions(seat) {
+  const legal = legalOf(seat);
+  if (ui.selected && !legal.some((a) => actorOf(a) === ui.selected)) ui.selected = null;
+  const box = $("actions");
+  box.replaceChildren();
+  if (!legal.length) { box.append(h("em", {}, seat.state.result ? "the game is over" : "nothing to decide now")); return; }
+  const st = seat.state;
+  const actors = [...new Set(legal.map(actorOf).filter((x) => x !== null))];
+  if (actors.length) {
+    box.append(h("div", {}, "select a figure, then click a highlighted cell or figure: ",
+      ...actors.map((id) => h("button", { class: `pick${ui.selected === id ? " on" : ""}`, "data-figure": id, onclick: () => { ui.selected = ui.selected === id ? null : id; render(); } }, id))));
+  }
+  if (ui.selected) {
+    const mine = legal.filter((a) => actorOf(a) === ui.selected && !targetsOf(a, st.view || {}).length);
+    if (mine.length) box.append(h("div", { class: "fig" }, `${ui.selected}:`), ...mine.map((a) => actionButton(seat, a)));
+  }
+  const free = legal.filter((a) => actorOf(a) === null && !targetsOf(a, st.view || {}).length);
+  if (free.length) box.append(h("div", { class: "fig" }, "other actions:"), ...free.map((a) => actionButton(seat, a)));
+  const all = h("details", {}, h("summary", {}, `every legal action (${legal.length})`));
+  for (const a of legal.slice(0, 400)) all.append(actionButton(seat, a));
+  box.append(all);
+}
+
+function renderLog(seat) {
+  const box = $("log");
+  const atBottom = box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
+  box.replaceChildren(...seat.events.map(eventLine));
+  if (atBottom) box.scrollTop = box.scrollHeight;
+}
+
+function renderEnd(seat) {
+  const st = seat.state, end = $("end");
+  if (!st.result || ui.endClosed) { end.classList.add("hidden"); return; }
+  end.classList.remove("hidden");
+  end.replaceChildren(
+    h("div", { id: "result" }, `Game over: ${st.result.winner ? sideName(st.result.winner) + " wins" : "a draw"}`),
+    h("div", {}, st.result.reason),
+    h("a", { href: `/replay/${gameId}#token=${seat.token}`, id: "reveal", style: "color:#9cf" }, "reveal the whole game and replay it"),
+    h("button", { onclick: () => { ui.endClosed = true; render(); } }, "look at the board"));
+}
+
+document.addEventListener("keydown", (e) => { if (e.key === "Escape") { hideMenu(); ui.selected = null; render(); } });
+if (!tokens.length) $("status").textContent = "This link has no seat token.";
+for (const s of seats) s.connect();

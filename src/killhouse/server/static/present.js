@@ -1,0 +1,65 @@
+// How legal actions and events read on screen: labels, the figure an action moves, the cells
+// it points at. Reading only: which actions exist and what they do is the server's answer.
+import { h, isCell } from "./draw.js";
+
+const TARGET_KEYS = ["to", "at", "target", "hostage", "device", "bomb"];
+
+export function actorOf(a) {
+  if (typeof a.figure === "string") return a.figure;
+  if (typeof a.agent === "string") return a.agent;
+  return null;
+}
+
+// Where things the side knows of stand: its figures, those in sight, remembered, devices.
+function positions(view) {
+  const out = new Map();
+  const add = (list) => { for (const x of list || []) if (x && isCell(x.at)) out.set(String(x.id), x.at); };
+  add(view.remembered); add(view.seen); add(view.figures); add(view.bombs);
+  add(view.public && view.public.devices);
+  return out;
+}
+
+// The cells an action points at (a destination, a target figure's square, a device).
+export function targetsOf(a, view) {
+  const where = positions(view);
+  const cells = [];
+  for (const key of TARGET_KEYS) {
+    const v = a[key];
+    if (isCell(v)) cells.push(v);
+    else if (typeof v === "string" && where.has(v)) cells.push(where.get(v));
+  }
+  return cells;
+}
+
+const fmt = (v) => (isCell(v) ? `${v[0]}:${v[1]},${v[2]}` : typeof v === "object" ? JSON.stringify(v) : String(v));
+
+export function actionLabel(a) {
+  const args = Object.entries(a).filter(([k]) => !["kind", "hint", "text"].includes(k)).map(([k, v]) => `${k}=${fmt(v)}`);
+  const hint = a.hint || {};
+  const odds = typeof hint.p === "number" ? ` (${Math.round(hint.p * 100)}%)` : "";
+  return `${a.kind} ${args.join(" ")}${odds}`.trim();
+}
+
+// One event of the log: its narration, and the die, target number and result of any roll.
+export function eventLine(e) {
+  const row = h("div", { class: "ev", "data-kind": e.kind, "data-seq": e.seq });
+  if (e.die !== undefined) {
+    row.classList.add("roll");
+    const tn = e.tn ?? e.need;
+    const res = e.roll ?? e.result;
+    const ok = e.success === undefined ? "" : e.success ? " success" : " failure";
+    row.append(h("span", { class: "dice" }, `[${e.die}]${tn !== undefined ? ` TN ${tn}` : ""} → ${res}${ok} `));
+  } else if (e.need !== undefined) {
+    row.classList.add("roll");
+    row.append(h("span", { class: "dice" }, `[d6] needs ${e.need} → ${e.result} `));
+  }
+  row.append(h("span", {}, eventText(e)));
+  return row;
+}
+
+// The narration of an event, or its kind in words when the ruleset narrates none.
+export function eventText(e) {
+  if (e.text) return e.text;
+  const who = typeof e.side === "string" ? `${e.side}: ` : "";
+  return `${who}${e.kind.replace(/[-_]/g, " ")}${e.purpose ? ` (${e.purpose})` : ""}`;
+}
