@@ -13,6 +13,7 @@ from killhouse.rulesets.base import Ruleset
 REGISTRY: dict[str, str] = {
     "execute": "killhouse.rulesets.execute.ruleset:ExecuteRuleset",
     "gogogo": "killhouse.rulesets.gogogo.ruleset:GoGoGoRuleset",
+    "cqb": "killhouse.rulesets.cqb.ruleset:CqbRuleset",
 }
 _LOADED: dict[str, Ruleset[Any]] = {}
 
