@@ -9,10 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
+
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
-from killhouse.core.geometry import line_of_sight
+from killhouse.core.geometry import los_from
 from killhouse.core.paths import distance_field, path_cost
 from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
@@ -79,7 +81,7 @@ def move_options(state: CqbState, fig: Figure) -> Iterator[Action]:
     field = distance_field(state.board, [fig.at], costs, STEPS)
     for mode in allowed_modes(fig):
         limit = budget(fig, mode)
-        spacing = {"crawl": 1, "stealthy": 1, "normal": 2, "fast": 3}[mode]
+        spacing = {"crawl": 1, "stealthy": 1, "normal": 2, "fast": 4}[mode]
         for cell in field.reachable(limit):
             if cell == fig.at or occupied(state, cell):
                 continue
@@ -348,19 +350,25 @@ def do_task(state: CqbState, fig: Figure, action: Action, chance: Chance, log: E
 
 
 def throw_targets(state: CqbState, fig: Figure) -> dict[int, Cell]:
-    """One cell per room (other than the thrower's own) it sees within 12"."""
+    """One cell per room (other than the thrower's own) it sees within 12": the nearest."""
     mine = rooms_of(state, fig.at)
     far = tables().tests["grenade"]["far"]
-    opaque = state.board.opaque(fig.at.level)
-    out: dict[int, Cell] = {}
+    level = fig.at.level
+    lv = state.board.levels[level]
+    mask = np.zeros(lv.terrain.shape, dtype=bool)
+    near: list[Cell] = []
     for cell, room in state.rooms.items():
-        if (room in mine or cell.level != fig.at.level or inches(fig.at, cell) > far
-                or occupied(state, cell)):
-            continue
-        if room in out and inches(fig.at, out[room]) >= inches(fig.at, cell):
-            continue
-        if line_of_sight(opaque, (fig.at.x, fig.at.y), (cell.x, cell.y),
-                         state.board.smoke(fig.at.level)):
+        if (cell.level == level and room not in mine and inches(fig.at, cell) <= far
+                and not occupied(state, cell)):
+            mask[cell.y, cell.x] = True
+            near.append(cell)
+    if not near:
+        return {}
+    sight = los_from(state.board.opaque(level), (fig.at.x, fig.at.y), mask, lv.smoke)
+    out: dict[int, Cell] = {}
+    for cell in sorted(near, key=lambda c: (inches(fig.at, c), c)):
+        room = state.rooms[cell]
+        if room not in out and sight[cell.y, cell.x]:
             out[room] = cell
     return out
 
