@@ -126,7 +126,7 @@ class CqbBot(BaselineBot):
             for s in view.get("seen", []):
                 h = cell_of(s.get("at"))
                 if s.get("side") == "hostages" and at is not None and h is not None and (
-                        h.level == at.level and inches(h, at) <= 3):
+                        h.level == at.level and inches(h, at) <= 4):
                     near_hostage = True
         value = p * (1 + 0.6 * (count - 1))
         if called == "brain-stem":
@@ -135,9 +135,9 @@ class CqbBot(BaselineBot):
             value = p * 1.3
         elif called == "torso":
             value = p * 1.1
-        if near_hostage:
-            value = value * (1.5 if called in ("torso", "head", "brain-stem") else 0.6)
-            value *= 1.0 if count == 1 else 0.7
+        if near_hostage:  # call single shots: a complete miss may strike the hostage (8.5)
+            value = value * (1.5 if called in ("torso", "head", "brain-stem") else 0.3)
+            value *= 1.0 if count == 1 else 0.4
         return 50.0 * value
 
 
