@@ -14,7 +14,7 @@ from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.cqb import turn
 from killhouse.rulesets.cqb.actions import throw_targets
-from killhouse.rulesets.cqb.fire import factors, may_fire
+from killhouse.rulesets.cqb.fire import factors, fire_more, may_fire
 from killhouse.rulesets.cqb.flow import FLOW
 from killhouse.rulesets.cqb.resolve import shot_tn
 from killhouse.rulesets.cqb.state import CqbState
@@ -298,3 +298,20 @@ def check_view(g: Game, side: str) -> None:
     q = view["question"]
     if q is not None and s.windows:
         assert side in s.windows[-1].asked
+
+
+def test_an_interrupters_action_does_not_undo_the_knock_down_of_the_figure_it_cut_into() -> None:
+    # regression: finishing the interrupter's action cleared every figure's knock-down, so
+    # a firer knocked down by an interrupt fired on (and crashed without a weapon in hand)
+    g = game()
+    s = st(g)
+    b1 = s.figures["b1"]
+    b1.knocked = True
+    turn.finish(s, {"kind": "wait", "figure": "r1"}, g.log)
+    assert b1.knocked
+    b1.dropped = True
+    b1.sidearm = None
+    b1.knocked = False
+    ctx = {"kind": "fire", "figure": "b1", "volleys": [["r1", None, 1]], "v": 0, "left": None,
+           "fired": 0}
+    assert not fire_more(s, ctx)  # no weapon in hand: no more shots

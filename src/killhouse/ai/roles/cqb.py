@@ -38,16 +38,24 @@ class CqbBot(BaselineBot):
         self.rooms = rooms
         self.inside = {r for r in set(rooms.values()) if r not in open_rooms}
         self.looked: set[int] = set()
+        self.down: set[str] = set()
 
     # -- what the bot knows ------------------------------------------------------------
     def _note(self, view: dict[str, Any]) -> None:
+        for other in view.get("seen", []):
+            if other.get("status") in ("dead", "incapacitated"):
+                self.down.add(str(other.get("id")))
         for fig in view.get("figures", []):
             cell = cell_of(fig.get("at"))
             if cell is not None and cell in self.rooms:
                 self.looked.add(self.rooms[cell])
 
     def targets(self, view: dict[str, Any]) -> list[Cell]:
-        cells = super().targets(view)
+        live = {**view, "seen": [s for s in view.get("seen", []) if s.get("id") not in self.down
+                                 and s.get("side") != "hostages"],
+                "remembered": [r for r in view.get("remembered", [])
+                               if r.get("id") not in self.down and r.get("side") != "hostages"]}
+        cells = super().targets(live)
         if self.role == "rescuers":
             unexplored = [c for c, r in self.rooms.items() if r in self.inside
                           and r not in self.looked]
@@ -80,6 +88,11 @@ class CqbBot(BaselineBot):
                 return 850.0 + enemies
             if enemies >= 2 and action.get("grenade") == "cs":
                 return 700.0 + enemies
+            to = cell_of(hint.get("to"))
+            room = self.rooms.get(to) if to is not None else None
+            if (self.role == "rescuers" and action.get("grenade") == "stun" and room is not None
+                    and room in self.inside and room not in self.looked):
+                return 650.0  # stun, then enter: the room has not been looked into yet
             return -1.0
         if kind == "task":
             task = action.get("task")

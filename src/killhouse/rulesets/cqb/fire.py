@@ -88,7 +88,7 @@ def start_fire(state: CqbState, fig: Figure, args: dict[str, Any]) -> dict[str, 
 
 def fire_more(state: CqbState, ctx: dict[str, Any]) -> bool:
     fig = state.figures[ctx["figure"]]
-    if not fig.active or fig.knocked or fig.stunned or fig.jammed:
+    if not fig.active or fig.knocked or fig.stunned or fig.jammed or fig.weapon_in_hand() is None:
         return False  # section 8.1 step 3.4: a knocked-down firer loses the rest
     while ctx["v"] < len(ctx["volleys"]):
         target = state.figures[ctx["volleys"][ctx["v"]][0]]

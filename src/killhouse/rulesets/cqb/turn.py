@@ -79,6 +79,8 @@ def carry_on(state: CqbState, chance: Chance, log: EventLog) -> None:
         return
     state.running = None
     finish(state, ctx, log)
+    for f in state.figures.values():  # knock-downs cut short only the action under way
+        f.knocked = False
     if ctx["stage"] == "n":
         other = state.opponent(state.n_side)
         if n_eligible(state, other):
@@ -157,8 +159,7 @@ def finish(state: CqbState, ctx: dict[str, Any], log: EventLog) -> None:
         act.follow(state, fig, log)
     if kind not in ("hold", "wait") and kind != "aim":
         fig.aim_target = None
-    for f in state.figures.values():
-        f.knocked = False
+    fig.knocked = False
     refresh(state)
 
 
