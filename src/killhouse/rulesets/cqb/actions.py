@@ -139,7 +139,7 @@ def move_next(state: CqbState, ctx: dict[str, Any], log: EventLog) -> None:
         return
     if state.board.terrain(cell) == Terrain.DOOR_CLOSED:
         state.board.set_terrain(cell, Terrain.DOOR_OPEN)
-        log.emit("door", {"at": cell_json(cell), "state": "open"})
+        log.emit("door", {"at": cell_json(cell), "state": "open"}, observers(state, fig))
     fig.at = cell
     fig.moved_now += cost / 2
     fig.mode_now = ctx["mode"]
@@ -332,7 +332,7 @@ def do_task(state: CqbState, fig: Figure, action: Action, chance: Chance, log: E
         return
     if kind in ("kick", "shotgun-breach", "charge", "pick") and at is not None:
         state.board.set_terrain(at, Terrain.DOOR_OPEN)
-        log.emit("door", {"at": cell_json(at), "state": "open"})
+        log.emit("door", {"at": cell_json(at), "state": "open"}, audience)
     elif kind == "climb" and at is not None:
         fig.at = beyond(fig, at)
         fig.moved_now += 2
