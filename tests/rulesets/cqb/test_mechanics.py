@@ -161,3 +161,80 @@ def test_securing_a_hostage_makes_it_follow() -> None:
     b1.at = Cell(0, 5, 4)
     act.follow(s, b1, g.log)
     assert max(abs(h1.at.x - 5), abs(h1.at.y - 4)) == 1
+
+
+def test_q46_a_shot_that_cannot_hit_still_turns_a_card() -> None:
+    from killhouse.rulesets.cqb.cards import ability_deck
+    from killhouse.rulesets.cqb.resolve import resolve_shot
+
+    deck = ability_deck("n", "novice")
+    shot = resolve_shot(Dealt(Card(0, "joker")), deck, 99, None)
+    assert shot.outcome == "joker" and len(deck) == 41
+
+
+def test_q47_a_joker_throw_loses_the_grenade_without_a_bang() -> None:
+    g, s = state()
+    s.board.set_terrain(Cell(0, 6, 2), Terrain.DOOR_OPEN)
+    b1 = s.figures["b1"]
+    refresh(s)
+    target = next(iter(act.throw_targets(s, b1).values()))
+    act.do_throw(s, b1, Action.make("blue", "throw", figure="b1", grenade="stun",
+                                    at=[target.level, target.x, target.y]),
+                 Dealt(Card(0, "joker")), g.log)
+    assert b1.grenades["stun"] == 0 and "throw-stun" in b1.lost_tasks
+    assert not any(f.stunned for f in s.figures.values())
+
+
+def test_q48_a_stoppage_sends_no_round_at_the_hostage() -> None:
+    from killhouse.rulesets.cqb.fire import fire_next, start_fire
+
+    g, s = state()
+    s.board.set_terrain(Cell(0, 6, 2), Terrain.DOOR_OPEN)
+    b1, r1, h1 = s.figures["b1"], s.figures["r1"], s.figures["h1"]
+    b1.at, r1.at, h1.at = Cell(0, 6, 1), Cell(0, 6, 4), Cell(0, 6, 3)
+    b1.weapon = "uzi"
+    refresh(s)
+    ctx = start_fire(s, b1, {"target": "r1", "count": 1})
+    fire_next(s, ctx, Dealt(Card(0, "joker"), die=2), g.log)
+    assert b1.jammed and s.hostage_deck.discards == []
+
+
+def test_q50_hostages_are_never_offered_as_targets() -> None:
+    _g, s = state()
+    s.board.set_terrain(Cell(0, 6, 2), Terrain.DOOR_OPEN)
+    s.figures["h1"].at = Cell(0, 6, 3)
+    refresh(s)
+    b1 = s.figures["b1"]
+    assert "h1" in s.visible["b1"]
+    assert "h1" not in {t.id for t in act.targets(s, b1)}
+
+
+def test_q54_rescuers_win_when_every_terrorist_is_down_within_the_hostage_limit() -> None:
+    from killhouse.rulesets.cqb import turn
+
+    g, s = state()
+    for fid in ("r1", "r2"):
+        s.figures[fid].condition = "dead"
+    turn.check_end(s, g.chance, g.log)
+    assert s.result is not None and s.result.winner == "blue"
+    g2, s2 = state(ROOMS + "options:\n  max_hostage_losses: 0\n")
+    s2.figures["h1"].condition = "dead"
+    for fid in ("r1", "r2"):
+        s2.figures[fid].condition = "dead"
+    turn.check_end(s2, g2.chance, g2.log)
+    assert s2.result is not None and s2.result.winner is None
+
+
+def test_q56_overcome_figures_may_only_move_normal_or_fast() -> None:
+    _g, s = state()
+    r1 = s.figures["r1"]
+    r1.overcome = True
+    assert act.allowed_modes(r1) == ["normal", "fast"]
+
+
+def test_q45_a_doorway_counts_in_both_rooms() -> None:
+    from killhouse.rulesets.cqb.world import rooms_of
+
+    _g, s = state()
+    door = rooms_of(s, Cell(0, 6, 2))
+    assert door == {s.rooms[Cell(0, 6, 1)], s.rooms[Cell(0, 6, 3)]}
