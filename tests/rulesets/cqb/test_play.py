@@ -217,6 +217,8 @@ def test_hold_is_secret_and_interrupts_a_move_in_sight() -> None:
     blue_view = g.view("blue")
     assert "hold" not in str([e for e in blue_view["seen"]])
     assert all(e.for_side("blue") is None for e in g.log.events if e.kind == "hold")
+    told = [e.for_side("blue") for e in g.log.events]
+    assert not any(e and e.get("action") == "hold" for e in told)  # not even who chose it
     # b2 walks through the door into r1's sight: r1 (on Hold) is offered the interrupt
     path = [[0, 3, 1], [0, 4, 1], [0, 5, 1], [0, 6, 1], [0, 7, 1], [0, 8, 1], [0, 9, 1],
             [0, 9, 2], [0, 9, 3], [0, 10, 4]]
@@ -315,3 +317,17 @@ def test_an_interrupters_action_does_not_undo_the_knock_down_of_the_figure_it_cu
     ctx = {"kind": "fire", "figure": "b1", "volleys": [["r1", None, 1]], "v": 0, "left": None,
            "fired": 0}
     assert not fire_more(s, ctx)  # no weapon in hand: no more shots
+
+
+def test_choosing_hold_in_sight_of_the_enemy_is_told_to_no_one_else() -> None:
+    g = contact_game()
+    s = st(g)
+    s.stage, s.queue, s.n_side = "n", [], "red"
+    for f in s.figures.values():
+        f.acted = f.passed = False
+    assert "r1" in s.visible["b1"]
+    start = len(g.log)
+    g.apply(Action.make("red", "hold", figure="r1"))
+    told = [e.for_side("blue") for e in g.log.since(start)]
+    assert not any(e and e.get("action") in ("hold", "wait") for e in told)
+    assert not any(e and e["kind"] == "hold" for e in told)

@@ -66,9 +66,18 @@ def begin(state: CqbState, action: Action, chance: Chance, log: EventLog) -> Non
     """A figure's activation (section 14 Q or N): an action that interrupts may cut into."""
     ctx = context(state, action, True)
     fig = state.figures[ctx["figure"]]
-    log.emit("activates", {"figure": fig.id, "action": action.kind}, observers(state, fig))
+    log.emit("activates", {"figure": fig.id, "action": action.kind}, audience_of(state, fig,
+                                                                            action.kind))
     state.running = ctx
     carry_on(state, chance, log)
+
+
+def audience_of(state: CqbState, fig: Figure, kind: str) -> frozenset[str]:
+    """Who learns that a figure acts: those who see it, but Hold and waiting look alike from
+    outside, so only its own side learns which it chose (section 14: Hold stays secret)."""
+    if kind in ("hold", "wait"):
+        return frozenset({fig.side})
+    return observers(state, fig)
 
 
 def carry_on(state: CqbState, chance: Chance, log: EventLog) -> None:
@@ -265,7 +274,7 @@ def resume_together(state: CqbState, window: Any, chance: Chance, log: EventLog)
     for ctx in ctxs:
         fig = state.figures[ctx["figure"]]
         log.emit("activates", {"figure": fig.id, "action": ctx["kind"], "together": True},
-                 observers(state, fig))
+                 audience_of(state, fig, ctx["kind"]))
     fires = [c for c in ctxs if c["kind"] == "fire"]
     while any(act.fire_more(state, c) for c in fires):
         for c in fires:
