@@ -238,3 +238,29 @@ def test_q45_a_doorway_counts_in_both_rooms() -> None:
     _g, s = state()
     door = rooms_of(s, Cell(0, 6, 2))
     assert door == {s.rooms[Cell(0, 6, 1)], s.rooms[Cell(0, 6, 3)]}
+
+
+def test_16_12_two_out_of_action_hits_incapacitate() -> None:
+    from killhouse.rulesets.cqb.fire import apply_hit
+    from killhouse.rulesets.cqb.resolve import Hit
+
+    g, s = state()
+    r1, b1 = s.figures["r1"], s.figures["b1"]
+    apply_hit(s, r1, Hit("leg", "ooa", True), b1, g.log)
+    assert r1.active and r1.legs_ooa == 1 and act.allowed_modes(r1) == ["crawl"]
+    assert r1.wounds() == 1
+    apply_hit(s, r1, Hit("weak-arm", "ooa", True), b1, g.log)
+    assert r1.condition == "incapacitated"
+
+
+def test_16_10_strong_arm_out_drops_the_weapon_weak_hand_and_wound() -> None:
+    from killhouse.rulesets.cqb.fire import apply_hit, factors
+    from killhouse.rulesets.cqb.resolve import Hit, shot_tn
+
+    g, s = state()
+    r1, b1 = s.figures["r1"], s.figures["b1"]
+    pistol = tables().weapons["pistol"]
+    before = shot_tn(factors(s, r1, b1, None, True, pistol))
+    apply_hit(s, r1, Hit("strong-arm", "ooa", True), b1, g.log)
+    assert r1.dropped and r1.posture == "prone" and r1.weapon_in_hand() is None
+    assert shot_tn(factors(s, r1, b1, None, True, pistol)) == before + 2 + 1
