@@ -14,6 +14,7 @@ REGISTRY: dict[str, str] = {
     "execute": "killhouse.rulesets.execute.ruleset:ExecuteRuleset",
     "gogogo": "killhouse.rulesets.gogogo.ruleset:GoGoGoRuleset",
     "commando": "killhouse.rulesets.commando.ruleset:CommandoRuleset",
+    "cqb": "killhouse.rulesets.cqb.ruleset:CqbRuleset",
 }
 _LOADED: dict[str, Ruleset[Any]] = {}
 

@@ -1,0 +1,505 @@
+"""Every action a figure may take (section 5): its legal options, its checks and its steps.
+
+Moves and fires run step by step (a cell, a shot) so that interrupts (section 14 I) can cut in
+between steps; ``step``/``more`` are called by the turn (``turn.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from killhouse.core.cells import Cell, cell_json
+from killhouse.core.chance import Chance
+from killhouse.core.events import EventLog
+from killhouse.core.geometry import los_from
+from killhouse.core.paths import distance_field, path_cost
+from killhouse.core.terrain import Terrain
+from killhouse.errors import IllegalActionError
+from killhouse.rulesets.base import Action
+from killhouse.rulesets.cqb.fire import factors, fire_more, fire_next, may_fire, start_fire
+from killhouse.rulesets.cqb.resolve import (
+    action_tn,
+    cs_tn,
+    difficulty_tn,
+    margin_outcome,
+    shot_tn,
+    stun_tn,
+    test,
+    throw_difficulty,
+    throw_landing,
+)
+from killhouse.rulesets.cqb.state import HOSTAGES, MODES, CqbState, Figure
+from killhouse.rulesets.cqb.tables import tables
+from killhouse.rulesets.cqb.world import (
+    STEPS,
+    enter_costs,
+    hear,
+    inches,
+    observers,
+    occupied,
+    refresh,
+    room_cells,
+    rooms_of,
+)
+
+CALLS = ("torso", "head", "brain-stem", "strong-arm", "weak-arm", "leg")
+ORTHO = ((0, -1), (1, 0), (0, 1), (-1, 0))
+KING = (*ORTHO, (1, -1), (1, 1), (-1, 1), (-1, -1))
+
+
+def cell_of(value: Any) -> Cell:
+    return Cell(int(value[0]), int(value[1]), int(value[2]))
+
+
+# -- movement (section 7) -------------------------------------------------------------------
+
+
+def allowed_modes(fig: Figure) -> list[str]:
+    """Leg OOA: crawl only; prone: crawl, or stand up out of a Normal or Fast move (Q-20);
+    overcome by gas: Normal or Fast only (section 13)."""
+    if fig.legs_ooa:
+        return ["crawl"]
+    if fig.overcome:
+        return ["normal", "fast"]
+    return list(MODES)
+
+
+def budget(fig: Figure, mode: str) -> int:
+    """The move's allowance in half inches, less 3" to stand up from prone (section 7)."""
+    mv = tables().tests["movement"]
+    half = 2 * int(mv[mode])
+    if fig.posture == "prone" and mode in ("normal", "fast"):
+        half -= 2 * int(mv["stand_up"])
+    return half
+
+
+def move_options(state: CqbState, fig: Figure) -> Iterator[Action]:
+    costs = enter_costs(state, fig)
+    field = distance_field(state.board, [fig.at], costs, STEPS)
+    for mode in allowed_modes(fig):
+        limit = budget(fig, mode)
+        spacing = {"crawl": 1, "stealthy": 1, "normal": 2, "fast": 4}[mode]
+        for cell in field.reachable(limit):
+            if cell == fig.at or occupied(state, cell):
+                continue
+            if (cell.x % spacing or cell.y % spacing) and state.board.terrain(cell) not in (
+                    Terrain.DOOR_OPEN, Terrain.DOOR_CLOSED):
+                continue
+            path = field.path_to(cell)
+            yield Action.make(fig.side, "move", {"role": "move", "to": cell_json(cell),
+                                                 "mode": mode},
+                              figure=fig.id, mode=mode, path=[cell_json(c) for c in path])
+
+
+def check_move(state: CqbState, fig: Figure, action: Action) -> None:
+    mode = action.get("mode")
+    if mode not in allowed_modes(fig):
+        raise IllegalActionError(f"{fig.id} may not move {mode} now "
+                                 f"(may: {', '.join(allowed_modes(fig))})")
+    path = [cell_of(c) for c in action.get("path")]
+    if not path:
+        raise IllegalActionError("a move needs at least one cell")
+    cost = path_cost(state.board, [fig.at, *path], enter_costs(state, fig), STEPS)
+    if cost is None:
+        raise IllegalActionError("the path is not a chain of open neighbouring cells "
+                                 "(walls, windows, locked doors and enemies block it)")
+    if cost > budget(fig, mode):
+        raise IllegalActionError(f"the path costs {cost / 2:g}\"; a {mode} move allows "
+                                 f"{budget(fig, mode) / 2:g}\"")
+    if occupied(state, path[-1], fig.id):
+        raise IllegalActionError("a move must end in an empty cell (section 1)")
+
+
+def start_move(fig: Figure, action: Action) -> dict[str, Any]:
+    return {"kind": "move", "figure": fig.id, "mode": action.get("mode"),
+            "path": [list(c) for c in action.get("path")], "i": 0}
+
+
+def move_more(state: CqbState, ctx: dict[str, Any]) -> bool:
+    fig = state.figures[ctx["figure"]]
+    return fig.can_act() and not fig.knocked and ctx["i"] < len(ctx["path"])
+
+
+def move_next(state: CqbState, ctx: dict[str, Any], log: EventLog) -> None:
+    """Enter the next cell: open a closed door, pay its cost, make noise (sections 7, 14)."""
+    fig = state.figures[ctx["figure"]]
+    cell = cell_of(ctx["path"][ctx["i"]])
+    cost = path_cost(state.board, [fig.at, cell], enter_costs(state, fig), STEPS)
+    if ctx["i"] == 0 and fig.posture == "prone" and ctx["mode"] in ("normal", "fast"):
+        fig.posture = "standing"
+        fig.moved_now += tables().tests["movement"]["stand_up"]
+    if ctx["mode"] == "crawl":
+        fig.posture = "prone"
+    ctx["i"] += 1
+    if cost is None or (occupied(state, cell, fig.id) and ctx["i"] == len(ctx["path"])):
+        ctx["i"] = len(ctx["path"])  # the way is blocked now (a door shut, a body fell)
+        return
+    if state.board.terrain(cell) == Terrain.DOOR_CLOSED:
+        state.board.set_terrain(cell, Terrain.DOOR_OPEN)
+        log.emit("door", {"at": cell_json(cell), "state": "open"}, observers(state, fig))
+    fig.at = cell
+    fig.moved_now += cost / 2
+    fig.mode_now = ctx["mode"]
+    if ctx["mode"] in ("normal", "fast"):  # ruling Q-29: heard within 6"
+        m = tables().tests["noise"]["movement"]
+        hear(state, cell, "movement", m, 0, fig)
+    refresh(state)
+    log.emit("step", {"figure": fig.id, "at": cell_json(cell)}, observers(state, fig))
+
+
+def follow(state: CqbState, rescuer: Figure, log: EventLog) -> None:
+    """Ruling Q-30: a secured hostage follows its rescuer at Normal pace."""
+    for h in state.figures.values():
+        if h.secured_by != rescuer.id or not h.can_act():
+            continue
+        costs = enter_costs(state, h)
+        field = distance_field(state.board, [h.at], costs, STEPS)
+        spots = [rescuer.at.step(dx, dy) for dx, dy in KING]
+        best = [c for c in spots if state.board.in_bounds(c) and not occupied(state, c)
+                and (field.cost(c) or 99) <= 12]
+        if best:
+            h.at = min(best, key=lambda c: (field.cost(c) or 0, c))
+            h.moved_now = 6
+            log.emit("follows", {"hostage": h.id, "at": cell_json(h.at)}, observers(state, h))
+
+
+# -- fire -------------------------------------------------------------------------------
+
+
+def targets(state: CqbState, fig: Figure) -> list[Figure]:
+    """Opposing operatives it sees now (hostages are never chosen targets)."""
+    return [state.figures[i] for i in sorted(state.visible.get(fig.id, frozenset()))
+            if state.figures[i].side not in (fig.side, HOSTAGES) and state.figures[i].active]
+
+
+def fire_options(state: CqbState, fig: Figure) -> Iterator[Action]:
+    if may_fire(state, fig):
+        return
+    weapon = fig.weapon_in_hand()
+    assert weapon is not None
+    rate = rate_of(weapon)
+    for target in targets(state, fig):
+        calls: list[str | None] = [None, "torso"]
+        if weapon.firing in ("slow-single", "rapid-single") or weapon.scope:
+            calls += ["head", "brain-stem"]
+        for called in calls:
+            for count in sorted({1, rate}):
+                tn = shot_tn(factors(state, fig, target, called, True, weapon))
+                p = max(0, min(10, tables().lowest[fig.ability] + 10 - tn)) * 4 / 42
+                value = 3.0 if called in ("head", "brain-stem") else 1.0
+                yield Action.make(fig.side, "fire", {"role": "attack", "p": p, "value": value,
+                                                     "tn": tn, "count": count},
+                                  figure=fig.id, target=target.id, called=called, count=count)
+
+
+def rate_of(weapon: Any) -> int:
+    rate = tables().rates[weapon.firing]
+    return int(rate.get("shots", rate.get("bursts", 1)))
+
+
+def check_fire(state: CqbState, fig: Figure, action: Action) -> None:
+    why = may_fire(state, fig)
+    if why:
+        raise IllegalActionError(why)
+    weapon = fig.weapon_in_hand()
+    assert weapon is not None
+    seen = {t.id for t in targets(state, fig)}
+    for key in ("target", "second"):
+        tid = action.get(key)
+        if tid is not None and tid not in seen:
+            raise IllegalActionError(f"{fig.id} sees no opposing figure {tid!r} to fire at")
+    if action.get("second") == action.get("target"):
+        raise IllegalActionError("the second target must differ from the first")
+    total = int(action.get("count") or 1) + int(action.get("second_count") or 0)
+    if action.get("second") is None and action.get("second_count"):
+        raise IllegalActionError("second_count needs a second target")
+    if total > rate_of(weapon):
+        raise IllegalActionError(f"a {weapon.name} fires at most {rate_of(weapon)} "
+                                 f"{'bursts' if weapon.automatic else 'shots'} a turn (4.2)")
+
+
+# -- other actions (sections 7, 12) ------------------------------------------------------------
+
+
+def neighbours(cell: Cell, ortho: bool = False) -> list[Cell]:
+    return [cell.step(dx, dy) for dx, dy in (ORTHO if ortho else KING)]
+
+
+def beyond(fig: Figure, window: Cell) -> Cell:
+    return Cell(window.level, 2 * window.x - fig.at.x, 2 * window.y - fig.at.y)
+
+
+def task_options(state: CqbState, fig: Figure) -> Iterator[Action]:
+    """Other actions that make sense here, less those a complication took away (section 13)."""
+    for action in _task_options(state, fig):
+        if action.get("task") not in fig.lost_tasks:
+            yield action
+
+
+def _task_options(state: CqbState, fig: Figure) -> Iterator[Action]:
+    """Other actions that make sense here: locks, windows, hostages, jams, a dropped weapon."""
+    b = state.board
+    for cell in neighbours(fig.at, ortho=True):
+        if not b.in_bounds(cell):
+            continue
+        t = b.terrain(cell)
+        if t == Terrain.DOOR_LOCKED:
+            kinds = ["kick"]
+            if cell not in state.jammed_locks:
+                kinds.append("pick")
+            if fig.charges:
+                kinds.append("charge")
+            w = fig.weapon_in_hand()
+            if w is not None and w.round == "shotgun" and not fig.jammed:
+                kinds.append("shotgun-breach")
+            for k in kinds:
+                yield _task(state, fig, k, at=cell)
+        elif t == Terrain.WINDOW:
+            out = beyond(fig, cell)
+            if b.in_bounds(out) and b.passable(out) and not occupied(state, out):
+                yield _task(state, fig, "climb", at=cell)
+    if fig.jammed:
+        yield _task(state, fig, "clear-jam")
+    if fig.dropped and not (fig.strong_arm_ooa and fig.weak_arm_ooa):
+        yield _task(state, fig, "pick-up")
+    for other in state.figures.values():
+        if (other.side == HOSTAGES and other.active and other.secured_by is None
+                and max(abs(other.at.x - fig.at.x), abs(other.at.y - fig.at.y)) == 1
+                and other.at.level == fig.at.level and fig.side == state.rescuers):
+            yield _task(state, fig, "secure", target=other.id)
+
+
+def _task(state: CqbState, fig: Figure, kind: str, at: Cell | None = None,
+          target: str | None = None) -> Action:
+    spec = tables().tests["actions"][kind]
+    tn = task_tn(fig, kind)
+    p = max(0, min(10, tables().lowest[fig.ability] + 10 - tn)) * 4 / 42
+    return Action.make(fig.side, "task", {"role": "task", "p": p, "value": 1.0, "tn": tn,
+                                          "difficulty": spec["difficulty"]},
+                       figure=fig.id, task=kind, at=cell_json(at) if at else None,
+                       target=target)
+
+
+def task_tn(fig: Figure, kind: str) -> int:
+    spec = tables().tests["actions"][kind]
+    return action_tn(spec["difficulty"], fig.wounds(), bool(spec["hand"]) and fig.strong_arm_ooa,
+                     fig.cs)
+
+
+def do_task(state: CqbState, fig: Figure, action: Action, chance: Chance, log: EventLog
+            ) -> None:
+    """An other action (section 12): a test with failure by margin (Q-25), jokers (13)."""
+    kind = str(action.get("task"))
+    at = cell_of(action.get("at")) if action.get("at") is not None else None
+    audience = observers(state, fig)
+    result = test(chance, state.deck_of(fig), task_tn(fig, kind), kind, audience,
+                  state.options.draw_with_replacement)
+    outcome = margin_outcome(result)
+    log.emit("task", {"figure": fig.id, "task": kind, **result.to_json(), "outcome": outcome},
+             audience)
+    noise = tables().tests["kick_noise"]
+    if kind in ("shotgun-breach", "charge"):  # noisy pass or fail (12.1)
+        hear(state, fig.at, "breach", 48, 24, fig)
+    if outcome == "joker":
+        if kind == "charge":  # section 13: fire in the room beyond the door
+            room = next(iter(rooms_of(state, beyond(fig, at)) if at else ()), None)
+            if room is not None and room not in state.fires:
+                state.fires[room] = state.turn
+                log.emit("fire-starts", {"room": room})
+        else:  # complication: this action is now impossible for the figure; position known
+            fig.lost_tasks.append(kind)
+            hear(state, fig.at, "complication", tables().tests["complication_reveal"], 0, fig)
+            log.emit("complication", {"figure": fig.id, "task": kind}, audience)
+        if kind == "charge":
+            fig.charges -= 1
+        return
+    if kind == "charge":
+        fig.charges -= 1
+    if outcome == "setback":
+        if kind == "kick":
+            hear(state, fig.at, "kicking", noise, 0, fig)
+        elif kind == "pick" and at is not None:
+            state.jammed_locks.add(at)
+            log.emit("lock-jams", {"at": cell_json(at)}, audience)
+        elif kind == "climb":
+            fig.posture = "prone"
+        elif kind == "secure" and action.get("target"):
+            state.figures[str(action.get("target"))].panic_from = fig.id
+    if outcome != "pass":
+        return
+    if kind in ("kick", "shotgun-breach", "charge", "pick") and at is not None:
+        state.board.set_terrain(at, Terrain.DOOR_OPEN)
+        log.emit("door", {"at": cell_json(at), "state": "open"}, audience)
+    elif kind == "climb" and at is not None:
+        fig.at = beyond(fig, at)
+        fig.moved_now += 2
+    elif kind == "clear-jam":
+        fig.jammed = False
+    elif kind == "pick-up":
+        fig.dropped = False
+    elif kind == "secure":
+        hostage = state.figures[str(action.get("target"))]
+        hostage.secured_by = fig.id
+        hostage.panic_from = None
+
+
+# -- grenades (sections 10, 11, 12.2) ------------------------------------------------------------
+
+
+def throw_targets(state: CqbState, fig: Figure) -> dict[int, Cell]:
+    """One cell per room (other than the thrower's own) it sees within 12": the nearest."""
+    mine = rooms_of(state, fig.at)
+    far = tables().tests["grenade"]["far"]
+    level = fig.at.level
+    lv = state.board.levels[level]
+    mask = np.zeros(lv.terrain.shape, dtype=bool)
+    near: list[Cell] = []
+    for cell, room in state.rooms.items():
+        if (cell.level == level and room not in mine and inches(fig.at, cell) <= far
+                and not occupied(state, cell)):
+            mask[cell.y, cell.x] = True
+            near.append(cell)
+    if not near:
+        return {}
+    sight = los_from(state.board.opaque(level), (fig.at.x, fig.at.y), mask, lv.smoke)
+    out: dict[int, Cell] = {}
+    for cell in sorted(near, key=lambda c: (inches(fig.at, c), c)):
+        room = state.rooms[cell]
+        if room not in out and sight[cell.y, cell.x]:
+            out[room] = cell
+    return out
+
+
+def throw_options(state: CqbState, fig: Figure) -> Iterator[Action]:
+    if fig.weak_arm_ooa and fig.strong_arm_ooa:
+        return
+    for grenade, n in sorted(fig.grenades.items()):
+        if n <= 0 or f"throw-{grenade}" in fig.lost_tasks:
+            continue
+        for room, cell in sorted(throw_targets(state, fig).items()):
+            enemies = sum(1 for f in state.figures.values() if f.side not in (fig.side, HOSTAGES)
+                          and f.id in state.visible.get(fig.id, frozenset())
+                          and room in rooms_of(state, f.at))
+            yield Action.make(fig.side, "throw", {"role": "grenade", "enemies": enemies,
+                                                  "to": cell_json(cell)},
+                              figure=fig.id, grenade=grenade, at=cell_json(cell))
+
+
+def crosses_window(state: CqbState, a: Cell, b: Cell) -> bool:
+    from killhouse.rulesets.cqb.world import line_cells
+    return any(state.board.terrain(c) == Terrain.WINDOW for c in line_cells(a, b, 0)
+               if state.board.in_bounds(c))
+
+
+def check_throw(state: CqbState, fig: Figure, action: Action) -> None:
+    grenade = str(action.get("grenade"))
+    if fig.grenades.get(grenade, 0) <= 0:
+        raise IllegalActionError(f"{fig.id} has no {grenade} grenade")
+    at = cell_of(action.get("at"))
+    if at not in throw_targets(state, fig).values():
+        options = throw_targets(state, fig)
+        if not state.board.in_bounds(at) or at not in state.rooms or (
+                state.rooms[at] not in options) or inches(fig.at, at) > 12:
+            raise IllegalActionError("a grenade goes through a doorway or window into another "
+                                     "room the thrower sees, within 12\" (12.2)")
+
+
+def do_throw(state: CqbState, fig: Figure, action: Action, chance: Chance, log: EventLog
+             ) -> None:
+    grenade = str(action.get("grenade"))
+    at = cell_of(action.get("at"))
+    fig.grenades[grenade] -= 1
+    difficulty = throw_difficulty(inches(fig.at, at), crosses_window(state, fig.at, at))
+    assert difficulty is not None
+    tn = action_tn(difficulty, fig.wounds(), fig.strong_arm_ooa, fig.cs)
+    audience = observers(state, fig)
+    result = test(chance, state.deck_of(fig), tn, f"throw {grenade}", audience,
+                  state.options.draw_with_replacement)
+    landing = throw_landing(result)
+    log.emit("throw", {"figure": fig.id, "grenade": grenade, "at": cell_json(at),
+                       **result.to_json(), "landing": landing}, audience)
+    if landing == "lost":  # ruling Q-47
+        fig.lost_tasks.append(f"throw-{grenade}")
+        return
+    room = state.rooms[at] if landing == "target" else next(iter(sorted(rooms_of(state, fig.at)
+                                                                         )), None)
+    if room is None:
+        return
+    hear(state, at, "explosion", 48, 24, fig)
+    if grenade == "stun":
+        detonate_stun(state, room, chance, log)
+    else:
+        deploy_cs(state, room, chance, log)
+
+
+def in_room(state: CqbState, room: int) -> list[Figure]:
+    return [f for f in state.figures.values() if f.active and room in rooms_of(state, f.at)]
+
+
+def detonate_stun(state: CqbState, room: int, chance: Chance, log: EventLog) -> None:
+    """Section 10: everyone in the room tests at TN 8; a second grenade restarts (Q-23)."""
+    log.emit("stun-grenade", {"room": room})
+    for f in in_room(state, room):
+        result = test(chance, state.deck_of(f), stun_tn(0), "stun", observers(state, f),
+                      state.options.draw_with_replacement)
+        if result.passed:
+            f.stunned_turn = None
+        else:
+            stun(f, state.turn)
+            if result.joker and room not in state.fires:
+                state.fires[room] = state.turn
+                log.emit("fire-starts", {"room": room})
+        log.emit("stun-test", {"figure": f.id, **result.to_json()}, observers(state, f))
+
+
+def stun(fig: Figure, turn: int) -> None:
+    fig.stunned_turn = turn
+    fig.aim_target = None  # ruling Q-15
+    fig.hold = False
+
+
+def deploy_cs(state: CqbState, room: int, chance: Chance, log: EventLog) -> None:
+    """Section 11: gas the room; everyone in it without a respirator tests at TN 6."""
+    state.gas[room] = state.turn
+    log.emit("cs-gas", {"room": room})
+    for f in in_room(state, room):
+        cs_test(state, f, 0, chance, log)
+
+
+def cs_test(state: CqbState, f: Figure, k: int, chance: Chance, log: EventLog) -> None:
+    from killhouse.rulesets.cqb.resolve import cs_failures
+
+    if f.respirator:
+        return
+    result = test(chance, state.deck_of(f), cs_tn(k), "cs", observers(state, f),
+                  state.options.draw_with_replacement)
+    n = cs_failures(result)
+    f.cs += n
+    if result.joker and f.combatant:
+        f.overcome = True
+    log.emit("cs-test", {"figure": f.id, **result.to_json(), "failures": n},
+             observers(state, f))
+
+
+def room_is_gassed(state: CqbState, room: int) -> bool:
+    turn = state.gas.get(room)
+    if turn is None:
+        return False
+    if room in state.open_rooms:
+        return state.turn - turn < int(tables().tests["cs"]["open_area_turns"])
+    return True
+
+
+def fire_smoke(state: CqbState, room: int) -> None:
+    for cell in room_cells(state, room):
+        state.board.levels[cell.level].smoke[cell.y, cell.x] = True
+
+
+def difficulty_names() -> tuple[str, ...]:
+    return tuple(tables().tests["difficulty"])
+
+
+__all__ = ["difficulty_tn", "fire_more", "fire_next", "start_fire"]

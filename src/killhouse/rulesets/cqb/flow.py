@@ -1,0 +1,158 @@
+"""CQB's flow on the kit: one phase of activations, eight action moves with typed arguments,
+and three reaction windows (an interrupt offer, the interrupter's action, and a simultaneous
+group's secret declarations)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+
+from killhouse.core.chance import Chance
+from killhouse.core.events import EventLog
+from killhouse.errors import IllegalActionError
+from killhouse.rulesets.base import Action
+from killhouse.rulesets.cqb import actions as act
+from killhouse.rulesets.cqb import turn
+from killhouse.rulesets.cqb.state import ACTIVATE, GRENADES, MODES, TASKS, CqbState, Figure
+from killhouse.rulesets.kit import Arg, Flow, Move, Phase, Reaction
+
+ACTIONS = ("move", "fire", "aim", "hold", "wait", "stand", "task", "throw")
+CALLED = ("torso", "head", "brain-stem", "strong-arm", "weak-arm", "leg")
+
+
+def _each(fn: Callable[[CqbState, Figure], Iterable[Action]]
+          ) -> Callable[[CqbState, str], Iterator[Action]]:
+    def options(state: CqbState, side: str) -> Iterator[Action]:
+        for fig in turn.actors(state, side):
+            yield from fn(state, fig)
+
+    return options
+
+
+def _actor(state: CqbState, action: Action) -> Figure:
+    fid = action.get("figure")
+    mine = {f.id: f for f in turn.actors(state, action.side)}
+    if fid not in mine:
+        names = ", ".join(sorted(mine)) or "none"
+        raise IllegalActionError(f"{fid!r} may not act now (may: {names})")
+    return mine[fid]
+
+
+def aim_options(state: CqbState, fig: Figure) -> Iterator[Action]:
+    if fig.weapon_in_hand() is None or fig.overcome:
+        return
+    for t in act.targets(state, fig):
+        if fig.aim_target != t.id:
+            yield Action.make(fig.side, "aim", {"role": "aim"}, figure=fig.id, target=t.id)
+
+
+def hold_options(state: CqbState, fig: Figure) -> Iterator[Action]:
+    if not fig.hesitant and not fig.overcome:  # section 13: a hesitating figure may not Hold
+        yield Action.make(fig.side, "hold", {"role": "pass"}, figure=fig.id)
+
+
+def wait_options(state: CqbState, fig: Figure) -> Iterator[Action]:
+    yield Action.make(fig.side, "wait", {"role": "pass"}, figure=fig.id)
+
+
+def stand_options(state: CqbState, fig: Figure) -> Iterator[Action]:
+    if fig.posture == "prone" and not fig.legs_ooa and not fig.overcome:
+        yield Action.make(fig.side, "stand", {"role": "other"}, figure=fig.id)
+
+
+def move_options(state: CqbState, fig: Figure) -> Iterator[Action]:
+    yield from act.move_options(state, fig)
+
+
+def task_options(state: CqbState, fig: Figure) -> Iterator[Action]:
+    if not fig.overcome:
+        yield from act.task_options(state, fig)
+
+
+def fire_options(state: CqbState, fig: Figure) -> Iterator[Action]:
+    yield from act.fire_options(state, fig)
+
+
+def throw_options(state: CqbState, fig: Figure) -> Iterator[Action]:
+    if not fig.overcome:
+        yield from act.throw_options(state, fig)
+
+
+def check_move(state: CqbState, action: Action) -> None:
+    act.check_move(state, _actor(state, action), action)
+
+
+def check_fire(state: CqbState, action: Action) -> None:
+    act.check_fire(state, _actor(state, action), action)
+
+
+def check_throw(state: CqbState, action: Action) -> None:
+    fig = _actor(state, action)
+    if fig.overcome:
+        raise IllegalActionError(f"{fig.id} is overcome by gas and must move out first")
+    act.check_throw(state, fig, action)
+
+
+def interrupt_options(state: CqbState, side: str) -> Iterator[Action]:
+    w = state.windows[-1] if state.windows else None
+    if w is None or w.reaction != "interrupt" or side not in w.asked:
+        return
+    for fid in w.context["eligible"]:
+        yield Action.make(side, "interrupt", {"role": "interrupt", "against":
+                                              w.context["actor"]}, figure=fid)
+
+
+def let_pass_options(state: CqbState, side: str) -> Iterator[Action]:
+    w = state.windows[-1] if state.windows else None
+    if w is not None and w.reaction == "interrupt" and side in w.asked:
+        yield Action.make(side, "let-pass", {"role": "pass"})
+
+
+def resolve(state: CqbState, action: Action, chance: Chance, log: EventLog) -> None:
+    turn.begin(state, action, chance, log)
+
+
+FIGURE = Arg("figure", "figure", help="the figure that acts")
+FLOW: Flow[CqbState] = Flow(
+    phases=[Phase(ACTIVATE, "single", turn.deciders, ACTIONS,
+                  "give one figure its action (section 14)")],
+    moves=[
+        Move("move", (FIGURE, Arg("mode", "enum", choices=MODES),
+                      Arg("path", "cells", max_length=40, help="the cells entered, in order")),
+             _each(move_options), resolve, check=check_move,
+             help="move Crawl/Stealthy 3\", Normal 6\" or Fast 12\" (section 7)"),
+        Move("fire", (FIGURE, Arg("target", "figure"),
+                      Arg("called", "enum", required=False, choices=CALLED),
+                      Arg("count", "int", required=False, minimum=1, maximum=3,
+                          help="shots, or bursts for burst and auto fire"),
+                      Arg("second", "figure", required=False, help="a second target"),
+                      Arg("second_count", "int", required=False, minimum=1, maximum=3)),
+             _each(fire_options), resolve, check=check_fire,
+             help="fire up to the weapon's rate (section 8)"),
+        Move("aim", (FIGURE, Arg("target", "figure")), _each(aim_options), resolve,
+             help="aim at a target for next turn's shots (8.3.2)"),
+        Move("hold", (FIGURE,), _each(hold_options), resolve,
+             help="pass and go on (or stay on) Hold (section 6)"),
+        Move("wait", (FIGURE,), _each(wait_options), resolve, help="do nothing this turn"),
+        Move("stand", (FIGURE,), _each(stand_options), resolve, help="stand up (Q-20)"),
+        Move("task", (FIGURE, Arg("task", "enum", choices=TASKS),
+                      Arg("at", "cell", required=False), Arg("target", "figure",
+                                                             required=False)),
+             _each(task_options), resolve, help="an other action with a test (section 12)"),
+        Move("throw", (FIGURE, Arg("grenade", "enum", choices=GRENADES), Arg("at", "cell")),
+             _each(throw_options), resolve, check=check_throw,
+             help="throw a stun or CS grenade into a room (12.2)"),
+        Move("interrupt", (FIGURE,), interrupt_options, None,
+             help="try to cut in on the figure in sight (section 14 I)"),
+        Move("let-pass", (), let_pass_options, None, help="let the action go on"),
+    ],
+    reactions=[
+        Reaction("interrupt", ("interrupt", "let-pass"), turn.resume_interrupt,
+                 "an opposing figure acts in sight of a figure that may interrupt"),
+        Reaction("act", ACTIONS, turn.resume_act, "the interrupt won: act now"),
+        Reaction("together", ACTIONS, turn.resume_together,
+                 "equal cards: declare an action in secret; all resolve together"),
+    ],
+    phase_of=lambda s: s.phase,
+    over=lambda s: s.result is not None,
+    windows=lambda s: s.windows,
+)

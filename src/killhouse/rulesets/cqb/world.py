@@ -1,0 +1,229 @@
+"""The map as CQB reads it: rooms, sight, movement costs, the line of fire and sounds.
+
+Ruling Q-29 and K-1: sight is the core's exact segment line of sight, all round (no facing);
+smoke from a burning room veils it. Movement is costed in half inches (orthogonal 2, diagonal
+3), a closed door adds 1", a stair cell costs 2".
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Iterable
+
+import numpy as np
+from numpy.typing import NDArray
+
+from killhouse.core.board import Board
+from killhouse.core.cells import Cell, sector_of
+from killhouse.core.geometry import los_pairs
+from killhouse.core.paths import StepRules
+from killhouse.core.terrain import Terrain, passable_mask
+from killhouse.rulesets.cqb.state import CqbState, Figure
+from killhouse.rulesets.cqb.tables import tables
+
+#: half inches: orthogonal 1", diagonal 1.5" (ruling Q-29)
+STEPS = StepRules(cardinal=2, diagonal=3, divisor=1, squeeze="solid")
+_BOUNDARY = {Terrain.WALL, Terrain.DOOR_CLOSED, Terrain.DOOR_OPEN, Terrain.DOOR_LOCKED,
+             Terrain.WINDOW, Terrain.OUTSIDE}
+_OPENINGS = {Terrain.DOOR_CLOSED, Terrain.DOOR_OPEN, Terrain.DOOR_LOCKED, Terrain.WINDOW}
+ORTHO = ((0, -1), (1, 0), (0, 1), (-1, 0))
+
+
+def inches(a: Cell, b: Cell) -> float:
+    """Range: the Euclidean distance between cell centres, in inches (ruling Q-29)."""
+    return math.hypot(a.x - b.x, a.y - b.y)
+
+
+# -- rooms (ruling Q-23) ------------------------------------------------------------------
+
+
+def find_rooms(board: Board) -> tuple[dict[Cell, int], frozenset[int]]:
+    """Rooms are the connected floor areas between walls, doors and windows; a room touching
+    the map's edge or undrawn outside is an area open to the outside (ruling Q-24)."""
+    rooms: dict[Cell, int] = {}
+    open_rooms: set[int] = set()
+    next_id = 0
+    for start in board.cells():
+        if start in rooms or board.terrain(start) in _BOUNDARY:
+            continue
+        queue = deque([start])
+        rooms[start] = next_id
+        while queue:
+            cell = queue.popleft()
+            for dx, dy in ORTHO:
+                n = cell.step(dx, dy)
+                if not board.in_bounds(n):
+                    open_rooms.add(next_id)
+                    continue
+                t = board.terrain(n)
+                if t == Terrain.OUTSIDE:
+                    open_rooms.add(next_id)
+                if n in rooms or t in _BOUNDARY:
+                    continue
+                rooms[n] = next_id
+                queue.append(n)
+        next_id += 1
+    return rooms, frozenset(open_rooms)
+
+
+def rooms_of(state: CqbState, cell: Cell) -> set[int]:
+    """The room of a cell; a doorway or window cell counts in every room it opens onto
+    (ruling Q-45, ours: the digest's "the room the door opens into" has no swing to read)."""
+    room = state.rooms.get(cell)
+    if room is not None:
+        return {room}
+    if state.board.terrain(cell) not in _OPENINGS:
+        return set()
+    out = set()
+    for dx, dy in ORTHO:
+        n = cell.step(dx, dy)
+        if n in state.rooms:
+            out.add(state.rooms[n])
+    return out
+
+
+def room_cells(state: CqbState, room: int) -> list[Cell]:
+    return [c for c, r in state.rooms.items() if r == room]
+
+
+# -- sight --------------------------------------------------------------------------------
+
+
+def smoke(state: CqbState, level: int) -> NDArray[np.bool_]:
+    return state.board.smoke(level)
+
+
+def compute_visible(state: CqbState) -> dict[str, frozenset[str]]:
+    """Which figures each active figure sees now (all round, exact line of sight)."""
+    figs = [f for f in state.figures.values()]
+    out: dict[str, set[str]] = {f.id: set() for f in figs}
+    by_level: dict[int, list[Figure]] = {}
+    for f in figs:
+        by_level.setdefault(f.at.level, []).append(f)
+    for level, group in by_level.items():
+        watchers = [f for f in group if f.active]
+        pairs = [(a, b) for a in watchers for b in group if a.id != b.id]
+        if not pairs:
+            continue
+        ok = los_pairs(state.board.opaque(level), [(a.at.x, a.at.y) for a, _ in pairs],
+                       [(b.at.x, b.at.y) for _, b in pairs], smoke(state, level))
+        for (a, b), seen in zip(pairs, ok.tolist(), strict=True):
+            if seen:
+                out[a.id].add(b.id)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def sees(state: CqbState, a: Figure, b: Figure) -> bool:
+    """Whether ``a`` sees ``b`` now (from the cache the turn keeps fresh)."""
+    return b.id in state.visible.get(a.id, frozenset())
+
+
+def side_sees(state: CqbState, side: str, fig: Figure) -> bool:
+    return fig.side == side or any(
+        sees(state, f, fig) for f in state.side_figures(side) if f.active)
+
+
+def observers(state: CqbState, fig: Figure) -> frozenset[str]:
+    """The sides that know of what ``fig`` does in the open: its own, and those who see it."""
+    return frozenset(s for s in state.sides if side_sees(state, s, fig))
+
+
+def refresh(state: CqbState) -> None:
+    """Recompute sight and each side's memory of where it last saw each figure."""
+    state.visible = compute_visible(state)
+    for side in state.sides:
+        memory = state.memory.setdefault(side, {})
+        for fig in state.side_figures(side):
+            for other in state.visible.get(fig.id, frozenset()) if fig.active else ():
+                memory[other] = (state.figures[other].at, state.turn)
+
+
+# -- movement -----------------------------------------------------------------------------
+
+
+def enter_costs(state: CqbState, mover: Figure) -> list[NDArray[np.int32]]:
+    """Per level, the cost multiplier to enter each cell: floor 1, closed door 2 (1" to open),
+    stairs 2 (2" a cell); 0 where no one may go: walls, windows, locked doors, and cells held
+    by opposing figures (friends may be passed through, section 1)."""
+    out = []
+    for index, lv in enumerate(state.board.levels):
+        terrain = lv.terrain
+        cost = passable_mask(terrain).astype(np.int32)
+        cost[terrain == Terrain.DOOR_CLOSED] = 2
+        cost[(terrain == Terrain.STAIRS_UP) | (terrain == Terrain.STAIRS_DOWN)] = 2
+        for f in state.figures.values():
+            if f.at.level == index and f.side != mover.side and f.id != mover.id:
+                cost[f.at.y, f.at.x] = 0
+        out.append(cost)
+    return out
+
+
+def occupied(state: CqbState, cell: Cell, but: str = "") -> bool:
+    return any(f.at == cell and f.id != but for f in state.figures.values())
+
+
+# -- the line of fire (section 8.5, ruling Q-7) ---------------------------------------------
+
+
+def line_cells(a: Cell, b: Cell, extend: float) -> list[Cell]:
+    """Cells crossed by the segment from ``a``'s centre through ``b``'s centre and ``extend``
+    inches beyond it, in order from ``a`` (sampled every 1/32"; a helper for core later)."""
+    dx, dy = b.x - a.x, b.y - a.y
+    length = math.hypot(dx, dy)
+    if length == 0:
+        return []
+    total = length + extend
+    steps = int(total * 32) + 1
+    out: list[Cell] = []
+    for i in range(steps + 1):
+        t = total * i / steps
+        x = a.x + dx / length * t
+        y = a.y + dy / length * t
+        cell = Cell(a.level, math.floor(x + 0.5), math.floor(y + 0.5))
+        if not out or out[-1] != cell:
+            out.append(cell)
+    return out
+
+
+def in_line_of_fire(state: CqbState, firer: Figure, target: Figure,
+                    candidates: Iterable[Figure]) -> list[Figure]:
+    """Figures in the line of fire, nearest the firer first: on the line extended 6" past the
+    target, or within 1" of the target and no farther than it plus 1" (section 8.5). Ruling
+    Q-49 (ours): only figures the firer could see can be struck (walls stop stray rounds)."""
+    t = tables()
+    line = set(line_cells(firer.at, target.at, t.line_extend))
+    reach = inches(firer.at, target.at)
+    out = []
+    for f in candidates:
+        if f.id in (firer.id, target.id) or f.at.level != firer.at.level:
+            continue
+        near = inches(f.at, target.at) <= t.line_near and inches(firer.at, f.at) <= reach + 1
+        if (f.at in line or near) and sees(state, firer, f):
+            out.append(f)
+    out.sort(key=lambda f: (inches(firer.at, f.at), f.id))
+    return out
+
+
+# -- sounds (section 14) --------------------------------------------------------------------
+
+
+def hear(state: CqbState, source: Cell, kind: str, same_level: float, other_level: float,
+         maker: Figure) -> None:
+    """Sides with a figure in earshot note a sound's direction (never who made it)."""
+    for side in state.sides:
+        if side == maker.side:
+            continue
+        for f in state.side_figures(side):
+            if not f.active or f.at == source:
+                continue
+            limit = same_level if f.at.level == source.level else other_level
+            if abs(f.at.level - source.level) > 1 or inches(f.at, source) > limit:
+                continue
+            dx, dy = source.x - f.at.x, source.y - f.at.y
+            direction = sector_of(dx, dy) if (dx or dy) else "here"
+            heard = state.sounds.setdefault(side, [])
+            heard.append({"turn": state.turn, "kind": kind, "listener": f.id,
+                          "direction": direction})
+            del heard[:-12]
+            break
