@@ -397,3 +397,62 @@ def test_distance_field_matches_reference_dijkstra(data: st.DataObject) -> None:
                     path = field.path_to(cell)
                     assert path_cost(board, [start, *path], costs, undivided, squeeze) == raw
                     assert (path[-1] if path else start) == cell
+
+
+# -- the reused graph (a cache keyed on the content of the cost arrays) --------------------
+
+
+def test_reused_graph_follows_the_board_when_a_door_opens_in_place() -> None:
+    m = draw(
+        """
+        #########
+        #a..#...#
+        #...+.b.#
+        #...#...#
+        #########
+        """
+    )
+    costs = [
+        np.where(m.board.levels[0].terrain == Terrain.DOOR_CLOSED, 0, c)
+        for c in unit_costs(m.board)
+    ]
+    first = distance_field(m.board, [m["a"]], costs, EXECUTE)
+    assert first.cost(m["b"]) is None
+    # the very same array objects, changed in place: a cache keyed on identity would be stale
+    costs[0][2, 4] = 1
+    m.board.set_terrain(Cell(0, 4, 2), Terrain.DOOR_OPEN)
+    opened = distance_field(m.board, [m["a"]], costs, EXECUTE)
+    assert opened.cost(m["b"]) == 5
+    assert first.cost(m["b"]) is None  # an earlier field never changes
+    costs[0][2, 4] = 0
+    again = distance_field(m.board, [m["a"]], costs, EXECUTE)
+    assert again.cost(m["b"]) is None
+
+
+def test_reused_graph_gives_the_reference_costs_from_every_start() -> None:
+    gen = np.random.default_rng(7)
+    board = open_floor(9, 7)
+    costs = [np.where(gen.random((7, 9)) < 0.25, 0, gen.integers(1, 4, (7, 9)))]
+    squeeze = [gen.random((7, 9)) < 0.3]
+    for rules in (EXECUTE, GOGOGO):
+        for y in range(7):
+            for x in range(9):
+                start = Cell(0, x, y)
+                field = distance_field(board, [start], costs, rules, squeeze)
+                expected = reference_costs([(7, 9)], costs, squeeze, {}, start, rules)
+                for cy in range(7):
+                    for cx in range(9):
+                        raw = expected.get(Cell(0, cx, cy))
+                        want = None if raw is None else raw // rules.divisor
+                        assert field.cost(Cell(0, cx, cy)) == want
+
+
+def test_field_is_read_only_and_cost_checks_every_bound() -> None:
+    board = open_floor(4, 3)
+    field = distance_field(board, [Cell(0, 0, 0)], unit_costs(board), EXECUTE)
+    with pytest.raises(ValueError, match="read-only"):
+        field.raw[0][0, 0] = 5
+    assert field.cost(Cell(0, 3, 2)) == 3
+    for outside in (Cell(0, 4, 0), Cell(0, 0, 3), Cell(0, -1, 0), Cell(0, 0, -1), Cell(1, 0, 0)):
+        assert field.cost(outside) is None
+        assert field.exact_cost(outside) is None

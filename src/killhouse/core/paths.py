@@ -18,9 +18,13 @@ round (cqb's 6" allowance is ``within_allowance(6)``, a 6.5" route is outside).
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from itertools import pairwise
 from typing import Any
 
@@ -317,11 +321,25 @@ class DistanceField:
     rules: StepRules
     _steps: _Steps = field(repr=False)
 
+    def __post_init__(self) -> None:
+        for array in self.raw:
+            array.setflags(write=False)  # ``_rows`` mirrors it: a field never changes
+
+    @cached_property
+    def _rows(self) -> tuple[list[list[int]], ...]:
+        """``raw`` as nested Python lists: a list lookup beats a numpy scalar read many-fold."""
+        return tuple(r.tolist() for r in self.raw)
+
     def cost(self, cell: Cell) -> int | None:
         """The ruleset-visible cheapest cost (raw // divisor), or None if unreachable."""
-        if not self._steps.in_bounds(cell):
+        level, x, y = cell
+        rows = self._rows
+        if not 0 <= level < len(rows):
             return None
-        value = int(self.raw[cell.level][cell.y, cell.x])
+        grid = rows[level]
+        if not (0 <= y < len(grid) and 0 <= x < len(grid[0])):
+            return None
+        value = grid[y][x]
         return None if value == UNREACHABLE else value // self.rules.divisor
 
     def exact_cost(self, cell: Cell) -> Fraction | None:
@@ -366,14 +384,15 @@ class DistanceField:
         """
         if self.cost(cell) is None:
             raise ValueError(f"{cell} cannot be reached")
+        rows = self._rows
         path = [cell]
         current = cell
-        while self.raw[current.level][current.y, current.x] != 0:
-            here = int(self.raw[current.level][current.y, current.x])
+        while rows[current.level][current.y][current.x] != 0:
+            here = rows[current.level][current.y][current.x]
             for before in self._predecessors(current):
                 if not self._steps.in_bounds(before):
                     continue
-                there = int(self.raw[before.level][before.y, before.x])
+                there = rows[before.level][before.y][before.x]
                 if there == UNREACHABLE:
                     continue
                 step = self._steps.step(before, current)
@@ -411,6 +430,7 @@ def distance_field(
     steps = _Steps(board, enter_cost, rules, squeeze_blocked, costs)
     if costs is not None:
         return _modelled_field(board, starts, steps)
+    roots: list[tuple[int, int, int]] = []
     n = len(steps.shapes)
     height = max((s[0] for s in steps.shapes), default=0)
     width = max((s[1] for s in steps.shapes), default=0)
@@ -419,7 +439,61 @@ def distance_field(
     for index, (h, w) in enumerate(steps.shapes):
         cost[index, :h, :w] = steps.enter[index]
         blocked[index, 1 : h + 1, 1 : w + 1] = steps.squeeze[index]
+    for start in starts:
+        if not steps.in_bounds(start):
+            raise ValueError(f"start {start} is off the board")
+        roots.append((start.level, start.y, start.x))
+    key = _graph_key(cost, blocked, steps.links, rules)
+    with _GRAPH_LOCK:
+        finder = _GRAPHS.pop(key, None)
+        if finder is None:
+            finder = tcod.path.Pathfinder(_plain_graph(cost, blocked, steps.links, rules))
+        else:
+            finder.clear()
+        _GRAPHS[key] = finder  # most recently used last
+        while len(_GRAPHS) > _GRAPH_CACHE_SIZE:
+            del _GRAPHS[next(iter(_GRAPHS))]
+        for root in roots:
+            finder.add_root(root)
+        finder.resolve()
+        distance = np.asarray(finder.distance)
+        raw = tuple(distance[i, :h, :w].astype(np.int64) for i, (h, w) in enumerate(steps.shapes))
+    return DistanceField(raw, rules, steps)
 
+
+#: Built tcod pathfinders by graph content digest, least recently used first (see ``_graph_key``).
+_GRAPHS: OrderedDict[bytes, tcod.path.Pathfinder] = OrderedDict()
+_GRAPH_CACHE_SIZE = 16
+_GRAPH_LOCK = threading.Lock()
+
+
+def _graph_key(
+    cost: NDArray[np.int32],
+    blocked: BoolArray,
+    links: frozenset[tuple[Cell, Cell]],
+    rules: StepRules,
+) -> bytes:
+    """A digest of everything the plain movement graph is built from.
+
+    Keyed on content, never on identity: a board's arrays change in place when a door opens,
+    and the digest of a map's arrays costs far less than rebuilding the graph.
+    """
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(repr((cost.shape, rules.cardinal, rules.diagonal, sorted(links))).encode())
+    digest.update(cost.tobytes())
+    digest.update(np.packbits(blocked).tobytes())
+    return digest.digest()
+
+
+def _plain_graph(
+    cost: NDArray[np.int32],
+    blocked: BoolArray,
+    links: frozenset[tuple[Cell, Cell]],
+    rules: StepRules,
+) -> tcod.path.CustomGraph:
+    """The tcod graph of king steps and stair links for ``distance_field`` without a model."""
+    n, height, width = cost.shape
+    cost = cost.copy()  # the graph keeps its arrays: never share one a caller may change
     graph = tcod.path.CustomGraph((n, height, width))
     for dx, dy in _CARDINAL:
         graph.add_edge((0, dy, dx), rules.cardinal, cost=cost)
@@ -433,23 +507,14 @@ def distance_field(
         graph.add_edge((0, dy, dx), rules.diagonal, cost=cost, condition=allowed)
     # stair links, one edge per distinct offset, true only at the link sources (ruling E-3)
     sources: dict[tuple[int, int, int], BoolArray] = {}
-    for a, b in sorted(steps.links):
+    for a, b in sorted(links):
         offset = (b.level - a.level, b.y - a.y, b.x - a.x)
         if offset not in sources:
             sources[offset] = np.zeros((n, height, width), dtype=bool)
         sources[offset][a.level, a.y, a.x] = True
     for offset, condition in sources.items():
         graph.add_edge(offset, rules.cardinal, cost=cost, condition=condition)
-
-    finder = tcod.path.Pathfinder(graph)
-    for start in starts:
-        if not steps.in_bounds(start):
-            raise ValueError(f"start {start} is off the board")
-        finder.add_root((start.level, start.y, start.x))
-    finder.resolve()
-    distance = np.asarray(finder.distance)
-    raw = tuple(distance[i, :h, :w].astype(np.int64) for i, (h, w) in enumerate(steps.shapes))
-    return DistanceField(raw, rules, steps)
+    return graph
 
 
 def _modelled_field(board: Board, starts: Iterable[Cell], steps: _Steps) -> DistanceField:
