@@ -176,7 +176,8 @@ class _View:
             return whole
         # Fields of view are mostly small next to the level: cut them cell by cell on the
         # seen cells alone, never with whole-level array passes.
-        ys, xs = np.nonzero(seen)
+        # (2-D np.nonzero is many times slower than a copy and a 1-D flatnonzero)
+        ys, xs = np.divmod(np.flatnonzero(np.ascontiguousarray(seen)), seen.shape[1])
         out = np.zeros((height, width), dtype=bool)
         if not ys.size:
             return out
