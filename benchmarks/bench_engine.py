@@ -1,6 +1,7 @@
 """Engine speed: decisions (steps) per second and games per second with bots on shipped scenarios.
 
-Run: ``python benchmarks/bench_engine.py [scenario.yaml ...] [--games N]``. Prints numbers.
+Run: ``python benchmarks/bench_engine.py [scenario.yaml ...] [--games N]``. Prints numbers:
+wall-clock rates and CPU games/s (process time, steadier on a machine shared with other work).
 """
 
 from __future__ import annotations
@@ -22,20 +23,25 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     args = parser.parse_args()
     paths = args.scenarios or sorted((ROOT / "scenarios").glob("*/*.yaml"))
-    print(f"{'scenario':<40} {'games':>5} {'steps':>8} {'events':>8} {'steps/s':>9} {'games/s':>8}")
+    print(
+        f"{'scenario':<40} {'games':>5} {'steps':>8} {'events':>8} {'steps/s':>9} "
+        f"{'games/s':>8} {'cpu g/s':>8}"
+    )
     for path in paths:
         scenario = load_scenario(path)
         steps = events = 0
         start = time.perf_counter()
+        cpu_start = time.process_time()
         for i in range(args.games):
             game = play(scenario, derive_seed(1, i))
             steps += len(game.actions)
             events += len(game.log)
         elapsed = time.perf_counter() - start
+        cpu = time.process_time() - cpu_start
         name = f"{path.parent.name}/{path.name}"
         print(
             f"{name:<40} {args.games:>5} {steps:>8} {events:>8} "
-            f"{steps / elapsed:>9.0f} {args.games / elapsed:>8.2f}"
+            f"{steps / elapsed:>9.0f} {args.games / elapsed:>8.2f} {args.games / cpu:>8.2f}"
         )
 
 

@@ -257,3 +257,54 @@ def test_exact_field_drops_the_doorway_overreach() -> None:
     assert exact[5, 15] and exact[0, 15]
     opaque = m.board.opaque(0)
     assert not los_from(opaque, (15, 15), np.ones(opaque.shape, dtype=bool))[5, 14]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    smoky_grids(),
+    st.lists(
+        st.tuples(
+            st.integers(0, 13),
+            st.integers(0, 13),
+            st.sampled_from([None, *COMPASS_ORDER]),
+            st.sampled_from([22.5, 45.0, 90.0, 180.0]),
+        ),
+        min_size=2,
+        max_size=5,
+    ),
+    st.integers(0, 4),
+    st.booleans(),
+)
+def test_batched_fields_equal_the_whole_level_reference(
+    case: tuple[np.ndarray, np.ndarray, tuple[int, int]],
+    picks: list[tuple[int, int, str | None, float]],
+    radius: int,
+    exact: bool,
+) -> None:
+    """Many observers on one reused map, cut cell by cell, against whole-level array passes."""
+    opaque, smoke, _ = case
+    h, w = opaque.shape
+    board = _board_from_opaque(opaque)
+    board.levels[0].smoke[...] = smoke
+    observers = [(Cell(0, x % w, y % h), facing, half) for x, y, facing, half in picks]
+    got = fields_of_view(board, observers, radius=radius, exact=exact)
+    ys, xs = np.indices(opaque.shape)
+    for field, (cell, facing, half) in zip(got, observers, strict=True):
+        x, y = cell.x, cell.y
+        wanted = ~smoke.copy()
+        if facing is not None:
+            wanted &= arc_mask(opaque.shape, (x, y), COMPASS[facing], half)
+        if radius:
+            wanted &= (xs - x) ** 2 + (ys - y) ** 2 <= radius * radius
+        if smoke[y, x]:
+            expected = np.zeros(opaque.shape, dtype=bool)
+            expected[y, x] = True  # ruling G-8: a figure in smoke sees only its own cell
+        elif exact:
+            expected = los_from(opaque, (x, y), wanted, smoke) if not opaque[y, x] else None
+        else:
+            clear = ~opaque & ~smoke
+            whole = tcod.map.compute_fov(clear, (y, x), light_walls=True, algorithm=ALGORITHM)
+            expected = whole & (wanted | ((xs == x) & (ys == y)))
+        if expected is not None:
+            assert (field == expected).all()
+        assert field.shape == opaque.shape and field.dtype == bool

@@ -481,3 +481,28 @@ def test_arc_mask_is_level_shaped_around_the_origin() -> None:
     assert set(zip(xs.tolist(), ys.tolist(), strict=True)) == {(3, 2), (3, 3), (3, 4)}
     wide = arc_mask((5, 7), (3, 2), COMPASS["s"], 90.0)
     assert wide[2:].all() and not wide[:2].any()
+
+
+def test_chebyshev_takes_cells_and_pairs_alike() -> None:
+    gen = np.random.default_rng(3)
+    for _ in range(200):
+        ax, ay, bx, by = (int(v) for v in gen.integers(-9, 10, 4))
+        want = max(abs(ax - bx), abs(ay - by))  # the definition, as a reference
+        level = int(gen.integers(0, 3))
+        assert chebyshev(Cell(level, ax, ay), Cell(0, bx, by)) == want
+        assert chebyshev((ax, ay), Cell(level, bx, by)) == want
+        assert chebyshev((ax, ay), (bx, by)) == want
+
+
+def test_board_passable_cell_by_cell_equals_the_level_mask() -> None:
+    m = draw(
+        """
+        #.+'L=><~,
+        """
+    )
+    mask = m.board.passable_mask(0)
+    for x in range(mask.shape[1]):
+        assert m.board.passable(Cell(0, x, 0)) == bool(mask[0, x])
+    assert mask.tolist() == [[False, True, True, True, False, False, True, True, True, True]]
+    for outside in (Cell(0, -1, 0), Cell(0, 10, 0), Cell(0, 0, 1), Cell(1, 0, 0)):
+        assert not m.board.passable(outside)

@@ -397,3 +397,108 @@ def test_distance_field_matches_reference_dijkstra(data: st.DataObject) -> None:
                     path = field.path_to(cell)
                     assert path_cost(board, [start, *path], costs, undivided, squeeze) == raw
                     assert (path[-1] if path else start) == cell
+
+
+# -- the reused graph (a cache keyed on the content of the cost arrays) --------------------
+
+
+def test_reused_graph_follows_the_board_when_a_door_opens_in_place() -> None:
+    m = draw(
+        """
+        #########
+        #a..#...#
+        #...+.b.#
+        #...#...#
+        #########
+        """
+    )
+    costs = [
+        np.where(m.board.levels[0].terrain == Terrain.DOOR_CLOSED, 0, c)
+        for c in unit_costs(m.board)
+    ]
+    first = distance_field(m.board, [m["a"]], costs, EXECUTE)
+    assert first.cost(m["b"]) is None
+    # the very same array objects, changed in place: a cache keyed on identity would be stale
+    costs[0][2, 4] = 1
+    m.board.set_terrain(Cell(0, 4, 2), Terrain.DOOR_OPEN)
+    opened = distance_field(m.board, [m["a"]], costs, EXECUTE)
+    assert opened.cost(m["b"]) == 5
+    assert first.cost(m["b"]) is None  # an earlier field never changes
+    costs[0][2, 4] = 0
+    again = distance_field(m.board, [m["a"]], costs, EXECUTE)
+    assert again.cost(m["b"]) is None
+
+
+def test_reused_graph_gives_the_reference_costs_from_every_start() -> None:
+    gen = np.random.default_rng(7)
+    board = open_floor(9, 7)
+    costs = [np.where(gen.random((7, 9)) < 0.25, 0, gen.integers(1, 4, (7, 9)))]
+    squeeze = [gen.random((7, 9)) < 0.3]
+    for rules in (EXECUTE, GOGOGO):
+        for y in range(7):
+            for x in range(9):
+                start = Cell(0, x, y)
+                field = distance_field(board, [start], costs, rules, squeeze)
+                expected = reference_costs([(7, 9)], costs, squeeze, {}, start, rules)
+                for cy in range(7):
+                    for cx in range(9):
+                        raw = expected.get(Cell(0, cx, cy))
+                        want = None if raw is None else raw // rules.divisor
+                        assert field.cost(Cell(0, cx, cy)) == want
+
+
+def test_field_is_read_only_and_cost_checks_every_bound() -> None:
+    board = open_floor(4, 3)
+    field = distance_field(board, [Cell(0, 0, 0)], unit_costs(board), EXECUTE)
+    with pytest.raises(ValueError, match="read-only"):
+        field.raw[0][0, 0] = 5
+    assert field.cost(Cell(0, 3, 2)) == 3
+    for outside in (Cell(0, 4, 0), Cell(0, 0, 3), Cell(0, -1, 0), Cell(0, 0, -1), Cell(1, 0, 0)):
+        assert field.cost(outside) is None
+        assert field.exact_cost(outside) is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_bounded_field_equals_the_unbounded_one_up_to_max_cost(data: st.DataObject) -> None:
+    """``max_cost``: the same costs up to the bound, unreachable beyond it, window or not."""
+    gen = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    h, w = int(gen.integers(1, 16)), int(gen.integers(1, 16))
+    board = open_floor(w, h)
+    with_link = data.draw(st.booleans())
+    if with_link:  # a second level behind a stair link: no window, the full search is cut
+        board.levels.append(open_floor(w, h).levels[0])
+        board.levels[-1].name = "upper"
+        link(board, Cell(0, 0, 0), Cell(1, w - 1, h - 1))
+    n = len(board.levels)
+    costs = [np.where(gen.random((h, w)) < 0.2, 0, gen.integers(1, 4, (h, w))) for _ in range(n)]
+    squeeze = [gen.random((h, w)) < 0.3 for _ in range(n)]
+    rules = data.draw(st.sampled_from([EXECUTE, GOGOGO, StepRules(3, 4, 3)]))
+    starts = [
+        Cell(0, int(gen.integers(0, w)), int(gen.integers(0, h)))
+        for _ in range(data.draw(st.integers(1, 3)))
+    ]
+    max_cost = data.draw(st.integers(-1, 14))
+    full = distance_field(board, starts, costs, rules, squeeze)
+    cut = distance_field(board, starts, costs, rules, squeeze, max_cost=max_cost)
+    for level in range(n):
+        for y in range(h):
+            for x in range(w):
+                cell = Cell(level, x, y)
+                cost = full.cost(cell)
+                assert cut.cost(cell) == (cost if cost is not None and cost <= max_cost else None)
+    assert cut.reachable(max_cost) == full.reachable(max_cost)
+    for cell in cut.reachable(max_cost):
+        assert cut.path_to(cell) == full.path_to(cell)
+
+
+def test_bounded_field_at_the_edge_of_the_allowance_and_one_past() -> None:
+    board = open_floor(30, 3)
+    costs = unit_costs(board)
+    field = distance_field(board, [Cell(0, 10, 1)], costs, EXECUTE, max_cost=4)
+    assert field.cost(Cell(0, 14, 1)) == 4  # at the bound
+    assert field.cost(Cell(0, 15, 1)) is None  # one step past it
+    assert field.cost(Cell(0, 6, 1)) == 4 and field.cost(Cell(0, 5, 1)) is None
+    assert field.path_to(Cell(0, 14, 1))[-1] == Cell(0, 14, 1)
+    gogogo = distance_field(board, [Cell(0, 10, 1)], costs, GOGOGO, max_cost=2)
+    assert gogogo.cost(Cell(0, 12, 1)) == 2 and gogogo.cost(Cell(0, 13, 1)) is None

@@ -115,7 +115,9 @@ class Board:
         """True if a figure may enter the cell (locked doors, walls and windows say no)."""
         if not self.in_bounds(cell):
             return False
-        return bool(passable_mask(self.levels[cell.level].terrain)[cell.y, cell.x])
+        # the one cell alone: a whole-level mask per question was a hot spot in bot play
+        here = self.levels[cell.level].terrain[cell.y : cell.y + 1, cell.x : cell.x + 1]
+        return bool(passable_mask(here)[0, 0])
 
     def in_zone(self, cell: Cell, zone: str) -> bool:
         return cell in self.zones.get(zone, frozenset())

@@ -232,9 +232,9 @@ def cells_on_segment(a: tuple[int, int], b: tuple[int, int]) -> list[tuple[int, 
 
 def chebyshev(a: Cell | tuple[int, int], b: Cell | tuple[int, int]) -> int:
     """``max(|dx|, |dy|)`` between two cells (levels ignored; compare levels yourself)."""
-    ax, ay = (a.x, a.y) if isinstance(a, Cell) else a
-    bx, by = (b.x, b.y) if isinstance(b, Cell) else b
-    return max(abs(ax - bx), abs(ay - by))
+    # x and y are the last two items of a Cell (level, x, y) and of an (x, y) pair alike
+    dx, dy = a[-2] - b[-2], a[-1] - b[-1]
+    return max(dx if dx >= 0 else -dx, dy if dy >= 0 else -dy)
 
 
 def euclidean_sq(a: Cell | tuple[int, int], b: Cell | tuple[int, int]) -> int:

@@ -18,9 +18,13 @@ round (cqb's 6" allowance is ``within_allowance(6)``, a 6.5" route is outside).
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from itertools import pairwise
 from typing import Any
 
@@ -317,11 +321,25 @@ class DistanceField:
     rules: StepRules
     _steps: _Steps = field(repr=False)
 
+    def __post_init__(self) -> None:
+        for array in self.raw:
+            array.setflags(write=False)  # ``_rows`` mirrors it: a field never changes
+
+    @cached_property
+    def _rows(self) -> tuple[list[list[int]], ...]:
+        """``raw`` as nested Python lists: a list lookup beats a numpy scalar read many-fold."""
+        return tuple(r.tolist() for r in self.raw)
+
     def cost(self, cell: Cell) -> int | None:
         """The ruleset-visible cheapest cost (raw // divisor), or None if unreachable."""
-        if not self._steps.in_bounds(cell):
+        level, x, y = cell
+        rows = self._rows
+        if not 0 <= level < len(rows):
             return None
-        value = int(self.raw[cell.level][cell.y, cell.x])
+        grid = rows[level]
+        if not (0 <= y < len(grid) and 0 <= x < len(grid[0])):
+            return None
+        value = grid[y][x]
         return None if value == UNREACHABLE else value // self.rules.divisor
 
     def exact_cost(self, cell: Cell) -> Fraction | None:
@@ -366,14 +384,15 @@ class DistanceField:
         """
         if self.cost(cell) is None:
             raise ValueError(f"{cell} cannot be reached")
+        rows = self._rows
         path = [cell]
         current = cell
-        while self.raw[current.level][current.y, current.x] != 0:
-            here = int(self.raw[current.level][current.y, current.x])
+        while rows[current.level][current.y][current.x] != 0:
+            here = rows[current.level][current.y][current.x]
             for before in self._predecessors(current):
                 if not self._steps.in_bounds(before):
                     continue
-                there = int(self.raw[before.level][before.y, before.x])
+                there = rows[before.level][before.y][before.x]
                 if there == UNREACHABLE:
                     continue
                 step = self._steps.step(before, current)
@@ -399,18 +418,39 @@ def distance_field(
     rules: StepRules | None = None,
     squeeze_blocked: Sequence[BoolArray] | None = None,
     costs: StepCosts | None = None,
+    max_cost: int | None = None,
 ) -> DistanceField:
     """Cheapest raw movement totals from ``starts`` (cost 0) over all levels and stair links.
 
     ``enter_cost[level]`` is the cost to enter each cell (0 = cannot enter);
     ``squeeze_blocked[level]`` marks cells a diagonal may not pass between (default: the mask
     ``rules.squeeze`` names); ``costs`` adds the ``StepCosts`` terms (K-9). Runs one tcod
-    Dijkstra over a (level, y, x) graph.
+    Dijkstra over a (level, y, x) graph. With ``max_cost``, cells whose visible cost exceeds
+    it are reported unreachable (the same field otherwise), and without stair links the
+    search runs on the window of cells such a route can reach.
     """
     rules = rules or StepRules()
     steps = _Steps(board, enter_cost, rules, squeeze_blocked, costs)
+    # a bound in raw units: the visible cost raw // divisor is at most max_cost
+    limit = None if max_cost is None else (max_cost + 1) * rules.divisor - 1
     if costs is not None:
-        return _modelled_field(board, starts, steps)
+        return _bounded(_modelled_field(board, starts, steps), limit)
+    roots: list[tuple[int, int, int]] = []
+    for start in starts:
+        if not steps.in_bounds(start):
+            raise ValueError(f"start {start} is off the board")
+        roots.append((start.level, start.y, start.x))
+    window = _window(steps, roots, limit)
+    if window is not None:
+        level, y0, y1, x0, x1 = window
+        cost = steps.enter[level][None, y0:y1, x0:x1].astype(np.int32)
+        blocked = np.ones((1, y1 - y0 + 2, x1 - x0 + 2), dtype=bool)
+        blocked[0, 1:-1, 1:-1] = steps.squeeze[level][y0:y1, x0:x1]
+        local = [(0, y - y0, x - x0) for _, y, x in roots]
+        inside = _solve(cost, blocked, frozenset(), rules, local)
+        raw = [np.full(shape, UNREACHABLE, dtype=np.int64) for shape in steps.shapes]
+        raw[level][y0:y1, x0:x1] = inside[0]
+        return _bounded(DistanceField(tuple(raw), rules, steps), limit)
     n = len(steps.shapes)
     height = max((s[0] for s in steps.shapes), default=0)
     width = max((s[1] for s in steps.shapes), default=0)
@@ -419,7 +459,104 @@ def distance_field(
     for index, (h, w) in enumerate(steps.shapes):
         cost[index, :h, :w] = steps.enter[index]
         blocked[index, 1 : h + 1, 1 : w + 1] = steps.squeeze[index]
+    distance = _solve(cost, blocked, steps.links, rules, roots)
+    raw_all = tuple(distance[i, :h, :w].astype(np.int64) for i, (h, w) in enumerate(steps.shapes))
+    return _bounded(DistanceField(raw_all, rules, steps), limit)
 
+
+def _window(
+    steps: _Steps, roots: list[tuple[int, int, int]], limit: int | None
+) -> tuple[int, int, int, int, int] | None:
+    """The (level, y0, y1, x0, x1) window a bounded search may run on alone, or None.
+
+    Every step costs at least ``min(cardinal, diagonal)`` raw (enter costs are positive
+    integers), so a path within ``limit`` never leaves the starts' bounding box grown by
+    ``limit // that`` cells; and a diagonal step's squeeze cells share a row or a column with
+    its ends, so they lie in the window too. Stair links could leave it: then no window.
+    """
+    if limit is None or limit < 0 or steps.links or not roots:
+        return None
+    levels = {level for level, _, _ in roots}
+    if len(levels) != 1:
+        return None
+    level = roots[0][0]
+    reach = limit // min(steps.rules.cardinal, steps.rules.diagonal)
+    height, width = steps.shapes[level]
+    y0 = max(0, min(y for _, y, _ in roots) - reach)
+    y1 = min(height, max(y for _, y, _ in roots) + reach + 1)
+    x0 = max(0, min(x for _, _, x in roots) - reach)
+    x1 = min(width, max(x for _, _, x in roots) + reach + 1)
+    if (y1 - y0) * (x1 - x0) >= height * width:
+        return None  # the window is the whole level: the shared full graph serves
+    return level, y0, y1, x0, x1
+
+
+def _bounded(field: DistanceField, limit: int | None) -> DistanceField:
+    """``field`` with every raw total beyond ``limit`` reported unreachable."""
+    if limit is None:
+        return field
+    raw = tuple(np.where(r <= limit, r, UNREACHABLE) for r in field.raw)
+    return DistanceField(raw, field.rules, field._steps)
+
+
+def _solve(
+    cost: NDArray[np.int32],
+    blocked: BoolArray,
+    links: frozenset[tuple[Cell, Cell]],
+    rules: StepRules,
+    roots: list[tuple[int, int, int]],
+) -> NDArray[np.int32]:
+    """The resolved distances from ``roots`` over the plain graph, built or reused."""
+    key = _graph_key(cost, blocked, links, rules)
+    with _GRAPH_LOCK:
+        finder = _GRAPHS.pop(key, None)
+        if finder is None:
+            finder = tcod.path.Pathfinder(_plain_graph(cost, blocked, links, rules))
+        else:
+            finder.clear()
+        _GRAPHS[key] = finder  # most recently used last
+        while len(_GRAPHS) > _GRAPH_CACHE_SIZE:
+            del _GRAPHS[next(iter(_GRAPHS))]
+        for root in roots:
+            finder.add_root(root)
+        finder.resolve()
+        distance: NDArray[np.int32] = np.array(finder.distance)
+    return distance
+
+
+#: Built tcod pathfinders by graph content digest, least recently used first (see ``_graph_key``).
+_GRAPHS: OrderedDict[bytes, tcod.path.Pathfinder] = OrderedDict()
+_GRAPH_CACHE_SIZE = 16
+_GRAPH_LOCK = threading.Lock()
+
+
+def _graph_key(
+    cost: NDArray[np.int32],
+    blocked: BoolArray,
+    links: frozenset[tuple[Cell, Cell]],
+    rules: StepRules,
+) -> bytes:
+    """A digest of everything the plain movement graph is built from.
+
+    Keyed on content, never on identity: a board's arrays change in place when a door opens,
+    and the digest of a map's arrays costs far less than rebuilding the graph.
+    """
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(repr((cost.shape, rules.cardinal, rules.diagonal, sorted(links))).encode())
+    digest.update(cost.tobytes())
+    digest.update(np.packbits(blocked).tobytes())
+    return digest.digest()
+
+
+def _plain_graph(
+    cost: NDArray[np.int32],
+    blocked: BoolArray,
+    links: frozenset[tuple[Cell, Cell]],
+    rules: StepRules,
+) -> tcod.path.CustomGraph:
+    """The tcod graph of king steps and stair links for ``distance_field`` without a model."""
+    n, height, width = cost.shape
+    cost = cost.copy()  # the graph keeps its arrays: never share one a caller may change
     graph = tcod.path.CustomGraph((n, height, width))
     for dx, dy in _CARDINAL:
         graph.add_edge((0, dy, dx), rules.cardinal, cost=cost)
@@ -433,23 +570,14 @@ def distance_field(
         graph.add_edge((0, dy, dx), rules.diagonal, cost=cost, condition=allowed)
     # stair links, one edge per distinct offset, true only at the link sources (ruling E-3)
     sources: dict[tuple[int, int, int], BoolArray] = {}
-    for a, b in sorted(steps.links):
+    for a, b in sorted(links):
         offset = (b.level - a.level, b.y - a.y, b.x - a.x)
         if offset not in sources:
             sources[offset] = np.zeros((n, height, width), dtype=bool)
         sources[offset][a.level, a.y, a.x] = True
     for offset, condition in sources.items():
         graph.add_edge(offset, rules.cardinal, cost=cost, condition=condition)
-
-    finder = tcod.path.Pathfinder(graph)
-    for start in starts:
-        if not steps.in_bounds(start):
-            raise ValueError(f"start {start} is off the board")
-        finder.add_root((start.level, start.y, start.x))
-    finder.resolve()
-    distance = np.asarray(finder.distance)
-    raw = tuple(distance[i, :h, :w].astype(np.int64) for i, (h, w) in enumerate(steps.shapes))
-    return DistanceField(raw, rules, steps)
+    return graph
 
 
 def _modelled_field(board: Board, starts: Iterable[Cell], steps: _Steps) -> DistanceField:
