@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from killhouse import rulesets
 from killhouse.ai.registry import RandomBot
 from killhouse.core.cells import Cell
 from killhouse.core.rng import Rng
@@ -45,7 +47,22 @@ def shipped_scenarios(ruleset: str | None = None) -> list[Path]:
 #: toy rulesets the suite runs over as well: id -> (ruleset class, scenario factory)
 TOYS: dict[str, tuple[str, str]] = {
     "patrol": ("tests.engine.patrol:PatrolRuleset", "tests.engine.patrol:patrol_scenario"),
+    "melee": ("tests.engine.melee:MeleeRuleset", "tests.engine.test_three_sides:melee"),
 }
+
+
+@contextlib.contextmanager
+def toys_registered() -> Iterator[None]:
+    """The toy rulesets registered for the duration (and gone afterwards, so that nothing
+    else that lists the registry sees them)."""
+    for ruleset, (target, _) in TOYS.items():
+        rulesets.register(ruleset, target)
+    try:
+        yield
+    finally:
+        for ruleset in TOYS:
+            rulesets.REGISTRY.pop(ruleset, None)
+            rulesets._LOADED.pop(ruleset, None)
 
 
 def _load(target: str) -> Callable[[], Scenario]:

@@ -9,26 +9,28 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from killhouse import rulesets
 from killhouse.core.rng import Rng
 from killhouse.engine.game import Game, canonical_json
 from killhouse.engine.record import log_lines, replay
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets import get_ruleset
 from killhouse.rulesets.base import Action
-from tests.conformance import TOYS, first_scenario, play_out, random_playout, registered
+from tests.conformance import (
+    TOYS,
+    first_scenario,
+    play_out,
+    random_playout,
+    registered,
+    toys_registered,
+)
 
 RULESETS = [*registered(), *TOYS]
 
 
 @pytest.fixture(autouse=True)
-def toys_registered() -> Iterator[None]:
-    for ruleset, (target, _) in TOYS.items():
-        rulesets.register(ruleset, target)
-    yield
-    for ruleset in TOYS:
-        rulesets.REGISTRY.pop(ruleset, None)
-        rulesets._LOADED.pop(ruleset, None)
+def toys() -> Iterator[None]:
+    with toys_registered():
+        yield
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -183,3 +185,24 @@ def test_every_offered_action_fits_its_schema(ruleset: str) -> None:
             for action in game.legal_actions(decision.side):
                 assert action.kind in schemas, f"{action.kind} has no schema"
                 check_args(action.kind, flow.moves[action.kind].args, dict(action.args))
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_side_copy_of_an_event_narrates(ruleset: str) -> None:
+    """Faces narrate each side's redacted copy of an event: narration must not need what a
+    copy leaves out (a gogogo shot's side copy has no need or range, G-67)."""
+    from killhouse.core.events import Event
+
+    scenario = first_scenario(ruleset)
+    game = None
+    for step, game in enumerate(random_playout(scenario, 47, check_leaks=False)):  # noqa: B007
+        if step > 300:
+            break
+    assert game is not None
+    for event in game.log.events:
+        for side in scenario.side_ids():
+            copy_ = event.for_side(side)
+            if copy_ is not None:
+                data = {k: v for k, v in copy_.items() if k not in ("seq", "kind")}
+                line = game.ruleset.narrate(Event(event.seq, event.kind, data))
+                assert line is None or isinstance(line, str)

@@ -46,7 +46,12 @@ def _order(o: Mapping[str, Any]) -> str:
 
 
 def _shot(d: Mapping[str, Any]) -> str:
-    """The umpire's line for a shot: who, why the need, and what came of it."""
+    """A shot: the umpire's line says who, why the need and what came of it; a side's copy
+    (G-67, G-68) holds only what that side may know, and its line says no more."""
+    if "need" not in d:
+        firer = d.get("firer") or "an unseen shooter"
+        tier = f" (tier {d['tier']})" if "tier" in d else ""
+        return f"{firer} fires at {d.get('target')}{tier}: {d.get('result')}."
     why = [f"{d['range']} range", f"{d['posture']}"]
     if d.get("target_moving"):
         why.append("target moving")

@@ -81,6 +81,10 @@ def known_ids(state: GoState, who: str) -> frozenset[str]:
     ids = {f.id for f in state.side_figures(side)}
     ids |= knowledge(state, side, seat).seen
     ids |= {h.id for h in led_hostages(state, side)}
+    if state.team(side) == T:
+        # ruling G-73: the hostages are the terrorists' prisoners (they place them at a
+        # secret setup, G-32): T knows who they are, though not where they go once freed
+        ids |= {f.id for f in state.figures.values() if f.kind == HOSTAGE}
     bomb = state.bomb
     if bomb is not None and (
         state.team(side) == T or knowledge(state, side, seat).bomb_at is not None
