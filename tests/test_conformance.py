@@ -206,3 +206,20 @@ def test_every_side_copy_of_an_event_narrates(ruleset: str) -> None:
                 data = {k: v for k, v in copy_.items() if k not in ("seq", "kind")}
                 line = game.ruleset.narrate(Event(event.seq, event.kind, data))
                 assert line is None or isinstance(line, str)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_view_keeps_the_kit_contract(ruleset: str) -> None:
+    """The keys every view has (side, viewer, turn, phase, figures, seen, remembered, sounds,
+    goals, public) with one status vocabulary, checked on views of random play."""
+    from killhouse.rulesets.kit.view import view_problems
+
+    scenario = first_scenario(ruleset)
+    for step, game in enumerate(random_playout(scenario, 53, check_leaks=False)):
+        if step > 200:
+            break
+        if step % 5:
+            continue
+        for side in scenario.side_ids():
+            view = game.ruleset.view(game.state, side)
+            assert view_problems(view) == [], (side, view_problems(view))

@@ -15,6 +15,7 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action, Decision, Result, Ruleset
+from killhouse.rulesets.kit.view import viewer
 from killhouse.scenario.model import Issue, Scenario
 
 
@@ -115,7 +116,21 @@ class MeleeRuleset(Ruleset[MeleeState]):
 
     def view(self, state: MeleeState, side: str) -> dict[str, Any]:
         own = {"agent": f"agent-{side}"} if side in state.players else {}
-        return {"side": side, "turn": state.turn, "hp": dict(state.hp), "storm": state.storm, **own}
+        return {
+            "side": side,
+            "viewer": viewer(side),
+            "turn": state.turn,
+            "phase": "round",
+            "figures": [],
+            "seen": [],
+            "remembered": [],
+            "sounds": [],
+            "goals": [],
+            "public": {"hp": dict(state.hp), "storm": state.storm},
+            "hp": dict(state.hp),
+            "storm": state.storm,
+            **own,
+        }
 
     def known_ids(self, state: MeleeState, side: str) -> frozenset[str]:
         return frozenset(state.players) | frozenset({f"agent-{side}"})

@@ -25,7 +25,9 @@ from killhouse.sim.seats import side_event
 log = logging.getLogger("killhouse.server")
 
 #: statuses in which a figure's eyes no longer count for the fog
-_BLIND = frozenset({"dead", "ooa", "incapacitated", "extracted", "removed", "killed"})
+_BLIND = frozenset(
+    {"dead", "out-of-action", "ooa", "incapacitated", "extracted", "removed", "killed"}
+)
 _DOOR_STATES = {
     "open": Terrain.DOOR_OPEN,
     "closed": Terrain.DOOR_CLOSED,

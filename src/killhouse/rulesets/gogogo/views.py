@@ -29,6 +29,10 @@ from killhouse.rulesets.gogogo.state import (
     id_key,
 )
 from killhouse.rulesets.gogogo.vision import leader_team
+from killhouse.rulesets.kit.view import Status, viewer
+
+#: the kit's shared status names for gogogo's own (out of action, 3.9)
+VIEW_STATUS = {OOA: Status.OUT_OF_ACTION.value}
 
 OWN_KEYS = (
     "id",
@@ -184,7 +188,9 @@ def view(state: GoState, who: str) -> dict[str, Any]:
     if side is None:
         return {
             "side": who,
+            "viewer": viewer(who),
             "turn": state.turn,
+            "phase": state.phase,
             "figures": [],
             "seen": [],
             "remembered": [],
@@ -197,6 +203,7 @@ def view(state: GoState, who: str) -> dict[str, Any]:
     for fig in state.side_figures(side):
         data = fig.to_json()
         entry = {k: data[k] for k in OWN_KEYS}
+        entry["status"] = VIEW_STATUS.get(entry["status"], entry["status"])
         entry["stunned"] = fig.stunned
         entry["active"] = fig.active
         own.append(entry)
@@ -221,6 +228,7 @@ def view(state: GoState, who: str) -> dict[str, Any]:
             }
     result: dict[str, Any] = {
         "side": side,
+        "viewer": viewer(side, seat),
         "seat": seat,
         "team": state.team(side),
         "turn": state.turn,

@@ -183,7 +183,7 @@ export function drawBoard(board, opts) {
   const drawFig = (f, cls, extra = "") => {
     if (!isCell(f.at) || f.at[0] !== level) return;
     const cx = f.at[1] * S + S / 2, cy = f.at[2] * S + S / 2;
-    const down = ["dead", "ooa", "incapacitated", "killed"].includes(f.status);
+    const down = ["dead", "out-of-action", "ooa", "incapacitated", "killed"].includes(f.status);
     const fill = f.side ? colour(f.side) : "#888";
     const g = el("g", { class: `figure ${cls}${down ? " down" : ""}${opts.selected === f.id ? " selected" : ""}`, "data-figure": f.id });
     g.append(el("circle", { cx, cy, r: S / 2 - 3, fill: f.kind === "hostage" ? "#f0f0f0" : fill, stroke: opts.selected === f.id ? "#ffd400" : "#000", "stroke-width": opts.selected === f.id ? 3 : 1 }));
