@@ -331,3 +331,21 @@ def test_choosing_hold_in_sight_of_the_enemy_is_told_to_no_one_else() -> None:
     told = [e.for_side("blue") for e in g.log.since(start)]
     assert not any(e and e.get("action") in ("hold", "wait") for e in told)
     assert not any(e and e["kind"] == "hold" for e in told)
+
+
+def test_a_move_paused_in_a_friends_cell_then_ends_in_an_empty_one() -> None:
+    """Rule 1 / ruling Q-59: a mover may stand in a friend's cell while an interrupt window is
+    open (it is passing through), and ends its move in an empty cell. Seed 10000001 pauses
+    red-1 in red-2's cell (found by the conformance property test)."""
+    from tests.conformance import first_scenario, random_playout
+
+    paused = 0
+    for game in random_playout(first_scenario("cqb"), 10000001):
+        state = game.state
+        running = state.running
+        active = [f for f in state.figures.values() if f.active]
+        cells = [f.at for f in active]
+        if len(set(cells)) < len(cells):
+            assert running is not None and running.get("kind") == "move"
+            paused += 1
+    assert paused, "the seed no longer pauses a move in a friend's cell: pick another"

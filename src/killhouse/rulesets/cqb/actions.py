@@ -115,7 +115,23 @@ def check_move(state: CqbState, fig: Figure, action: Action) -> None:
 
 def start_move(fig: Figure, action: Action) -> dict[str, Any]:
     return {"kind": "move", "figure": fig.id, "mode": action.get("mode"),
-            "path": [list(c) for c in action.get("path")], "i": 0}
+            "path": [list(c) for c in action.get("path")], "i": 0, "from": list(fig.at)}
+
+
+def back_off(state: CqbState, fig: Figure, ctx: dict[str, Any], log: EventLog) -> None:
+    """Ruling Q-59: a move may pass through friends (1) but must end in an empty cell; one
+    cut short in a friend's cell (an interrupt's shot knocked the mover down, a stun) ends in
+    the last empty cell it walked through, or where it started."""
+    if not fig.active or not occupied(state, fig.at, fig.id):
+        return
+    path = [cell_of(c) for c in ctx["path"][: ctx["i"]]]
+    walked = path[: path.index(fig.at)] if fig.at in path else []  # the cells before this one
+    for cell in reversed([cell_of(ctx["from"]), *walked]):
+        if not occupied(state, cell, fig.id):
+            fig.at = cell
+            refresh(state)
+            log.emit("step", {"figure": fig.id, "at": cell_json(cell)}, observers(state, fig))
+            return
 
 
 def move_more(state: CqbState, ctx: dict[str, Any]) -> bool:

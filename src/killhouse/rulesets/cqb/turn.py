@@ -165,6 +165,7 @@ def finish(state: CqbState, ctx: dict[str, Any], log: EventLog) -> None:
         fig.hold = False
     if kind == "move":
         fig.overcome = False
+        act.back_off(state, fig, ctx, log)
         act.follow(state, fig, log)
     if kind not in ("hold", "wait") and kind != "aim":
         fig.aim_target = None
