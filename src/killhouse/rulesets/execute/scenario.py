@@ -33,6 +33,7 @@ from killhouse.rulesets.execute.state import (
 )
 from killhouse.rulesets.execute.tables import STATS, Card, tables
 from killhouse.scenario.model import FigureSpec, Issue, Scenario
+from killhouse.scenario.objectives import Objectives, read_objectives
 
 FBI_ROLE, TERRORIST_ROLE = "fbi", "terrorists"
 _ROLE_GUESS = {
@@ -45,7 +46,8 @@ OPTION_KEYS = (
     "min_timer", "bomb_level", "default_lock_level", "negotiation", "max_messages",
     "terrorists_use_fbi_cards",
 )
-OBJECTIVE_KEYS = ("mission", "entry", "extraction", "rescue_zone", "deployment")
+# canonical names of the shared vocabulary; the file may write extraction, rescue, deployment
+OBJECTIVE_KEYS = ("mission", "entry", "rescue_zone", "defender_start")
 MISSIONS = ("hostage-rescue",)
 WEAPONS = ("pistol", "smg", "sniper")
 _ROMAN = {"0": 0, "i": 1, "ii": 2, "iii": 3, "1": 1, "2": 2, "3": 3}
@@ -178,62 +180,59 @@ class _Reader(ObjectReader):
                 opts.max_armour_level[str(sid)] = int(level)
 
     # -- objectives ----------------------------------------------------------------------
-    def zone(self, key: str, default: str | None) -> frozenset[Cell] | None:
-        raw: Mapping[str, Any] = self.scenario.objectives
-        name = raw.get(key, default)
+    def zone(self, objs: Objectives, key: str, default: str | None) -> frozenset[Cell] | None:
+        """The squares of the zone (or zones) an objective names; ``default`` when not given."""
+        name = objs.get(key, default)
         if name is None:
             return None
         if isinstance(name, list) and name:  # several zones together
             cells: set[Cell] = set()
             for n in name:
-                part = self.zone_named(key, n)
+                part = self.zone_named(objs, key, n)
                 if part is None:
                     return None
                 cells |= part
             return frozenset(cells)
-        return self.zone_named(key, name)
+        return self.zone_named(objs, key, name)
 
-    def zone_named(self, key: str, name: Any) -> frozenset[Cell] | None:
-        raw: Mapping[str, Any] = self.scenario.objectives
+    def zone_named(self, objs: Objectives, key: str, name: Any) -> frozenset[Cell] | None:
         zones = self.scenario.board.zones
         if not isinstance(name, str):
-            self.add(f"objectives.{key}", f"expected a zone name or a list of them, found "
+            self.add(objs.path(key), f"expected a zone name or a list of them, found "
                      f"{name!r}")
             return None
         if name not in zones:
-            self.add(f"objectives.{key}" if key in raw else "objectives",
-                     f"no zone {name!r} on the map for the {key} squares",
+            self.add(objs.path(key) if key in objs else "objectives",
+                     f"no zone {name!r} on the map for the {objs.written(key)} squares",
                      did_you_mean(name, sorted(zones)) if zones else
                      "define it under map.zones or with a legend symbol's zone key")
             return None
         return zones[name]
 
     def objectives(self) -> tuple[frozenset[Cell], frozenset[Cell], frozenset[Cell] | None]:
-        raw: Mapping[str, Any] = self.scenario.objectives
-        for key in raw:
-            if key not in OBJECTIVE_KEYS:
-                self.add(f"objectives.{key}", f"unknown objective key {key!r}",
-                         did_you_mean(str(key), list(OBJECTIVE_KEYS)))
-        mission = raw.get("mission", MISSIONS[0])
+        # the shared vocabulary (scenario/objectives.py): extraction and rescue_zone are one
+        # key, deployment is defender_start
+        objs, issues = read_objectives(self.scenario.objectives, OBJECTIVE_KEYS)
+        for issue in issues:
+            self.add(issue.path, issue.message, issue.hint)
+        mission = objs.get("mission", MISSIONS[0])
         if mission not in MISSIONS:
-            self.add("objectives.mission", f"unknown mission {mission!r}",
+            self.add(objs.path("mission"), f"unknown mission {mission!r}",
                      did_you_mean(str(mission), list(MISSIONS)))
-        entry = self.zone("entry", "entry") or frozenset()
+        entry = self.zone(objs, "entry", "entry") or frozenset()
         board = self.scenario.board
         for cell in sorted(entry):
             # ruling E-66: a window may be an entry square (climbed through, never stood in)
             if not board.passable(cell) and board.terrain(cell) != Terrain.WINDOW:
-                self.add("objectives.entry", f"entry square {self.scenario.cell_name(cell)!r} "
+                self.add(objs.path("entry"), f"entry square {self.scenario.cell_name(cell)!r} "
                          "cannot be entered", "entry squares are floor, doors that are not "
                          "locked, windows or stairs (ruling E-34)")
         # ruling E-31: the extraction squares are by default the entry squares
         extraction = entry
-        if "extraction" in raw and "rescue_zone" in raw:
-            self.add("objectives.rescue_zone", "give extraction or rescue_zone, not both")
-        elif "extraction" in raw or "rescue_zone" in raw:
-            key = "extraction" if "extraction" in raw else "rescue_zone"
-            extraction = self.zone(key, None) or frozenset()
-        deployment = self.zone("deployment", None) if "deployment" in raw else None
+        if "rescue_zone" in objs:
+            extraction = self.zone(objs, "rescue_zone", None) or frozenset()
+        deployment = (self.zone(objs, "defender_start", None)
+                      if "defender_start" in objs else None)
         return entry, extraction, deployment
 
     # -- figures -------------------------------------------------------------------------

@@ -2,8 +2,10 @@
 
 Extra keys: a side may say ``team: CT`` or ``team: T`` (else its id must be ``ct`` or
 ``t``); a bomb object may name its ``carrier``. ``objectives`` holds ``mission``
-(hostage, destruction or assassination) and the zone names (``ct_start``, ``t_start``,
-``location``, ``rescue``, ``bomb_sites``, ``escape``); ``options`` holds
+(hostage, destruction or assassination) and the zones in the shared vocabulary
+(``attacker_start``, ``defender_start``, ``hostage_location``, ``rescue_zone``, ``bomb_sites``,
+``escape_points``; the older ``ct_start``, ``t_start``, ``location``, ``rescue``, ``escape`` are
+aliases); ``options`` holds
 ``per_player_views`` (G-35) and ``free_deployment``.
 """
 
@@ -28,6 +30,7 @@ from killhouse.rulesets.gogogo.state import (
 )
 from killhouse.rulesets.gogogo.tables import tables
 from killhouse.scenario.model import FigureSpec, Issue, Scenario
+from killhouse.scenario.objectives import Objectives, read_objectives
 
 MISSION_NAMES: dict[str, str] = {
     "hostage": HOSTAGE_MISSION,
@@ -40,7 +43,12 @@ MISSION_NAMES: dict[str, str] = {
     "vip": ASSASSINATION,
     "escort": ASSASSINATION,
 }
-ZONE_KEYS = ("ct_start", "t_start", "location", "rescue", "bomb_sites", "escape")
+# canonical names of the shared vocabulary; the older keys ct_start, t_start, location,
+# rescue and escape are its aliases
+ZONE_KEYS = (
+    "attacker_start", "defender_start", "hostage_location", "rescue_zone", "bomb_sites",
+    "escape_points",
+)
 OBJECTIVE_KEYS = ("mission", *ZONE_KEYS)
 OPTION_KEYS = ("per_player_views", "free_deployment")
 TEAM_NAMES: dict[str, str] = {
@@ -89,9 +97,11 @@ def team_of_side(side_id: str, extra: Mapping[str, Any]) -> str | None:
 
 
 def _zone(
-    scenario: Scenario, plan: Plan, key: str, default: str, required: bool
+    objs: Objectives, scenario: Scenario, plan: Plan, key: str, default: str, required: bool
 ) -> frozenset[Cell]:
-    raw = scenario.objectives.get(key, default)
+    """The cells of the zone (or zones) the objective ``key`` names (canonical key)."""
+    raw = objs.get(key, default)
+    written = objs.written(key)
     names: list[str]
     if isinstance(raw, str):
         names = [raw]
@@ -99,18 +109,18 @@ def _zone(
         names = list(raw)
     else:
         plan.issue(
-            f"objectives.{key}", f"expected a zone name or a list of zone names, found {raw!r}"
+            objs.path(key), f"expected a zone name or a list of zone names, found {raw!r}"
         )
         return frozenset()
     cells: set[Cell] = set()
     for name in names:
         if name not in scenario.board.zones:
-            if key in scenario.objectives or required:
-                where = f"objectives.{key}" if key in scenario.objectives else "map.zones"
+            if key in objs or required:
+                where = objs.path(key) if key in objs else "map.zones"
                 known = ", ".join(sorted(scenario.board.zones)) or "none"
                 plan.issue(
                     where,
-                    f"no zone {name!r} for {key} on the map",
+                    f"no zone {name!r} for {written} on the map",
                     f"add it under map.zones (zones now: {known})",
                 )
             continue
@@ -143,14 +153,9 @@ def plan_scenario(scenario: Scenario) -> Plan:
             plan.team_of[side.id] = team
     if sorted(plan.team_of.values()) != [CT, T] and len(scenario.sides) == 2:
         plan.issue("sides", "one side must be CT and the other T")
-    # objectives and options
-    for key in scenario.objectives:
-        if key not in OBJECTIVE_KEYS:
-            plan.issue(
-                f"objectives.{key}",
-                f"unknown objective key {key!r}",
-                "expected: " + ", ".join(OBJECTIVE_KEYS),
-            )
+    # objectives (the shared vocabulary, scenario/objectives.py) and options
+    objs, issues = read_objectives(scenario.objectives, OBJECTIVE_KEYS)
+    plan.issues.extend(issues)
     for key in scenario.options:
         if key not in OPTION_KEYS:
             plan.issue(
@@ -161,10 +166,10 @@ def plan_scenario(scenario: Scenario) -> Plan:
             plan.issue(f"options.{key}", f"expected true or false, found {scenario.options[key]!r}")
     plan.per_player = scenario.options.get("per_player_views") is True
     plan.free = scenario.options.get("free_deployment") is True
-    raw_mission = scenario.objectives.get("mission")
+    raw_mission = objs.get("mission")
     if not isinstance(raw_mission, str) or raw_mission.lower() not in MISSION_NAMES:
         plan.issue(
-            "objectives.mission",
+            objs.path("mission"),
             f"unknown mission {raw_mission!r}",
             "expected hostage, destruction or assassination",
         )
@@ -174,19 +179,25 @@ def plan_scenario(scenario: Scenario) -> Plan:
         plan.issue("turn_limit", "the turn limit must be at least 1")
     # zones
     mission = plan.mission
+    # the default zone names are the map zones the older keys were named after
     z = Zones(
-        ct_start=_zone(scenario, plan, "ct_start", "ct_start", False),
-        t_start=_zone(scenario, plan, "t_start", "t_start", False),
-        location=_zone(scenario, plan, "location", "location", mission == HOSTAGE_MISSION),
-        rescue=_zone(scenario, plan, "rescue", "rescue", mission == HOSTAGE_MISSION),
+        ct_start=_zone(objs, scenario, plan, "attacker_start", "ct_start", False),
+        t_start=_zone(objs, scenario, plan, "defender_start", "t_start", False),
+        location=_zone(
+            objs, scenario, plan, "hostage_location", "location", mission == HOSTAGE_MISSION
+        ),
+        rescue=_zone(objs, scenario, plan, "rescue_zone", "rescue", mission == HOSTAGE_MISSION),
         bomb_sites=_zone(
+            objs,
             scenario,
             plan,
             "bomb_sites",
             _bomb_zone_default(scenario),  # type: ignore[arg-type]
             mission == DESTRUCTION,
         ),
-        escape=_zone(scenario, plan, "escape", "escape", mission == ASSASSINATION),
+        escape=_zone(
+            objs, scenario, plan, "escape_points", "escape", mission == ASSASSINATION
+        ),
     )
     plan.zones = z
     if (
