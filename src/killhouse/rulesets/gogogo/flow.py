@@ -2,9 +2,10 @@
 
 Three phases, each simultaneous and secret: setup (5.1), orders (step 1) and fire
 declaration (step 5). Every pending side's actions wait unseen in its own draft; its
-``commit`` ends its part, and the last commit resolves the step. The moves below declare
-their typed arguments, list their options (the side's legal actions), check a choice
-(orders carry routes too many to list) and write it to the draft.
+``commit`` ends its part. A phase is done when every side has committed; its ``advance``
+then resolves the step (the setup, steps 2-4, or steps 6-7) and opens the next phase.
+The moves below declare their typed arguments, list their options (the side's legal
+actions), check a choice (orders carry routes too many to list) and write it to the draft.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
-from killhouse.rulesets.gogogo import declare, deploy, orders
+from killhouse.rulesets.gogogo import deploy, fire, orders
 from killhouse.rulesets.gogogo.news import place, public, tell
 from killhouse.rulesets.gogogo.state import FIRE, HOSTAGE, ORDERS, POSTURES, SETUP, GoState
 from killhouse.rulesets.gogogo.turn import finish_setup, resolve_fire_phase, resolve_orders
@@ -51,7 +52,7 @@ def _all_options(state: GoState, side: str) -> list[Action]:
     elif state.phase == ORDERS:
         out = orders.order_actions(state, side)
     else:
-        out = declare.fire_actions(state, side)
+        out = fire.fire_actions(state, side)
     state.cache[("options", side)] = (key, tuple(out))
     return out
 
@@ -148,16 +149,16 @@ def _speak(state: GoState, action: Action, chance: Chance, log: EventLog) -> Non
 
 
 def _fire(state: GoState, action: Action, chance: Chance, log: EventLog) -> None:
-    fig, target = declare.check_fire(state, action.side, action)
+    fig, target = fire.check_fire(state, action.side, action)
     state.drafts[action.side].fire[fig.id] = target.id
 
 
 def _hold(state: GoState, action: Action, chance: Chance, log: EventLog) -> None:
-    fig = declare.check_hold(state, action.side, action)
+    fig = fire.check_hold(state, action.side, action)
     state.drafts[action.side].fire[fig.id] = None
 
 
-# -- commit: the side's part is done; the last one resolves the step ---------------------------
+# -- commit: the side's part is done; the phase ends when every side's is ----------------------
 
 
 def _check_commit(state: GoState, action: Action) -> None:
@@ -172,7 +173,6 @@ def _commit(state: GoState, action: Action, chance: Chance, log: EventLog) -> No
     side = action.side
     draft = state.drafts[side]
     draft.committed = True
-    everyone = all(d.committed for d in state.drafts.values())
     if state.phase == SETUP:
         data = {
             "placed": {k: place(state, v) for k, v in sorted(draft.places.items())},
@@ -182,17 +182,28 @@ def _commit(state: GoState, action: Action, chance: Chance, log: EventLog) -> No
         }
         tell(state, log, "deployed", data, [side])
         public(state, log, "setup-committed", {"side": side})
-        if everyone:
-            deploy.apply_setup(state)
-            finish_setup(state, chance, log)
     elif state.phase == ORDERS:
         public(state, log, "orders-committed", {"side": side})
-        if everyone:
-            resolve_orders(state, chance, log)
     else:
         public(state, log, "fire-committed", {"side": side})
-        if everyone:
-            resolve_fire_phase(state, chance, log)
+
+
+def _everyone_committed(state: GoState) -> bool:
+    """A step ends when every side has committed its part (5.2)."""
+    return all(d.committed for d in state.drafts.values())
+
+
+def _resolve_setup(state: GoState, chance: Chance, log: EventLog) -> None:
+    """Every side's setup is in: it takes effect, then setup spotting and turn 1 (5.1)."""
+    deploy.apply_setup(state)
+    finish_setup(state, chance, log)
+
+
+ADVANCE: dict[str, Callable[[GoState, Chance, EventLog], None]] = {
+    SETUP: _resolve_setup,
+    ORDERS: resolve_orders,  # steps 2, 3 and 4, then the fire declaration
+    FIRE: resolve_fire_phase,  # steps 6 and 7, then the next turn's orders
+}
 
 
 def _guard(rule: Callable[[GoState, str, Action], object]) -> Callable[[GoState, Action], None]:
@@ -295,9 +306,9 @@ MOVES: tuple[Move[GoState], ...] = (
         (FIGURE, Arg("target", "id"), Arg("confirm", "bool", required=False)),
         _fire,
         "a shot at a figure the firer sees (a hostage needs confirm: true)",
-        _guard(declare.check_fire),
+        _guard(fire.check_fire),
     ),
-    _move("hold", (FIGURE,), _hold, "the figure holds its fire", _guard(declare.check_hold)),
+    _move("hold", (FIGURE,), _hold, "the figure holds its fire", _guard(fire.check_hold)),
     _move("commit", (), _commit, "the side's part of this step is done", _check_commit),
 )
 
@@ -309,6 +320,8 @@ def _phase(name: str) -> Phase[GoState]:
         deciders=lambda s: [side for side in s.sides if not s.drafts[side].committed],
         moves=KINDS[name],
         prompt=lambda s: PROMPTS[s.phase].format(turn=s.turn),
+        done=_everyone_committed,
+        advance=ADVANCE[name],
     )
 
 

@@ -1,8 +1,8 @@
 """``GoGoGoRuleset``: Jim Wallman's "Go! Go! Go!" through the engine protocol.
 
-Both sides decide at once at every decision point (setup, orders, fire declaration);
-each side's choices wait, unseen by the other, in its own draft until every pending
-side has committed, and only then does the turn resolve (section 5.2).
+Registration, metadata and scenario keys only: the flow (both sides deciding at once at
+every decision point, section 5.2) is declared in ``flow.py``, the new game built in
+``build.py``, views, the snapshot and the invariants are in ``views.py``.
 """
 
 from __future__ import annotations
@@ -10,25 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from killhouse.core.cells import Cell
 from killhouse.core.chance import Chance
 from killhouse.core.events import Event, EventLog
-from killhouse.core.terrain import Terrain
-from killhouse.errors import Problem, ScenarioError
 from killhouse.rulesets.base import JSON, GameInfo, Result, RollSpec
-from killhouse.rulesets.gogogo import deploy, views
+from killhouse.rulesets.gogogo import build, views
 from killhouse.rulesets.gogogo.flow import FLOW
-from killhouse.rulesets.gogogo.movement import enterable
 from killhouse.rulesets.gogogo.narrate import narrate as narrate_event
 from killhouse.rulesets.gogogo.rolls import ROLLS
 from killhouse.rulesets.gogogo.scenario import SCENARIO_KEYS, plan_scenario
-from killhouse.rulesets.gogogo.state import ACTIVE, CT, FIRE, HOSTAGE, OOA, ORDERS, SETUP, GoState
-from killhouse.rulesets.gogogo.tables import tables
-from killhouse.rulesets.gogogo.turn import (
-    announce_start,
-    build_state,
-    finish_setup,
-)
+from killhouse.rulesets.gogogo.state import OOA, GoState
 from killhouse.rulesets.kit import Flow, FlowRuleset
 from killhouse.scenario.model import Issue, Scenario
 
@@ -57,23 +47,7 @@ class GoGoGoRuleset(FlowRuleset[GoState]):
         return plan_scenario(scenario).issues
 
     def new_state(self, scenario: Scenario, chance: Chance, log: EventLog) -> GoState:
-        plan = plan_scenario(scenario)
-        if plan.issues:  # each problem with its file and line, as validate gives it
-            raise ScenarioError(
-                [
-                    Problem(scenario.file, scenario.line_of(i.path), i.path, i.message, i.hint)
-                    for i in plan.issues
-                ]
-            )
-        state = build_state(scenario, plan)
-        announce_start(state, log)
-        if any(deploy.setup_needed(state, side) for side in state.sides):
-            state.phase = SETUP
-            for side in state.sides:
-                state.drafts[side].committed = not deploy.setup_needed(state, side)
-        else:
-            finish_setup(state, chance, log)
-        return state
+        return build.start(scenario, chance, log)
 
     # -- the loop ------------------------------------------------------------------------
 
@@ -93,86 +67,10 @@ class GoGoGoRuleset(FlowRuleset[GoState]):
         return views.secret_ids(state, side)
 
     def snapshot(self, state: GoState) -> dict[str, JSON]:
-        return {
-            "ruleset": self.id,
-            "sides": list(state.sides),
-            "teams": dict(sorted(state.team_of.items())),
-            "mission": state.mission,
-            "turn": state.turn,
-            "turn_limit": state.turn_limit,
-            "phase": state.phase,
-            "per_player": state.per_player,
-            "figures": [f.to_json() for f in state.ordered()],
-            "bomb": state.bomb.to_json() if state.bomb is not None else None,
-            "board": state.board.fingerprint(),
-            "drafts": {s: d.to_json() for s, d in sorted(state.drafts.items())},
-            "orders": {k: v.to_json() for k, v in sorted(state.orders.items())},
-            "know": {s: k.to_json() for s, k in sorted(state.know.items())},
-            "seat_know": {s: k.to_json() for s, k in sorted(state.seat_know.items())},
-            "announcements": list(state.announcements),
-            "reports": list(state.reports),
-            "join_counter": state.join_counter,
-            "hostages_total": state.hostages_total,
-            "deploy": {
-                k: sorted([c.level, c.x, c.y] for c in v) for k, v in sorted(state.deploy.items())
-            },
-            "needs_grenade": list(state.needs_grenade),
-            "needs_weapon": list(state.needs_weapon),
-            "needs_carrier": state.needs_carrier,
-            "result": (
-                {"winner": state.winner, "reason": state.reason, **state.details}
-                if state.over
-                else None
-            ),
-        }
+        return views.snapshot(state)
 
     def invariants(self, state: GoState) -> list[str]:
-        problems: list[str] = []
-        where: dict[Cell, str] = {}
-        for f in state.ordered():
-            if f.status != ACTIVE:
-                continue
-            if f.pos is None:
-                if state.phase != SETUP:
-                    problems.append(f"{f.id} is active but off the map")
-                continue
-            if f.pos in where:
-                problems.append(f"{f.id} and {where[f.pos]} share {list(f.pos)}")
-            where[f.pos] = f.id
-            if (
-                not state.board.in_bounds(f.pos)
-                or not enterable(state.board, f.pos.level)[f.pos.y, f.pos.x]
-            ):
-                problems.append(f"{f.id} stands where nobody can stand: {list(f.pos)}")
-            elif state.board.terrain(f.pos) == Terrain.DOOR_CLOSED:
-                problems.append(f"{f.id} stands in a closed door")
-            if f.wounds < 0 or any(n < 0 for n in f.grenades.values()):
-                problems.append(f"{f.id} has negative wounds or grenades")
-            if f.team == CT and f.grenades.get("he", 0) > 0:
-                problems.append(f"{f.id} is a CT with an HE grenade")
-            if f.stunned_until is not None and f.stunned_until < state.turn and not state.over:
-                problems.append(f"{f.id}'s stun should have worn off")
-            if f.kind == HOSTAGE and f.leader is not None and not state.fig(f.leader).active:
-                problems.append(f"hostage {f.id} follows {f.leader}, who is out of play")
-        bomb = state.bomb
-        holders = [f.id for f in state.figures.values() if f.has_bomb]
-        if bomb is not None:
-            if bomb.carrier is not None and bomb.pos is not None:
-                problems.append("the bomb is both carried and on the ground")
-            if bomb.carrier is not None:
-                if holders != [bomb.carrier]:
-                    problems.append(f"bomb carrier {bomb.carrier} but holders {holders}")
-                if state.fig(bomb.carrier).status != ACTIVE:
-                    problems.append("the bomb is carried by a figure out of play")
-            elif holders:
-                problems.append(f"{holders} hold a bomb nobody carries")
-            if bomb.planted and bomb.detonates != (bomb.planted_turn or 0) + tables().fuse_turns:
-                problems.append("the bomb's fuse is not planted turn + 8")
-        elif holders:
-            problems.append("a figure holds a bomb in a mission without one")
-        if not state.over and state.phase not in (SETUP, ORDERS, FIRE):
-            problems.append(f"unknown phase {state.phase!r}")
-        return problems
+        return views.invariants(state)
 
     def sides(self, state: GoState) -> tuple[str, ...]:
         return state.sides

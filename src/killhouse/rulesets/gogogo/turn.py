@@ -15,15 +15,13 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.core.geometry import chebyshev
 from killhouse.core.terrain import Terrain
-from killhouse.rulesets.gogogo.firing import resolve_fire
+from killhouse.rulesets.gogogo.fire import resolve_fire
 from killhouse.rulesets.gogogo.grenades import grenade_step
 from killhouse.rulesets.gogogo.movement import follow_path, lockstep
 from killhouse.rulesets.gogogo.news import place, public, team_seats, tell
-from killhouse.rulesets.gogogo.scenario import Plan, deploy_zone
 from killhouse.rulesets.gogogo.state import (
     AIM,
     CT,
-    DESTRUCTION,
     ESCAPED,
     FIRE,
     HIDE,
@@ -34,98 +32,20 @@ from killhouse.rulesets.gogogo.state import (
     OPERATIVE,
     ORDERS,
     RESCUED,
-    SETUP,
     STEALTH,
     VIP,
-    Bomb,
     Draft,
     Figure,
     GoState,
-    Knowledge,
     Order,
     T,
-    Zones,
-    as_weapon,
     id_key,
 )
 from killhouse.rulesets.gogogo.tables import follow_allowance, tables
 from killhouse.rulesets.gogogo.victory import end_check
-from killhouse.rulesets.gogogo.vision import leader_team, open_door_cells, sound, spotting
-from killhouse.scenario.model import Scenario
+from killhouse.rulesets.gogogo.vision import leader_team, sound, spotting
 
 # -- setup -------------------------------------------------------------------------------------
-
-
-def build_state(scenario: Scenario, plan: Plan) -> GoState:
-    """The state before setup decisions: figures, loadouts, bomb, zones, public map knowledge."""
-    board = scenario.board.copy()
-    sides = tuple(s.id for s in scenario.sides)
-    side_of = {team: side for side, team in plan.team_of.items()}
-    figures: dict[str, Figure] = {}
-    deploy = {}
-    for spec in scenario.figures:
-        team = plan.team_of.get(spec.side) if spec.side is not None else None
-        fig = Figure(
-            id=spec.id,
-            kind=spec.kind,
-            side=spec.side,
-            team=team,
-            pos=spec.at,
-            facing=spec.facing or "n",
-            weapon=as_weapon(plan.weapons.get(spec.id)) or "auto",
-            grenades=dict(plan.grenades.get(spec.id, {})),
-        )
-        figures[spec.id] = fig
-        if spec.at is None:
-            deploy[spec.id] = deploy_zone(plan, spec)[0]
-    bomb = None
-    if plan.mission == DESTRUCTION:
-        assert plan.bomb_id is not None
-        bomb = Bomb(id=plan.bomb_id, carrier=plan.carrier, pos=plan.bomb_at)
-        if plan.carrier is not None:
-            figures[plan.carrier].has_bomb = True
-    state = GoState(
-        board=board,
-        mission=plan.mission,
-        sides=sides,
-        team_of=dict(plan.team_of),
-        side_of=side_of,
-        figures=figures,
-        zones=plan.zones if isinstance(plan.zones, Zones) else Zones(),
-        turn_limit=scenario.turn_limit or tables().turn_limit,
-        per_player=plan.per_player,
-        bomb=bomb,
-    )
-    state.deploy = deploy
-    state.hostages_total = sum(1 for f in figures.values() if f.kind == HOSTAGE)
-    state.needs_grenade = [
-        f.id for f in state.ordered() if f.team == T and f.kind == OPERATIVE and not f.grenades
-    ]
-    state.needs_weapon = [i for i in plan.open_weapons if i in figures]
-    state.needs_carrier = bomb is not None and bomb.carrier is None and bomb.pos is None
-    doors = set(open_door_cells(state))  # the map every side receives (5.1)
-    for side in sides:
-        state.know[side] = Knowledge(open_doors=set(doors))
-    if state.per_player:
-        for f in state.ordered():
-            if f.fighter:
-                state.seat_know[f.id] = Knowledge()
-    state.drafts = {side: Draft() for side in sides}
-    return state
-
-
-def announce_start(state: GoState, log: EventLog) -> None:
-    public(state, log, "mission", {"mission": state.mission, "turn_limit": state.turn_limit})
-    if state.bomb is not None:
-        t_side = state.side_of[T]
-        tell(
-            state,
-            log,
-            "bomb-fuse",
-            {"fuse_turns": tables().fuse_turns},
-            [t_side],
-            team_seats(state, t_side),
-        )  # 5.1: T alone knows the fuse
 
 
 def finish_setup(state: GoState, chance: Chance, log: EventLog) -> None:
@@ -563,10 +483,7 @@ def _leader_side(state: GoState, h: Figure) -> str | None:
 
 
 __all__ = [
-    "SETUP",
-    "announce_start",
     "begin_orders",
-    "build_state",
     "finish_setup",
     "resolve_fire_phase",
     "resolve_orders",

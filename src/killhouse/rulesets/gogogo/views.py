@@ -12,22 +12,29 @@ from __future__ import annotations
 from typing import Any
 
 from killhouse.core.cells import Cell, cell_json
+from killhouse.core.terrain import Terrain
+from killhouse.rulesets.gogogo.movement import enterable
 from killhouse.rulesets.gogogo.news import report_for, visible
 from killhouse.rulesets.gogogo.orders import known_hostages
 from killhouse.rulesets.gogogo.state import (
+    ACTIVE,
     ASSASSINATION,
     CT,
     DESTRUCTION,
+    FIRE,
     HOSTAGE,
     HOSTAGE_MISSION,
     OOA,
+    ORDERS,
     RESCUED,
+    SETUP,
     Figure,
     GoState,
     Knowledge,
     T,
     id_key,
 )
+from killhouse.rulesets.gogogo.tables import tables
 from killhouse.rulesets.gogogo.vision import leader_team
 from killhouse.rulesets.kit.view import Status, viewer
 
@@ -249,3 +256,92 @@ def view(state: GoState, who: str) -> dict[str, Any]:
     if state.per_player:
         result["seats"] = sorted((f.id for f in state.side_figures(side) if f.fighter), key=id_key)
     return result
+
+
+# -- the umpire's snapshot and the state's invariants ----------------------------------------
+
+
+def snapshot(state: GoState) -> dict[str, Any]:
+    """The umpire's whole state as JSON (replay hashes it)."""
+    return {
+        "ruleset": "gogogo",
+        "sides": list(state.sides),
+        "teams": dict(sorted(state.team_of.items())),
+        "mission": state.mission,
+        "turn": state.turn,
+        "turn_limit": state.turn_limit,
+        "phase": state.phase,
+        "per_player": state.per_player,
+        "figures": [f.to_json() for f in state.ordered()],
+        "bomb": state.bomb.to_json() if state.bomb is not None else None,
+        "board": state.board.fingerprint(),
+        "drafts": {s: d.to_json() for s, d in sorted(state.drafts.items())},
+        "orders": {k: v.to_json() for k, v in sorted(state.orders.items())},
+        "know": {s: k.to_json() for s, k in sorted(state.know.items())},
+        "seat_know": {s: k.to_json() for s, k in sorted(state.seat_know.items())},
+        "announcements": list(state.announcements),
+        "reports": list(state.reports),
+        "join_counter": state.join_counter,
+        "hostages_total": state.hostages_total,
+        "deploy": {
+            k: sorted([c.level, c.x, c.y] for c in v) for k, v in sorted(state.deploy.items())
+        },
+        "needs_grenade": list(state.needs_grenade),
+        "needs_weapon": list(state.needs_weapon),
+        "needs_carrier": state.needs_carrier,
+        "result": (
+            {"winner": state.winner, "reason": state.reason, **state.details}
+            if state.over
+            else None
+        ),
+    }
+
+
+def invariants(state: GoState) -> list[str]:
+    """Broken invariants of the state (the conformance suite runs this after every action)."""
+    problems: list[str] = []
+    where: dict[Cell, str] = {}
+    for f in state.ordered():
+        if f.status != ACTIVE:
+            continue
+        if f.pos is None:
+            if state.phase != SETUP:
+                problems.append(f"{f.id} is active but off the map")
+            continue
+        if f.pos in where:
+            problems.append(f"{f.id} and {where[f.pos]} share {list(f.pos)}")
+        where[f.pos] = f.id
+        if (
+            not state.board.in_bounds(f.pos)
+            or not enterable(state.board, f.pos.level)[f.pos.y, f.pos.x]
+        ):
+            problems.append(f"{f.id} stands where nobody can stand: {list(f.pos)}")
+        elif state.board.terrain(f.pos) == Terrain.DOOR_CLOSED:
+            problems.append(f"{f.id} stands in a closed door")
+        if f.wounds < 0 or any(n < 0 for n in f.grenades.values()):
+            problems.append(f"{f.id} has negative wounds or grenades")
+        if f.team == CT and f.grenades.get("he", 0) > 0:
+            problems.append(f"{f.id} is a CT with an HE grenade")
+        if f.stunned_until is not None and f.stunned_until < state.turn and not state.over:
+            problems.append(f"{f.id}'s stun should have worn off")
+        if f.kind == HOSTAGE and f.leader is not None and not state.fig(f.leader).active:
+            problems.append(f"hostage {f.id} follows {f.leader}, who is out of play")
+    bomb = state.bomb
+    holders = [f.id for f in state.figures.values() if f.has_bomb]
+    if bomb is not None:
+        if bomb.carrier is not None and bomb.pos is not None:
+            problems.append("the bomb is both carried and on the ground")
+        if bomb.carrier is not None:
+            if holders != [bomb.carrier]:
+                problems.append(f"bomb carrier {bomb.carrier} but holders {holders}")
+            if state.fig(bomb.carrier).status != ACTIVE:
+                problems.append("the bomb is carried by a figure out of play")
+        elif holders:
+            problems.append(f"{holders} hold a bomb nobody carries")
+        if bomb.planted and bomb.detonates != (bomb.planted_turn or 0) + tables().fuse_turns:
+            problems.append("the bomb's fuse is not planted turn + 8")
+    elif holders:
+        problems.append("a figure holds a bomb in a mission without one")
+    if not state.over and state.phase not in (SETUP, ORDERS, FIRE):
+        problems.append(f"unknown phase {state.phase!r}")
+    return problems

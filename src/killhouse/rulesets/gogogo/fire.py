@@ -1,20 +1,28 @@
-"""Fire: who may shoot at whom (ruling G-12, G-23, G-24) and the three tiers (G-14).
+"""Fire: who may shoot at whom (ruling G-12, G-23, G-24), the declaration and the three tiers.
 
-Declarations are secret and simultaneous (step 5). Resolution goes tier by tier:
-stationary, then stealthy, then normal movers; within a tier each shot rolls its hit
-die then its effect die (G-42), with the firers' penalties as the tier began, and all
-results apply at the end of the tier, followed by the end check.
+Declarations are secret and simultaneous (step 5): each side names one target per figure,
+or holds (G-12). Both sides are always asked, even one with nobody able to shoot (ruling
+G-49): whether a side is asked must not betray whether its figures see anyone.
+Resolution goes tier by tier (G-14): stationary, then stealthy, then normal movers; within
+a tier each shot rolls its hit die then its effect die (G-42), with the firers' penalties as
+the tier began, and all results apply at the end of the tier, followed by the end check.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from killhouse.core.cells import cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import Audience, EventLog
 from killhouse.core.geometry import euclidean_sq
+from killhouse.errors import IllegalActionError
+from killhouse.rulesets.base import Action
 from killhouse.rulesets.gogogo import dice
 from killhouse.rulesets.gogogo.geom import AUTO, arc_zone
 from killhouse.rulesets.gogogo.harm import take_out, wound
 from killhouse.rulesets.gogogo.news import UMPIRE, tell
+from killhouse.rulesets.gogogo.orders import own_fighter
 from killhouse.rulesets.gogogo.state import (
     AIM,
     CT,
@@ -206,3 +214,59 @@ def _explicit(state: GoState, sides: list[str | None], seats: list[str]) -> Audi
     if state.per_player:
         chosen |= set(seats)
     return frozenset(chosen)
+
+
+# -- step 5: the declaration -------------------------------------------------------------------
+
+
+def fire_actions(state: GoState, side: str) -> list[Action]:
+    """Every action of the fire decision for ``side``."""
+    draft = state.drafts[side]
+    if draft.committed:
+        return []
+    out: list[Action] = []
+    for fig in state.active_fighters(side):
+        if fig.id in draft.fire:
+            continue
+        targets = fire_targets(state, fig)
+        if not targets:
+            continue
+        for target in targets:
+            p = dice.chance_of(hit_need(fig, target, assume_still=True))
+            hint: dict[str, Any] = {"role": "attack", "p": p, "target": cell_json(target.pos)}
+            if target.kind == HOSTAGE:
+                hint.update(role="other", confirm="the target is a hostage")
+                out.append(
+                    Action.make(
+                        side, "fire", hint=hint, figure=fig.id, target=target.id, confirm=True
+                    )
+                )
+            else:
+                out.append(Action.make(side, "fire", hint=hint, figure=fig.id, target=target.id))
+        out.append(Action.make(side, "hold", hint={"role": "pass"}, figure=fig.id))
+    out.append(Action.make(side, "commit", hint={"role": "pass"}))
+    return out
+
+
+def check_fire(state: GoState, side: str, action: Action) -> tuple[Figure, Figure]:
+    fig = own_fighter(state, side, action)
+    if fig.id in state.drafts[side].fire:
+        raise IllegalActionError(f"{fig.id} has already declared its fire this turn")
+    ident = action.get("target")
+    targets = {t.id: t for t in fire_targets(state, fig)}
+    if not isinstance(ident, str) or ident not in targets:
+        raise IllegalActionError(
+            f"{fig.id} cannot fire at {ident!r}: it must be an enemy or hostage {fig.id} sees "
+            "(and a sniper needs AIM, a loaded rifle and a full turn of aim)"
+        )
+    target = targets[ident]
+    if target.kind == HOSTAGE and action.get("confirm") is not True:
+        raise IllegalActionError(f"{ident} is a hostage: fire at it only with confirm=true (G-12)")
+    return fig, target
+
+
+def check_hold(state: GoState, side: str, action: Action) -> Figure:
+    fig = own_fighter(state, side, action)
+    if fig.id in state.drafts[side].fire:
+        raise IllegalActionError(f"{fig.id} has already declared its fire this turn")
+    return fig
