@@ -158,7 +158,8 @@ class GameInfo:
     ``turn_shapes`` names the kinds of decision point the game has (OpenSpiel's game type, in
     our words); ``roles`` the side roles a scenario casts; ``seats_per_side`` how many players
     may share a side, each with a seat of their own where the ruleset keeps per-player views;
-    ``unit`` the length of one cell; ``sight`` which line-of-sight rule decides play (K-1).
+    ``unit`` the length of one cell; ``sight`` which line-of-sight rule decides play (K-1):
+    the one place a ruleset names it, and the mode its sight tests pass to the core.
     """
 
     turn_shapes: tuple[TurnShape, ...]
@@ -197,8 +198,6 @@ class Ruleset(ABC, Generic[S]):
     info: ClassVar[GameInfo | None] = None
     #: per-cell layers the map legend may set (elevation, terrain kind, edge flags …)
     layers: ClassVar[Mapping[str, LayerSpec]] = {}
-    #: the sight rule passed to the core's line of sight: "exact" (K-1) or "supercover" (F-24)
-    sight: ClassVar[str] = "exact"
 
     # -- scenarios -------------------------------------------------------------------
     @abstractmethod

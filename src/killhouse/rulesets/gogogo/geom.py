@@ -9,6 +9,7 @@ facing and the vector use the same frame, so they run on map vectors directly. S
 from __future__ import annotations
 
 import math
+from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -17,6 +18,10 @@ from killhouse.core.cells import COMPASS, COMPASS_ORDER
 from killhouse.core.geometry import arc_test, cells_on_segment, line_of_sight
 
 BoolArray = NDArray[np.bool_]
+
+#: the sight rule that decides play (ruling G-8: the exact segment test, K-1); the ruleset's
+#: ``GameInfo.sight`` is this value and every sight test of gogogo passes it
+SIGHT: Literal["exact", "supercover"] = "exact"
 
 AUTO = "auto"
 PERIPHERAL = "peripheral"

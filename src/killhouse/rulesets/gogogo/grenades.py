@@ -20,7 +20,7 @@ from killhouse.core.events import EventLog
 from killhouse.core.geometry import line_of_sight
 from killhouse.core.terrain import Terrain
 from killhouse.rulesets.gogogo import dice
-from killhouse.rulesets.gogogo.geom import scatter_point, throw_line, trace_stop
+from killhouse.rulesets.gogogo.geom import SIGHT, scatter_point, throw_line, trace_stop
 from killhouse.rulesets.gogogo.harm import take_out, wound
 from killhouse.rulesets.gogogo.movement import longest_prefix
 from killhouse.rulesets.gogogo.news import audience, place, public, tell
@@ -251,6 +251,7 @@ def _side_notices(
             (fig.pos.x, fig.pos.y),
             (burst.at.x, burst.at.y),
             smoke_before[level],
+            mode=SIGHT,
         ):
             return True
     for fig in state.ordered():

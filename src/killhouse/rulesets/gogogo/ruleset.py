@@ -15,6 +15,7 @@ from killhouse.core.events import Event, EventLog
 from killhouse.rulesets.base import JSON, GameInfo, Result, RollSpec
 from killhouse.rulesets.gogogo import build, views
 from killhouse.rulesets.gogogo.flow import FLOW
+from killhouse.rulesets.gogogo.geom import SIGHT
 from killhouse.rulesets.gogogo.narrate import narrate as narrate_event
 from killhouse.rulesets.gogogo.rolls import ROLLS
 from killhouse.rulesets.gogogo.scenario import SCENARIO_KEYS, plan_scenario
@@ -40,6 +41,7 @@ class GoGoGoRuleset(FlowRuleset[GoState]):
         roles=("CT", "T"),
         unit="square (G-1: one unit of the figure scale)",
         seats_per_side=(1, 100),  # per-player views: one seat per figure (G-35)
+        sight=SIGHT,
     )
 
     # -- scenarios -----------------------------------------------------------------------

@@ -15,7 +15,7 @@ from killhouse.core.chance import Chance
 from killhouse.core.geometry import arc_test, euclidean_sq, los_pairs
 from killhouse.core.terrain import Terrain
 from killhouse.rulesets.gogogo import dice
-from killhouse.rulesets.gogogo.geom import AUTO, PERIPHERAL, arc_zone, sector
+from killhouse.rulesets.gogogo.geom import AUTO, PERIPHERAL, SIGHT, arc_zone, sector
 from killhouse.rulesets.gogogo.news import UMPIRE
 from killhouse.rulesets.gogogo.state import (
     AIM,
@@ -87,7 +87,9 @@ def _los(state: GoState, pairs: list[tuple[Cell, Cell]]) -> list[bool]:
     for level, idx in by_level.items():
         origins = [(pairs[i][0].x, pairs[i][0].y) for i in idx]
         targets = [(pairs[i][1].x, pairs[i][1].y) for i in idx]
-        flags = los_pairs(state.board.opaque(level), origins, targets, state.board.smoke(level))
+        flags = los_pairs(
+            state.board.opaque(level), origins, targets, state.board.smoke(level), mode=SIGHT
+        )
         for i, flag in zip(idx, flags.tolist(), strict=True):
             out[i] = bool(flag)
     return out
