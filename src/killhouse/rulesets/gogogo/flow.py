@@ -41,27 +41,34 @@ GRENADES = ("he", "smoke", "stun")
 # -- options: the side's legal actions, built once per draft and split by kind --------------
 
 
-def _all_options(state: GoState, side: str) -> list[Action]:
+def _all_options(state: GoState, side: str) -> dict[str, list[Action]]:
+    """The side's legal actions of this decision by kind, built once and kept until the side's
+    draft changes: every move of the side drops them (``_move``), a new step makes new drafts
+    and clears the cache."""
     draft = state.drafts[side]
-    key = ("options", side, state.phase, state.turn, repr(draft.to_json()))
+    key = ("options", side, state.phase, state.turn, id(draft))
     cached = state.cache.get(("options", side))
     if cached is not None and cached[0] == key:
-        return list(cached[1])
+        found: dict[str, list[Action]] = cached[1]
+        return found
     if state.phase == SETUP:
         out = deploy.setup_actions(state, side)
     elif state.phase == ORDERS:
         out = orders.order_actions(state, side)
     else:
         out = fire.fire_actions(state, side)
-    state.cache[("options", side)] = (key, tuple(out))
-    return out
+    by_kind: dict[str, list[Action]] = {}
+    for action in out:
+        by_kind.setdefault(action.kind, []).append(action)
+    state.cache[("options", side)] = (key, by_kind)
+    return by_kind
 
 
 def _options(kind: str) -> Callable[[GoState, str], list[Action]]:
     def options(state: GoState, side: str) -> list[Action]:
         if state.over or state.drafts[side].committed:
             return []
-        return [a for a in _all_options(state, side) if a.kind == kind]
+        return list(_all_options(state, side).get(kind, ()))
 
     return options
 
@@ -223,11 +230,15 @@ def _move(
     help: str,
     check: Callable[[GoState, Action], None],
 ) -> Move[GoState]:
+    def resolve_and_forget(state: GoState, action: Action, chance: Chance, log: EventLog) -> None:
+        resolve(state, action, chance, log)
+        state.cache.pop(("options", action.side), None)  # the draft changed: list anew
+
     return Move(
         kind=kind,
         args=args,
         options=_options(kind),
-        resolve=resolve,
+        resolve=resolve_and_forget,
         check=check,
         help=help,
     )

@@ -107,18 +107,46 @@ def move_field(state: GoState, side: str, fig: Figure) -> DistanceField:
     return found
 
 
+def _throw_candidates(state: GoState, side: str, fig: Figure) -> tuple[BoolArray, BoolArray]:
+    """The side's opaque cells and the squares a throw could aim at before the line test."""
+    assert fig.pos is not None
+    level = fig.pos.level
+    opaque = side_opaque(state, side, level)
+    h, w = opaque.shape
+    ys, xs = np.indices((h, w))
+    d2 = (xs - fig.pos.x) ** 2 + (ys - fig.pos.y) ** 2
+    candidates = (d2 >= 1) & (d2 <= tables().max_throw_sq)
+    candidates &= enterable(state.board, level) & ~opaque
+    return opaque, candidates
+
+
+def can_throw(state: GoState, side: str, fig: Figure) -> bool:
+    """Whether ``throw_targets`` is not empty, without the sight test where it is not needed.
+
+    A square beside the thrower (same row or column) has nothing between the two: its throw
+    line is clear whenever the square itself may be aimed at. Only a figure with no such
+    square runs the full line test (G-18)."""
+    key = ("throw", state.turn, state.phase, fig.id)
+    if key in state.cache:
+        return bool(state.cache[key])
+    assert fig.pos is not None
+    opaque = side_opaque(state, side, fig.pos.level)
+    walk = enterable(state.board, fig.pos.level)
+    h, w = opaque.shape
+    for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+        x, y = fig.pos.x + dx, fig.pos.y + dy
+        if 0 <= x < w and 0 <= y < h and walk[y, x] and not opaque[y, x]:
+            return True  # 1 <= d2 = 1 <= the longest throw
+    return bool(throw_targets(state, side, fig))
+
+
 def throw_targets(state: GoState, side: str, fig: Figure) -> list[Cell]:
     """Squares at distance 1-10 with a clear throw line on the side's map (G-18)."""
     key = ("throw", state.turn, state.phase, fig.id)
     if key not in state.cache:
         assert fig.pos is not None
         level = fig.pos.level
-        opaque = side_opaque(state, side, level)
-        h, w = opaque.shape
-        ys, xs = np.indices((h, w))
-        d2 = (xs - fig.pos.x) ** 2 + (ys - fig.pos.y) ** 2
-        candidates = (d2 >= 1) & (d2 <= tables().max_throw_sq)
-        candidates &= enterable(state.board, level) & ~opaque
+        opaque, candidates = _throw_candidates(state, side, fig)
         clear = los_from(opaque, (fig.pos.x, fig.pos.y), candidates)
         ty, tx = np.nonzero(clear)
         state.cache[key] = [
@@ -238,7 +266,20 @@ def order_actions(state: GoState, side: str) -> list[Action]:
 
 
 def figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
-    """The ``order`` actions of one figure."""
+    """The ``order`` actions of one figure, built once per step.
+
+    They read only the true state and the side's knowledge, which change when a step
+    resolves, never while the side fills its draft (and a resolution clears the cache); so
+    one list serves every decision of the step instead of being rebuilt at each."""
+    key = ("orders", state.turn, state.phase, fig.id)
+    cached: tuple[Action, ...] | None = state.cache.get(key)
+    if cached is None:
+        cached = tuple(_figure_orders(state, side, fig))
+        state.cache[key] = cached
+    return list(cached)
+
+
+def _figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
     assert fig.pos is not None
     here = cell_json(fig.pos)
     out = [
@@ -273,7 +314,7 @@ def figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
                 task_hint = {"role": "task", "p": 1.0, "to": here}
                 out.append(_act(side, "order", task_hint, figure=fig.id, posture=HOLD, task=task))
         stock = sorted(g for g, n in fig.grenades.items() if n > 0)
-        if stock and throw_targets(state, side, fig):
+        if stock and can_throw(state, side, fig):
             here_cell = fig.pos
             near = [
                 c
@@ -306,34 +347,22 @@ def figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
                     )
     field = move_field(state, side, fig)
     move_max, stealth_max = allowance(fig, MOVE), allowance(fig, STEALTH)
+    stealthy = [mask.tolist() for mask in field.within(stealth_max)]  # cost <= stealth_max
     for cell in field.reachable(move_max):
         if cell == fig.pos:
             continue
-        to = cell_json(cell)
-        cost = field.cost(cell)
-        assert cost is not None
-        if cost <= stealth_max:
-            out.append(
-                _act(
-                    side,
-                    "order",
-                    {"role": "move", "to": to, "posture": STEALTH},
-                    figure=fig.id,
-                    posture=STEALTH,
-                    to=to,
-                )
-            )
-        out.append(
-            _act(
-                side,
-                "order",
-                {"role": "move", "to": to, "posture": MOVE},
-                figure=fig.id,
-                posture=MOVE,
-                to=to,
-            )
-        )
+        if stealthy[cell.level][cell.y][cell.x]:
+            out.append(_move_order(side, fig.id, STEALTH, cell))
+        out.append(_move_order(side, fig.id, MOVE, cell))
     return out
+
+
+def _move_order(side: str, ident: str, posture: str, cell: Cell) -> Action:
+    """``order(figure, posture, to)``, the same action ``Action.make`` builds, made directly:
+    a figure has dozens of these at each step, and the arguments are already plain values."""
+    args = (("figure", ident), ("posture", posture), ("to", (cell.level, cell.x, cell.y)))
+    hint = {"role": "move", "to": [cell.level, cell.x, cell.y], "posture": posture}
+    return Action(side, "order", args, hint)
 
 
 def stage_actions(state: GoState, side: str, fig: Figure, order: Order) -> list[Action]:
@@ -451,7 +480,7 @@ def check_order(state: GoState, side: str, action: Action) -> Order:
             raise illegal("the VIP has no grenades")
         if not isinstance(grenade, str) or fig.grenades.get(grenade, 0) < 1:
             raise illegal(f"{fig.id} has no {grenade!r} grenade")
-        if not throw_targets(state, side, fig):
+        if not can_throw(state, side, fig):
             raise illegal(f"{fig.id} has no square it can throw to")
     elif grenade is not None:
         raise illegal("grenade goes with task throw")

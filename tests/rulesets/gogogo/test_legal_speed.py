@@ -1,0 +1,103 @@
+"""Legal actions built once per step and kept until the side's draft changes (issue 8 item 4):
+the cached lists are exactly what a fresh build gives, at every decision of random games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from killhouse.core.cells import Cell
+from killhouse.core.rng import Rng
+from killhouse.engine.game import Game
+from killhouse.rulesets.base import Action
+from killhouse.rulesets.gogogo import orders
+from killhouse.rulesets.gogogo.state import ORDERS
+from killhouse.scenario.loader import load_scenario
+
+from .helpers import Table, fig, open_rows, scenario
+
+SCENARIOS = Path(__file__).resolve().parents[3] / "scenarios" / "gogogo"
+
+
+def _listed(actions: list[Action]) -> list[tuple[Any, ...]]:
+    return [(a.side, a.kind, a.args, sorted(a.hint.items())) for a in actions]
+
+
+@pytest.mark.parametrize("name", ["hostage.yaml", "setup-destruction.yaml"])
+def test_cached_legal_actions_equal_a_fresh_build_at_every_decision(name: str) -> None:
+    game = Game(load_scenario(SCENARIOS / name), 5)
+    rng = Rng.from_seed(11)
+    for _ in range(400):
+        pending = game.pending()
+        if not pending:
+            break
+        side = pending[rng.below(len(pending))].side
+        cached = game.legal_actions(side)
+        again = game.legal_actions(side)
+        game.state.cache.clear()
+        fresh = game.legal_actions(side)
+        assert _listed(cached) == _listed(fresh) == _listed(again)
+        game.apply(cached[rng.below(len(cached))])
+
+
+def test_a_figures_orders_are_built_once_per_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game(load_scenario(SCENARIOS / "hostage.yaml"), 1)
+    assert game.state.phase == ORDERS
+    built: list[str] = []
+    real = orders._figure_orders
+
+    def counting(state: Any, side: str, f: Any) -> list[Action]:
+        built.append(f.id)
+        return real(state, side, f)
+
+    monkeypatch.setattr(orders, "_figure_orders", counting)
+    side = game.pending()[0].side
+    first = game.legal_actions(side)
+    fighters = [f.id for f in game.state.active_fighters(side)]
+    assert sorted(built) == sorted(fighters)
+    hold = next(a for a in first if a.kind == "order" and a.get("posture") == "hold")
+    game.apply(hold)  # the draft changed: the list is rebuilt, the figures' orders are not
+    game.apply(game.legal_actions(side)[0])  # its facing
+    after = game.legal_actions(side)
+    assert sorted(built) == sorted(fighters)
+    assert not any(a.kind == "order" and a.get("figure") == hold.get("figure") for a in after)
+
+
+def test_a_move_order_made_directly_is_the_action_make_builds() -> None:
+    direct = orders._move_order("ct", "c1", "move", Cell(0, 3, 4))
+    made = Action.make(
+        "ct", "order", {"role": "move", "to": [0, 3, 4], "posture": "move"},
+        figure="c1", posture="move", to=[0, 3, 4],
+    )
+    assert direct == made and hash(direct) == hash(made)
+    assert direct.hint == made.hint and direct.to_json() == made.to_json()
+
+
+def _can_throw_matches(rows: list[str], x: int, y: int) -> bool:
+    table = Table(
+        scenario(
+            rows,
+            [fig("c1", "ct", 1, 1), fig("t1", "t", x, y, equipment=["he", "bomb"])],
+            mission="destruction",
+        )
+    )
+    state = table.state
+    t1 = state.fig("t1")
+    quick = orders.can_throw(state, "t", t1)
+    state.cache.clear()
+    full = bool(orders.throw_targets(state, "t", t1))
+    assert quick == full
+    return quick
+
+
+def test_can_throw_agrees_with_the_full_line_test() -> None:
+    # open room: a square beside the thrower answers at once
+    assert _can_throw_matches(open_rows(8, 6), 4, 3)
+    # walled in on all eight sides: nothing to throw at
+    shut = ["#######", "#.....#", "#.###.#", "#.#.#.#", "#.###.#", "#.....#", "#######"]
+    assert not _can_throw_matches(shut, 3, 3)
+    # walls beside, the diagonals open: the full line test decides
+    corners = ["#######", "#.....#", "#..#..#", "#.#.#.#", "#..#..#", "#.....#", "#######"]
+    _can_throw_matches(corners, 3, 3)
