@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from killhouse.core.events import Event
+from killhouse.rulesets.kit.narration import as_carried as _at  # "[level, x, y]"
 
 
 def narrate(event: Event) -> str | None:
@@ -19,7 +20,7 @@ def narrate(event: Event) -> str | None:
     if k == "activates":
         return f"{d['figure']} activates with {d['tp']} TP"
     if k == "step":
-        return f"{d['figure']} steps to {d['to']}"
+        return f"{d['figure']} steps to {_at(d['to'])}"
     if k == "posture":
         return f"{d['figure']} goes {d['to']}"
     if k == "fire":
@@ -27,7 +28,7 @@ def narrate(event: Event) -> str | None:
                 f" {', '.join(d['results'])}; {d['target']} is {d['status']}"
                 + ("; magazine empty" if d["emptied"] else ""))
     if k == "door":
-        return f"{d['figure']} {'opens' if d['open'] else 'closes'} the door at {d['at']}"
+        return f"{d['figure']} {'opens' if d['open'] else 'closes'} the door at {_at(d['at'])}"
     if k == "reload":
         return f"{d['figure']} reloads"
     if k == "activation-ends":

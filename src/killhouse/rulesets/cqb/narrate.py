@@ -2,16 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from killhouse.core.events import Event
-
-
-def _at(cell: Any) -> str:
-    if not cell:
-        return "?"
-    level, x, y = cell
-    return f"({x},{y})" if level == 0 else f"({x},{y} level {level})"
+from killhouse.rulesets.kit.narration import coordinates as _at  # "(x,y)", "(x,y level n)"
 
 
 def narrate(event: Event) -> str | None:
