@@ -15,11 +15,10 @@ from killhouse.scenario.mapparse import (
     LevelRows,
     StairEntry,
     build_level,
-    pair_stairs,
     parse_legend,
-    parse_rows,
     split_rows,
 )
+from killhouse.scenario.stairs import pair_stairs, parse_rows
 
 
 def _messages(rows: dict[str, list[str]]) -> list[str]:

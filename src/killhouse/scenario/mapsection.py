@@ -26,10 +26,10 @@ from killhouse.scenario.mapparse import (
     MapIssue,
     StairEntry,
     build_level,
-    pair_stairs,
     parse_legend,
     split_rows,
 )
+from killhouse.scenario.stairs import pair_stairs
 from killhouse.scenario.yamlsource import (
     PlainError,
     describe,
