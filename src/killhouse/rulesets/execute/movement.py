@@ -149,8 +149,10 @@ def reach(state: ExecuteState, figure: Figure) -> Reach:
         tuple(c.tobytes() for c in costs),
         tuple(np.packbits(w).tobytes() for w in walls),
     )
-    result = state.memo.get(memo_key)
-    if result is None:
+    memo: Reach | None = state.memo.get(memo_key)
+    if memo is not None:
+        result = memo
+    else:
         result = Reach(
             tuple(
                 (distance_field(state.board, list(cells), costs, STEP_RULES, walls), extra, cells)
