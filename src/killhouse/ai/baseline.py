@@ -3,8 +3,13 @@
 It reads only its side's view and the hints rulesets attach to legal actions:
 
 * ``hint["role"]``: ``attack``, ``task``, ``move``, ``pass``, ``setup`` or ``other``;
-* ``hint["p"]`` (chance of success) and ``hint["value"]`` (what success is worth) on attacks
-  and tasks; ``hint["to"]`` (``[level, x, y]``) on moves.
+* ``hint["p"]`` (chance of success) on attacks and tasks, ``hint["value"]`` (what success is
+  worth) where a ruleset still gives one; ``hint["to"]`` (``[level, x, y]``) on moves.
+
+What an attack is worth is the bot's own reading of its view (rules code gives no scoring):
+a hit on a figure the view shows as a hostage or as one of the side's own, or a throw at a
+square where one stands, is a loss and never chosen; any other attack is worth the hint's
+``value``, else 1.
 
 The heuristic, in order: the attack with the best ``p × value``; then the task with the best
 ``p × value``; then the move that most shortens the walking distance (on the public floor plan)
@@ -87,7 +92,8 @@ class BaselineBot:
         """Higher is better; override in role bots to add a side's own priorities."""
         hint = action.hint
         role = hint.get("role", "other")
-        expected = float(hint.get("p", 0.0)) * float(hint.get("value", 1.0))
+        value = self.attack_value(view, action) if role == "attack" else hint.get("value", 1.0)
+        expected = float(hint.get("p", 0.0)) * float(value)
         if role == "attack":
             return ATTACK + 100.0 * expected if expected > 0 else -1.0
         if role == "task":
@@ -97,6 +103,32 @@ class BaselineBot:
         if role == "pass":
             return PASS
         return 1.0
+
+    def attack_value(self, view: dict[str, Any], action: Action) -> float:
+        """What a successful attack is worth to the side, read from its own view: -1 when it
+        would strike a hostage or a friend (by the target's id, or a throw's square)."""
+        spare = self._spared(view)
+        target = action.hint.get("target", action.get("target"))
+        if isinstance(target, str) and target in spare[0]:
+            return -1.0
+        at = action.get("at")
+        if isinstance(at, list | tuple) and len(at) == 3 and cell_of(at) in spare[1]:
+            return -1.0
+        return float(action.hint.get("value", 1.0))
+
+    def _spared(self, view: dict[str, Any]) -> tuple[set[str], set[Cell | None]]:
+        """Ids and squares of the figures an attack must spare: hostages seen, and own figures."""
+        ids: set[str] = set()
+        cells: set[Cell | None] = set()
+        for item in view.get("seen", []):
+            if item.get("kind") == "hostage" or item.get("side") == self.side:
+                ids.add(str(item.get("id")))
+                cells.add(cell_of(item.get("at")))
+        for item in view.get("figures", []):
+            ids.add(str(item.get("id")))
+            cells.add(cell_of(item.get("at")))
+        cells.discard(None)
+        return ids, cells
 
     def closing(self, view: dict[str, Any], action: Action, field: DistanceField | None) -> float:
         """How many steps a move gains on the nearest target (negative when it falls back)."""

@@ -22,6 +22,7 @@ JSON = Any
 
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
+_NEW = object.__new__
 
 
 def _freeze(value: JSON) -> JSON:
@@ -30,7 +31,10 @@ def _freeze(value: JSON) -> JSON:
     if kind in _SCALARS:
         return value
     if kind is list or kind is tuple:
-        return tuple(v if type(v) in _SCALARS else _freeze(v) for v in value)
+        for v in value:
+            if type(v) not in _SCALARS:
+                return tuple(_freeze(v) for v in value)
+        return tuple(value)  # flat (a cell, a list of ids): the common case, built at once
     if isinstance(value, dict):
         return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
     if isinstance(value, list | tuple):
@@ -57,8 +61,20 @@ class Action:
     def make(
         cls, side: str, kind: str, hint: Mapping[str, JSON] | None = None, **args: JSON
     ) -> Action:
-        frozen = tuple((k, _freeze(args[k])) for k in sorted(args) if args[k] is not None)
-        return cls(side, kind, frozen, dict(hint or {}))
+        # legal actions are built by the thousand: scalars skip the freezing call
+        frozen: list[tuple[str, JSON]] = []
+        for k in sorted(args) if len(args) > 1 else args:
+            v = args[k]
+            if v is None:
+                continue
+            frozen.append((k, v if type(v) in _SCALARS else _freeze(v)))
+        # the frozen dataclass's __init__ sets each field through object.__setattr__ (the most
+        # of an action's cost); filling the instance dict gives the same value
+        action = _NEW(cls)
+        action.__dict__.update(
+            side=side, kind=kind, args=tuple(frozen), hint=dict(hint) if hint else {}
+        )
+        return action
 
     def get(self, key: str, default: JSON = None) -> JSON:
         for k, v in self.args:

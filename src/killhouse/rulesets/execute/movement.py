@@ -123,7 +123,12 @@ def free_entries(state: ExecuteState) -> list[Cell]:
 
 
 def reach(state: ExecuteState, figure: Figure) -> Reach:
-    """Cheapest costs for ``figure`` from where it stands, or from off-map via entry squares."""
+    """Cheapest costs for ``figure`` from where it stands, or from off-map via entry squares.
+
+    Kept in ``state.memo`` under everything a field is computed from (its starts, the enter
+    costs and the squeeze masks), so a figure whose ground has not changed since the last
+    action (nobody moved into its way, no door opened) reuses its field.
+    """
     key = ("reach", figure.id)
     cached = state.cache.get(key)
     if cached is not None:
@@ -132,22 +137,39 @@ def reach(state: ExecuteState, figure: Figure) -> Reach:
     costs = enter_costs(state, blocking_side(state, figure))
     walls = squeeze(state)
     if figure.pos is not None:
-        fld = distance_field(state.board, [figure.pos], costs, STEP_RULES, walls)
-        result = Reach(((fld, 0, (figure.pos,)),), tuple(costs), tuple(walls))
+        groups: list[tuple[int, tuple[Cell, ...]]] = [(0, (figure.pos,))]
     else:
-        groups: dict[int, list[Cell]] = {}
+        by_cost: dict[int, list[Cell]] = {}
         for c in free_entries(state):
-            groups.setdefault(step_cost(state, c), []).append(c)
+            by_cost.setdefault(step_cost(state, c), []).append(c)
+        groups = [(extra, tuple(cells)) for extra, cells in sorted(by_cost.items())]
+    memo_key = (
+        "reach",
+        tuple(groups),
+        tuple(c.tobytes() for c in costs),
+        tuple(np.packbits(w).tobytes() for w in walls),
+    )
+    memo: Reach | None = state.memo.get(memo_key)
+    if memo is not None:
+        result = memo
+    else:
         result = Reach(
             tuple(
-                (distance_field(state.board, cells, costs, STEP_RULES, walls), extra, tuple(cells))
-                for extra, cells in sorted(groups.items())
+                (distance_field(state.board, list(cells), costs, STEP_RULES, walls), extra, cells)
+                for extra, cells in groups
             ),
             tuple(costs),
             tuple(walls),
         )
+        if len(state.memo) >= MEMO_LIMIT:
+            state.memo.clear()
+        state.memo[memo_key] = result
     state.cache[key] = result
     return result
+
+
+#: entries ``state.memo`` keeps before it starts afresh
+MEMO_LIMIT = 512
 
 
 def destinations(state: ExecuteState, figure: Figure) -> dict[Cell, int]:

@@ -265,6 +265,9 @@ class ExecuteState:
     result: Result | None = None
     version: int = 0
     cache: dict[Any, Any] = field(default_factory=dict)
+    #: results keyed on everything they are computed from, kept across ``touch()`` (a key
+    #: that still matches gives the same answer); never part of the state's identity
+    memo: dict[Any, Any] = field(default_factory=dict)
 
     # -- lookups ---------------------------------------------------------------------------
     def other(self, side: str) -> str:

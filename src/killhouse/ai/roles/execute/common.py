@@ -11,6 +11,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from killhouse.ai.baseline import BaselineBot, cell_of
+from killhouse.ai.mirror import SideMirror
+from killhouse.core.board import Board
 from killhouse.core.cells import Cell
 from killhouse.core.geometry import chebyshev, los_pairs
 from killhouse.core.paths import DistanceField
@@ -47,10 +49,11 @@ class ExecuteBot(BaselineBot):
 
     def __init__(self, scenario: Scenario, side: str) -> None:
         super().__init__(scenario, side)
-        self.plan = scenario.board.copy()  # the public floor plan, doors as this side knows them
+        #: the public floor plan, doors as this side knows them (smoke does not enter E-6)
+        self.mirror = SideMirror(scenario.board, veil=False)
+        self.plan = self.mirror.board
         self._door_key: tuple[Any, ...] = ()
         self._costs: list[NDArray[np.int32]] = []
-        self._cache: dict[tuple[Any, ...], DistanceField] = {}
         #: squares believed held by an unseen enemy (a stair whose far end will not let us in)
         self.blocked: dict[Cell, int] = {}
         #: locked doors nobody on the side can pick: walls to the planner
@@ -64,59 +67,39 @@ class ExecuteBot(BaselineBot):
         if doors == self._door_key and self._costs:
             return
         self._door_key = doors
-        for at, state in doors:
-            level, x, y = at
-            self.plan.levels[level].terrain[y, x] = _DOOR_CODES.get(state, Terrain.DOOR_OPEN)
+        changed = self.mirror.set_terrain(
+            (Cell(*at), _DOOR_CODES.get(state, Terrain.DOOR_OPEN)) for at, state in doors
+        )
+        if self._costs and not changed:
+            return
         entry = [c for c in (cell_of(x) for x in view.get("public", {}).get("entry", []))
                  if c is not None]
         self._costs = facts.step_costs(self.plan, entry)
         for lv, cost in zip(self.plan.levels, self._costs, strict=True):
             cost[lv.terrain == Terrain.DOOR_LOCKED] = LOCK_COST
-        self._cache.clear()
 
     def distances(self, goals: Iterable[Cell]) -> DistanceField | None:
         """Walking distance on the known plan to the nearest of ``goals`` (locks cost extra)."""
         blocked = tuple(sorted(self.blocked | dict.fromkeys(self.sealed, 0)))
-        key = (self._door_key, tuple(sorted(set(goals))), blocked)
-        if not key[1]:
+        targets = tuple(sorted(set(goals)))
+        if not targets:
             return None
-        if key not in self._cache:
-            if len(self._cache) > 64:
-                self._cache.clear()
+
+        def build(board: Board) -> DistanceField:
             costs = [c.copy() for c in self._costs]
             for cell in blocked:
                 costs[cell.level][cell.y, cell.x] = 0
-            self._cache[key] = facts.distances(self.plan, key[1], costs)
-        return self._cache[key]
+            return facts.distances(board, targets, costs)
+
+        return self.mirror.field(("distances", targets, blocked), build)
 
     def los_count(self, cell: Cell, others: Sequence[Cell]) -> int:
         """How many of ``others`` (same level) have line of sight to ``cell`` on the known plan."""
-        same = [o for o in others if o.level == cell.level]
-        if not same:
-            return 0
-        ok = los_pairs(self.plan.opaque(cell.level), [(cell.x, cell.y)] * len(same),
-                       [(o.x, o.y) for o in same])
-        return int(ok.sum())
+        return self.mirror.count_in_sight(cell, others)
 
     def los_counts(self, cells: Iterable[Cell], others: Sequence[Cell]) -> dict[Cell, int]:
-        """``los_count`` for many cells at once: one sight test per level for every pair."""
-        out: dict[Cell, int] = {}
-        todo = sorted(set(cells))
-        by_level: dict[int, list[Cell]] = {}
-        for c in todo:
-            out[c] = 0
-            by_level.setdefault(c.level, []).append(c)
-        for level, here in by_level.items():
-            same = [(o.x, o.y) for o in others if o.level == level]
-            if not same:
-                continue
-            src = np.repeat(np.asarray([(c.x, c.y) for c in here], dtype=np.int64), len(same),
-                            axis=0)
-            dst = np.tile(np.asarray(same, dtype=np.int64), (len(here), 1))
-            ok = los_pairs(self.plan.opaque(level), src, dst).reshape(len(here), len(same))
-            for c, n in zip(here, ok.sum(axis=1).tolist(), strict=True):
-                out[c] = int(n)
-        return out
+        """``los_count`` for many cells at once (sight lines cached until a door changes)."""
+        return self.mirror.counts_in_sight(cells, others)
 
     # -- helpers ---------------------------------------------------------------------------
     @staticmethod

@@ -38,7 +38,6 @@ class GoGoGoBot(Setup):
 
     def _plan(self, view: dict[str, Any], rng: Rng) -> None:
         self._sync(view)
-        self._los.clear()
         own, enemies, hostages = self._read(view)
         self._prime((Cell(*f["at"]), e.at) for f in own for e in enemies)
         turn = int(view.get("turn", 1))

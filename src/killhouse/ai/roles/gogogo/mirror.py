@@ -1,8 +1,8 @@
-"""The side's map mirror: doors and smoke as the view shows them, distance fields, batched sight.
+"""The side's map for the gogogo role bot: the shared ``SideMirror`` (doors it knows open,
+G-44; smoke; distance fields; batched sight) and what the side reads from its view.
 
-``SideMap`` is the base of the gogogo role bot: it keeps the side's own copy of the map
-(doors it knows open, G-44; smoke), caches distance fields for one decision, works out
-lines of sight in batches, reads the view, and remembers what the side has searched.
+``SideMap`` is the base of the gogogo role bot: it keeps the mirror up to date, reads the
+view, and remembers what the side has searched.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from killhouse.ai.baseline import BaselineBot, cell_of
+from killhouse.ai.mirror import SideMirror
 from killhouse.ai.roles.gogogo.common import FigurePlan, Seen
 from killhouse.core.cells import COMPASS, Cell
 from killhouse.core.fov import fields_of_view
-from killhouse.core.geometry import los_pairs
 from killhouse.core.terrain import Terrain
 from killhouse.rulesets.gogogo.facts import (
     CT,
@@ -40,7 +40,8 @@ class SideMap(BaselineBot):
         self.zones = brief.zones
         self.sites = list(brief.sites)
         self.base = scenario.board
-        self.board = scenario.board.copy()
+        self.mirror = SideMirror(scenario.board, veil=True)
+        self.board = self.mirror.board
         self.open_doors: set[Cell] = set()
         own_start = self.zones.ct_start if self.team == CT else self.zones.t_start
         enemy_start = self.zones.t_start if self.team == CT else self.zones.ct_start
@@ -60,67 +61,39 @@ class SideMap(BaselineBot):
         self.hot_site: frozenset[Cell] | None = None
         self._room_cache: list[frozenset[Cell]] | None = None
         self.stunned_rooms: set[int] = set()
-        self._fields: dict[Any, DistanceField] = {}
-        self._los: dict[tuple[Cell, Cell], bool] = {}  # this decision's sight lines (smoke moves)
 
     def _sync(self, view: dict[str, Any]) -> None:
         doors = {Cell(*c) for c in view.get("map", {}).get("open_doors", [])}
         if doors != self.open_doors:
-            for cell in doors - self.open_doors:
-                self.board.set_terrain(cell, Terrain.DOOR_OPEN)
+            self.mirror.set_terrain((cell, Terrain.DOOR_OPEN) for cell in doors - self.open_doors)
             self.open_doors = doors
-            self._fields.clear()
-        for level in self.board.levels:
-            level.smoke[:] = False
-        for level, x, y in view.get("public", {}).get("smoke", []):
-            self.board.levels[level].smoke[y, x] = True
+            self.mirror.forget_fields()  # the squeeze rule reads the doors believed open
+        self.mirror.set_smoke(Cell(*c) for c in view.get("public", {}).get("smoke", []))
+
+    def _enterable(self, c: Cell) -> bool:
+        return bool(
+            self.board.in_bounds(c) and self.mirror.mask("enterable", c.level, enterable)[c.y, c.x]
+        )
 
     def _goal_field(self, goals: Iterable[Cell]) -> DistanceField | None:
-        inside = frozenset(
-            c for c in goals if self.board.in_bounds(c) and enterable(self.board, c.level)[c.y, c.x]
-        )
-        key = ("goal", inside)
+        inside = frozenset(c for c in goals if self._enterable(c))
         if not inside:
             return None
-        if key not in self._fields:
-            if len(self._fields) > 128:
-                self._fields.clear()
-            found = distance_to(self.board, inside, self.open_doors)
-            assert found is not None
-            self._fields[key] = found
-        return self._fields[key]
+        doors = frozenset(self.open_doors)
+        return self.mirror.field(("goal", inside), lambda b: distance_to(b, inside, doors))
 
     def _from(self, start: Cell) -> DistanceField:
-        key = ("from", start)
-        if key not in self._fields:
-            self._fields[key] = distance_from(self.board, start, self.open_doors)
-        return self._fields[key]
+        doors = frozenset(self.open_doors)
+        found = self.mirror.field(("from", start), lambda b: distance_from(b, start, doors))
+        assert found is not None
+        return found
 
     def _sight(self, a: Cell, b: Cell) -> bool:
-        if a.level != b.level:
-            return False
-        known = self._los.get((a, b))
-        if known is None:
-            self._prime([(a, b)])
-            known = self._los[(a, b)]
-        return known
+        return self.mirror.sees(a, b)
 
     def _prime(self, pairs: Iterable[tuple[Cell, Cell]]) -> None:
         """Work out line of sight for many pairs at once (one ``los_pairs`` call per level)."""
-        by_level: dict[int, list[tuple[Cell, Cell]]] = {}
-        for a, b in pairs:
-            if a.level == b.level and (a, b) not in self._los:
-                by_level.setdefault(a.level, []).append((a, b))
-        for level, todo in by_level.items():
-            todo = list(dict.fromkeys(todo))
-            seen = los_pairs(
-                self.board.opaque(level),
-                [(a.x, a.y) for a, _ in todo],
-                [(b.x, b.y) for _, b in todo],
-                self.board.smoke(level),
-            )
-            for pair, ok in zip(todo, seen.tolist(), strict=True):
-                self._los[pair] = bool(ok)
+        self.mirror.prime(pairs)
 
     def _read(self, view: dict[str, Any]) -> tuple[list[dict[str, Any]], list[Seen], list[Seen]]:
         own = [f for f in view.get("figures", []) if f.get("active") and f.get("at") is not None]
@@ -145,7 +118,7 @@ class SideMap(BaselineBot):
     def _rooms(self) -> list[frozenset[Cell]]:
         """The location zone split into its separate connected parts (the hostage rooms)."""
         if self._room_cache is None:
-            cells = {c for c in self.zones.location if enterable(self.board, c.level)[c.y, c.x]}
+            cells = {c for c in self.zones.location if self._enterable(c)}
             rooms: list[frozenset[Cell]] = []
             while cells:
                 start = min(cells)
@@ -181,7 +154,7 @@ class SideMap(BaselineBot):
         if not area:
             return
         # walls and pillars inside a zone can never be looked over: leave them out
-        area = frozenset(c for c in area if enterable(self.board, c.level)[c.y, c.x])
+        area = frozenset(c for c in area if self._enterable(c))
         observers = [(Cell(*f["at"]), str(f.get("facing") or "n"), 90.0) for f in own]
         for mask in fields_of_view(self.board, observers):
             for cell in area:

@@ -1,0 +1,68 @@
+"""Random legal play: actions per second on shipped scenarios (issue 12's 10,000 actions/s goal).
+
+Run: ``python benchmarks/bench_random.py [scenario.yaml ...] [--games N] [--ruleset ID ...]``.
+Each step asks ``pending`` and ``legal_actions`` and applies a uniformly random action (no view
+is built, as a random player reads none). Prints numbers per scenario and per ruleset.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from killhouse.core.rng import Rng, derive_seed
+from killhouse.engine.game import Game
+from killhouse.scenario.loader import load_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+MAX_STEPS = 200_000
+
+
+def play_random(game: Game, rng: Rng) -> int:
+    """Play ``game`` to its end with uniformly random legal actions; the number of actions."""
+    for steps in range(MAX_STEPS):
+        pending = game.pending()
+        if not pending:
+            return steps
+        actions = game.legal_actions(pending[0].side)
+        game.apply(actions[rng.below(len(actions))])
+    raise RuntimeError(f"no end within {MAX_STEPS} random actions")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("scenarios", nargs="*", type=Path)
+    parser.add_argument("--games", type=int, default=5)
+    parser.add_argument("--ruleset", action="append", default=None)
+    args = parser.parse_args()
+    rulesets = args.ruleset or ["execute", "gogogo"]
+    paths = args.scenarios or [
+        p for r in rulesets for p in sorted((ROOT / "scenarios" / r).glob("*.yaml"))
+    ]
+    print(f"{'scenario':<40} {'games':>5} {'actions':>8} {'actions/s':>10} {'cpu a/s':>9}")
+    totals: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
+    for path in paths:
+        scenario = load_scenario(path)
+        actions = 0
+        start = time.perf_counter()
+        cpu_start = time.process_time()
+        for i in range(args.games):
+            seed = derive_seed(1, i)
+            game = Game(scenario, seed)
+            actions += play_random(game, Rng.from_seed(derive_seed(seed, 99)))
+        elapsed = time.perf_counter() - start
+        cpu = time.process_time() - cpu_start
+        total = totals[scenario.ruleset]
+        total[0] += actions
+        total[1] += elapsed
+        total[2] += cpu
+        name = f"{path.parent.name}/{path.name}"
+        print(f"{name:<40} {args.games:>5} {actions:>8} {actions / elapsed:>10.0f} {actions / cpu:>9.0f}")
+    for ruleset, (actions, elapsed, cpu) in totals.items():
+        print(f"{'all ' + ruleset:<40} {'':>5} {actions:>8.0f} {actions / elapsed:>10.0f} {actions / cpu:>9.0f}")
+
+
+if __name__ == "__main__":
+    main()
