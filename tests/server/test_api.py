@@ -78,9 +78,10 @@ def test_a_restarted_server_rebuilds_the_game_by_replay(db_path: Path) -> None:
     second = SqliteStore(db_path)
     client2 = client_for(second)
     assert _fingerprint(client2, game["game"]) == expected
+    held = client2.app.state.rooms.get(game["game"]).event_count("ct")
     with client2.websocket_connect(f"/ws/{game['game']}") as ws:
-        _, state = hello(ws, token(game["links"]["ct"]), index=expected[1])
-        assert state["events"] == [] and state["index"] == expected[1]
+        _, state = hello(ws, token(game["links"]["ct"]), index=held)
+        assert state["events"] == [] and state["index"] == held
     second.close()
 
 
@@ -197,7 +198,7 @@ def test_replay_steps_and_play_on_from_a_step(store: SqliteStore) -> None:
             ws.send_json({"type": "action", "seq": seq, "action": pass_action(state["legal"])})
             assert ws.receive_json()["type"] == "ack"
             state = ws.receive_json()
-    total = state["actions"]
+    total = len(client.app.state.rooms.get(gid).game.actions)
     # before the end only the umpire may replay
     r = client.post(f"/api/games/{gid}/replay", json={"token": token(game["links"]["fbi"])})
     assert r.status_code == 403 and r.json()["error"]["code"] == "forbidden"
@@ -234,3 +235,38 @@ def test_a_narrator_that_fails_on_a_copy_never_keeps_a_seat_from_its_state(
         _, state = hello(ws, token(game["links"]["fbi"]))
         assert state["events"] and all(e["text"] == "" for e in state["events"])
         assert state["legal"]
+
+
+def _numbers(ws: Any, tok: str, legal_side: bool, steps: int) -> tuple[list[int], int]:
+    """The event numbers a seat receives over ``steps`` actions, and its last index."""
+    _, state = hello(ws, tok)
+    seen = [e["seq"] for e in state["events"]]
+    for seq in range(1, steps + 1):
+        if not legal_side or not state["legal"] or state["result"]:
+            break
+        ws.send_json({"type": "action", "seq": seq, "action": pass_action(state["legal"])})
+        assert ws.receive_json()["type"] == "ack"
+        state = ws.receive_json()
+        seen += [e["seq"] for e in state["events"]]
+    return seen, state["index"]
+
+
+def test_a_seats_event_numbers_count_no_event_hidden_from_it(store: SqliteStore) -> None:
+    client = client_for(store)
+    game = open_game(client, "gogogo/hostage.yaml", {"ct": "human"})
+    gid = game["game"]
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        seen, index = _numbers(ws, token(game["links"]["ct"]), True, 6)
+    log = client.app.state.rooms.get(gid).game.log
+    assert len(log) > index, "the test needs events hidden from ct"
+    assert seen == list(range(index)) and index == log.count_for("ct")
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        public, index = _numbers(ws, token(game["spectator"]), False, 0)
+    assert public == list(range(index)) and index == log.public_count() < len(log)
+    # a resync counts in the seat's own numbers; the game's total is out of range for it
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        hello(ws, token(game["links"]["ct"]), index=log.count_for("ct"))
+        assert _errors(ws, {"type": "sync", "index": len(log)})["code"] == "bad-index"
+        ws.send_json({"type": "sync", "index": 2})
+        state = ws.receive_json()
+        assert [e["seq"] for e in state["events"]] == list(range(2, log.count_for("ct")))

@@ -370,13 +370,13 @@ def board_message(room: Room) -> dict[str, Any]:
     }
 
 
-def _check_index(room: Room, msg: dict[str, Any]) -> int:
+def _check_index(room: Room, role: str, msg: dict[str, Any]) -> int:
     index = msg.get("index", 0)
     index = _int(index, "index")
-    if not 0 <= index <= len(room.game.log):
+    count = room.event_count(role)
+    if not 0 <= index <= count:
         raise ApiError(
-            "bad-index",
-            f"index {index} is not an event index of this game (0 to {len(room.game.log)})",
+            "bad-index", f"index {index} is not an event index of this seat (0 to {count})"
         )
     return index
 
@@ -390,7 +390,7 @@ async def _hello(
     role = room.role_of(str(msg.get("token", "")))
     if role is None:
         raise ApiError("bad-token", "that token opens no seat of this game")
-    index = _check_index(room, msg)
+    index = _check_index(room, role, msg)
     conn = Conn(ws, role, index)
     await conn.send({**board_message(room), "role": role})
     hub.add(room.id, conn)
@@ -401,7 +401,7 @@ async def _hello(
 async def _handle(room: Room, conn: Conn, hub: Hub, msg: dict[str, Any]) -> None:
     kind = msg.get("type")
     if kind == "sync":
-        conn.index = _check_index(room, msg)
+        conn.index = _check_index(room, conn.role, msg)
         await hub.push(room, conn)
     elif kind == "ping":
         await conn.send({"type": "pong"})

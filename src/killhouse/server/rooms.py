@@ -101,6 +101,14 @@ class Room:
             self._legal[side] = cached
         return cached[1]
 
+    def own_actions(self, side: str) -> int:
+        """How many actions ``side`` has taken (a number it knows; the game's total it may not)."""
+        return sum(1 for a in self.game.actions if a.side == side)
+
+    def event_count(self, role: str) -> int:
+        """How many events ``role`` receives in all: the index its resync counts in."""
+        return present.event_count(self.game, role, UMPIRE, SPECTATOR)
+
     def role_of(self, token: str) -> str | None:
         return self.record.tokens.get(token_hash(token))
 
@@ -159,11 +167,13 @@ class Room:
                 answer = ApiError("illegal-action", str(exc)).to_json(seq)
                 self.store.remember_answer(self.id, side, seq, answer)
                 return answer, False
+            # numbers the side may know: its own event count and its own action number,
+            # never the game's totals (they count what the other sides did unseen)
             answer = {
                 "type": "ack",
                 "seq": seq,
-                "index": len(self.game.log),
-                "action": len(self.game.actions) - 1,
+                "index": self.game.log.count_for(side),
+                "action": self.own_actions(side) - 1,
             }
             writes = [
                 Write(len(self.game.actions) - 1, side, _args(action.to_json()), seq, answer)
@@ -216,14 +226,15 @@ class Room:
             "game": self.id,
             "role": role,
             "from": since,
-            "index": len(game.log),
-            "actions": len(game.actions),
+            # the role's own event count, in its own dense numbering (no hidden event counts)
+            "index": self.event_count(role),
             "pending": pending,
             "seats": self.record.seats,
             "result": result.to_json() if result is not None else None,
             "legal": [],
         }
         if role == UMPIRE:
+            out["actions"] = len(game.actions)
             out["view"] = game.ruleset.snapshot(game.state)
             out["state_hash"] = game.state_hash()
             out["events"] = present.umpire_events(game, since)
@@ -234,6 +245,7 @@ class Room:
             out["view"] = {"public": game.view(first, events_since=None).get("public", {})}
             out["events"] = present.public_events(game, since)
         else:
+            out["actions"] = self.own_actions(role)
             view = game.view(role, events_since=None)
             out["view"] = view
             out["fog"] = present.fog(self.scenario.board, view)

@@ -134,7 +134,8 @@ function renderStatus(seat) {
   const st = seat.state, view = st.view || {};
   const turn = view.turn ?? (view.public && view.public.turn) ?? "";
   const phase = view.phase ?? "";
-  const parts = [h("span", {}, `turn ${turn} · phase ${phase} · ${st.actions} actions · event ${st.index}`), h("br")];
+  const counted = st.role === "umpire" ? `${st.actions} actions` : st.role === "spectator" ? "" : `${st.actions} of your actions`;
+  const parts = [h("span", {}, [`turn ${turn}`, `phase ${phase}`, counted, `event ${st.index}`].filter(Boolean).join(" · ")), h("br")];
   if (st.result) {
     parts.push(h("span", { class: "decide" }, `game over: ${st.result.winner ? sideName(st.result.winner) + " wins" : "draw"} — ${st.result.reason}`));
   } else if (st.legal.length) {
