@@ -116,7 +116,7 @@ def test_socket_errors_have_stable_codes_and_change_nothing(store: SqliteStore) 
         assert any(a["kind"] == "talk" for a in state["legal"])
         wrong = {"type": "action", "seq": 4, "action": {"kind": "talk", "text": 5}}
         answer = _errors(ws, wrong)
-        assert answer["code"] == "illegal-action" and "'text' must be text" in answer["message"]
+        assert answer["code"] == "malformed-action" and "'text' must be text" in answer["message"]
         # resending a refused sequence number gets the same refusal, even with other content
         again = _errors(ws, {**wrong, "action": {"kind": "talk", "text": "hello"}})
         assert again["resent"] is True
@@ -270,3 +270,62 @@ def test_a_seats_event_numbers_count_no_event_hidden_from_it(store: SqliteStore)
         ws.send_json({"type": "sync", "index": 2})
         state = ws.receive_json()
         assert [e["seq"] for e in state["events"]] == list(range(2, log.count_for("ct")))
+
+
+def test_an_action_is_checked_against_its_schema_and_refused_with_the_reason(
+    store: SqliteStore,
+) -> None:
+    client = client_for(store)
+    game = open_game(client, EMBASSY, {"fbi": "human"})
+    gid = game["game"]
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        board, state = hello(ws, token(game["links"]["fbi"]))
+        schemas = board["schemas"]
+        assert schemas["talk"]["properties"]["text"]["type"] == "string"
+        open_kinds = {a["kind"] for a in state["legal"]}
+        assert "talk" in open_kinds
+        limit = schemas["talk"]["properties"]["text"]["maxLength"]
+        from killhouse.server.schema import action_problem
+
+        at_edge = {"kind": "talk", "side": "fbi", "text": "x" * limit}
+        assert action_problem(schemas, at_edge) == ""
+        before = _fingerprint(client, gid)
+        cases = [
+            ({"kind": "talk"}, "needs the argument 'text'"),
+            ({"kind": "talk", "text": "hi", "volume": 3}, "does not take volume"),
+            ({"kind": "talk", "text": ["hi"]}, "'text' must be text, got a list"),
+            ({"kind": "talk", "text": "x" * (limit + 1)}, f"longer than {limit} characters"),
+        ]
+        for seq, (action, reason) in enumerate(cases, 10):
+            answer = _errors(ws, {"type": "action", "seq": seq, "action": action})
+            assert answer["code"] == "malformed-action", answer
+            assert reason in answer["message"] and answer["message"].startswith("'talk'")
+        assert _fingerprint(client, gid) == before
+        # well formed but against the rules: the engine's reason, as illegal-action
+        figure_kind = next(
+            (a for a in state["legal"] if isinstance(a.get("figure"), str) and "to" in a), None
+        )
+        if figure_kind is not None:
+            wrong = {k: v for k, v in figure_kind.items() if k != "hint"}
+            wrong["figure"] = "nobody"
+            answer = _errors(ws, {"type": "action", "seq": 30, "action": wrong})
+            assert answer["code"] == "illegal-action"
+        assert _fingerprint(client, gid) == before
+
+
+def test_the_schema_check_words_each_bound() -> None:
+    from killhouse.server.schema import action_problem, problem
+
+    cell = {"type": "array", "items": {"type": "integer"}, "minItems": 3, "maxItems": 3,
+            "description": "[level, x, y]"}
+    assert problem(cell, [0, 1, 2]) == ""
+    assert "at least 3" in problem(cell, [0, 1])
+    assert "at most 3" in problem(cell, [0, 1, 2, 3])
+    assert problem(cell, [0, 1, True]) == "item 2 must be a whole number, got true or false"
+    count = {"type": "integer", "minimum": 1, "maximum": 3}
+    assert problem(count, 1) == problem(count, 3) == ""
+    assert problem(count, 0) == "is 0; the least is 1"
+    assert problem(count, 4) == "is 4; the most is 3"
+    assert problem({"type": "boolean"}, 1) == "must be true or false, got a whole number"
+    assert "one of he, smoke" in problem({"type": "string", "enum": ["he", "smoke"]}, "stun")
+    assert action_problem({}, {"kind": "x"}) == ""  # no schema declared: the engine decides

@@ -367,6 +367,8 @@ def board_message(room: Room) -> dict[str, Any]:
         },
         "seats": room.record.seats,
         "board": present.board_json(scn.board),
+        # the action schemas the page builds its controls from
+        "schemas": room.schemas,
     }
 
 

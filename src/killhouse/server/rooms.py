@@ -8,6 +8,7 @@ got, so a resent action gets that first answer and is never applied twice.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import secrets
@@ -18,11 +19,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from killhouse.engine.game import Game
-from killhouse.errors import IllegalActionError, KillhouseError, ScenarioError
+from killhouse.errors import (
+    IllegalActionError,
+    KillhouseError,
+    MalformedActionError,
+    ScenarioError,
+)
 from killhouse.rulesets.base import Action
 from killhouse.scenario.loader import loads_scenario
 from killhouse.scenario.model import Scenario
-from killhouse.server import present
+from killhouse.server import present, schema
 from killhouse.server.store import GameRecord, Store, StoreError, Write
 from killhouse.sim.seats import Seats
 
@@ -101,6 +107,11 @@ class Room:
             self._legal[side] = cached
         return cached[1]
 
+    @property
+    def schemas(self) -> dict[str, dict[str, Any]]:
+        """The JSON Schema of each action kind of the game's ruleset."""
+        return _schemas(self.game.ruleset.id)
+
     def own_actions(self, side: str) -> int:
         """How many actions ``side`` has taken (a number it knows; the game's total it may not)."""
         return sum(1 for a in self.game.actions if a.side == side)
@@ -163,6 +174,10 @@ class Room:
                 answer = exc.to_json(seq)
                 self.store.remember_answer(self.id, side, seq, answer)
                 return answer, False
+            except MalformedActionError as exc:
+                answer = ApiError("malformed-action", str(exc)).to_json(seq)
+                self.store.remember_answer(self.id, side, seq, answer)
+                return answer, False
             except IllegalActionError as exc:
                 answer = ApiError("illegal-action", str(exc)).to_json(seq)
                 self.store.remember_answer(self.id, side, seq, answer)
@@ -207,6 +222,10 @@ class Room:
                 "unknown-action-kind",
                 f"no action {kind!r} is open to {side} now (open: {', '.join(kinds)})",
             )
+        # the schema of the kind, before the engine: a reason naming the argument
+        reason = schema.action_problem(self.schemas, {**data, "side": side})
+        if reason:
+            raise ApiError("malformed-action", reason)
         try:
             return Action.from_json({**data, "side": side})
         except (TypeError, ValueError) as exc:
@@ -256,6 +275,13 @@ class Room:
                     for a in self.legal(role)
                 ]
         return out
+
+
+@functools.cache
+def _schemas(ruleset: str) -> dict[str, dict[str, Any]]:
+    from killhouse.rulesets import get_ruleset
+
+    return get_ruleset(ruleset).schemas()
 
 
 def _args(data: dict[str, Any]) -> dict[str, Any]:
