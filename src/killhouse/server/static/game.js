@@ -122,7 +122,9 @@ function render() {
   ui.shown = seat;
   const st = seat.state;
   $("title").textContent = ui.scenario ? `${ui.scenario.name} (${ui.scenario.ruleset})` : "";
-  $("seatname").textContent = `seat: ${seat.role === "umpire" || seat.role === "spectator" ? seat.role : sideName(seat.role)}`;
+  const delay = st.delay;
+  $("seatname").textContent = delay ? `seat: ${sideName(delay.side)}'s view, ${delay.turns} turn${delay.turns === 1 ? "" : "s"} behind`
+    : `seat: ${seat.role === "umpire" || seat.role === "spectator" ? seat.role : sideName(seat.role)}`;
   renderStatus(seat);
   renderLevels();
   renderBoard(seat);
@@ -135,9 +137,13 @@ function renderStatus(seat) {
   const st = seat.state, view = st.view || {};
   const turn = view.turn ?? (view.public && view.public.turn) ?? "";
   const phase = view.phase ?? "";
-  const counted = st.role === "umpire" ? `${st.actions} actions` : st.role === "spectator" ? "" : `${st.actions} of your actions`;
+  const counted = st.actions === undefined ? "" : st.role === "umpire" ? `${st.actions} actions` : `${st.actions} of your actions`;
   const parts = [h("span", {}, [`turn ${turn}`, `phase ${phase}`, counted, `event ${st.index}`].filter(Boolean).join(" · ")), h("br")];
-  if (st.result) {
+  if (st.delay && !st.result) {
+    parts.push(h("span", { class: "wait", id: "delayed" }, st.delay.open
+      ? `delayed view: ${sideName(st.delay.side)} as it stood at turn ${turn}, at least ${st.delay.turns} turn(s) ago`
+      : `delayed view: opens once ${st.delay.turns} turn(s) have been played`));
+  } else if (st.result) {
     parts.push(h("span", { class: "decide" }, `game over: ${st.result.winner ? sideName(st.result.winner) + " wins" : "draw"} — ${st.result.reason}`));
   } else if (st.legal.length) {
     const p = st.pending.find((d) => d.side === seat.role);
