@@ -78,9 +78,10 @@ def test_a_restarted_server_rebuilds_the_game_by_replay(db_path: Path) -> None:
     second = SqliteStore(db_path)
     client2 = client_for(second)
     assert _fingerprint(client2, game["game"]) == expected
+    held = client2.app.state.rooms.get(game["game"]).event_count("ct")
     with client2.websocket_connect(f"/ws/{game['game']}") as ws:
-        _, state = hello(ws, token(game["links"]["ct"]), index=expected[1])
-        assert state["events"] == [] and state["index"] == expected[1]
+        _, state = hello(ws, token(game["links"]["ct"]), index=held)
+        assert state["events"] == [] and state["index"] == held
     second.close()
 
 
@@ -115,7 +116,7 @@ def test_socket_errors_have_stable_codes_and_change_nothing(store: SqliteStore) 
         assert any(a["kind"] == "talk" for a in state["legal"])
         wrong = {"type": "action", "seq": 4, "action": {"kind": "talk", "text": 5}}
         answer = _errors(ws, wrong)
-        assert answer["code"] == "illegal-action" and "'text' must be text" in answer["message"]
+        assert answer["code"] == "malformed-action" and "'text' must be text" in answer["message"]
         # resending a refused sequence number gets the same refusal, even with other content
         again = _errors(ws, {**wrong, "action": {"kind": "talk", "text": "hello"}})
         assert again["resent"] is True
@@ -197,7 +198,7 @@ def test_replay_steps_and_play_on_from_a_step(store: SqliteStore) -> None:
             ws.send_json({"type": "action", "seq": seq, "action": pass_action(state["legal"])})
             assert ws.receive_json()["type"] == "ack"
             state = ws.receive_json()
-    total = state["actions"]
+    total = len(client.app.state.rooms.get(gid).game.actions)
     # before the end only the umpire may replay
     r = client.post(f"/api/games/{gid}/replay", json={"token": token(game["links"]["fbi"])})
     assert r.status_code == 403 and r.json()["error"]["code"] == "forbidden"
@@ -234,3 +235,97 @@ def test_a_narrator_that_fails_on_a_copy_never_keeps_a_seat_from_its_state(
         _, state = hello(ws, token(game["links"]["fbi"]))
         assert state["events"] and all(e["text"] == "" for e in state["events"])
         assert state["legal"]
+
+
+def _numbers(ws: Any, tok: str, legal_side: bool, steps: int) -> tuple[list[int], int]:
+    """The event numbers a seat receives over ``steps`` actions, and its last index."""
+    _, state = hello(ws, tok)
+    seen = [e["seq"] for e in state["events"]]
+    for seq in range(1, steps + 1):
+        if not legal_side or not state["legal"] or state["result"]:
+            break
+        ws.send_json({"type": "action", "seq": seq, "action": pass_action(state["legal"])})
+        assert ws.receive_json()["type"] == "ack"
+        state = ws.receive_json()
+        seen += [e["seq"] for e in state["events"]]
+    return seen, state["index"]
+
+
+def test_a_seats_event_numbers_count_no_event_hidden_from_it(store: SqliteStore) -> None:
+    client = client_for(store)
+    game = open_game(client, "gogogo/hostage.yaml", {"ct": "human"})
+    gid = game["game"]
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        seen, index = _numbers(ws, token(game["links"]["ct"]), True, 6)
+    log = client.app.state.rooms.get(gid).game.log
+    assert len(log) > index, "the test needs events hidden from ct"
+    assert seen == list(range(index)) and index == log.count_for("ct")
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        public, index = _numbers(ws, token(game["spectator"]), False, 0)
+    assert public == list(range(index)) and index == log.public_count() < len(log)
+    # a resync counts in the seat's own numbers; the game's total is out of range for it
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        hello(ws, token(game["links"]["ct"]), index=log.count_for("ct"))
+        assert _errors(ws, {"type": "sync", "index": len(log)})["code"] == "bad-index"
+        ws.send_json({"type": "sync", "index": 2})
+        state = ws.receive_json()
+        assert [e["seq"] for e in state["events"]] == list(range(2, log.count_for("ct")))
+
+
+def test_an_action_is_checked_against_its_schema_and_refused_with_the_reason(
+    store: SqliteStore,
+) -> None:
+    client = client_for(store)
+    game = open_game(client, EMBASSY, {"fbi": "human"})
+    gid = game["game"]
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        board, state = hello(ws, token(game["links"]["fbi"]))
+        schemas = board["schemas"]
+        assert schemas["talk"]["properties"]["text"]["type"] == "string"
+        open_kinds = {a["kind"] for a in state["legal"]}
+        assert "talk" in open_kinds
+        limit = schemas["talk"]["properties"]["text"]["maxLength"]
+        from killhouse.server.schema import action_problem
+
+        at_edge = {"kind": "talk", "side": "fbi", "text": "x" * limit}
+        assert action_problem(schemas, at_edge) == ""
+        before = _fingerprint(client, gid)
+        cases = [
+            ({"kind": "talk"}, "needs the argument 'text'"),
+            ({"kind": "talk", "text": "hi", "volume": 3}, "does not take volume"),
+            ({"kind": "talk", "text": ["hi"]}, "'text' must be text, got a list"),
+            ({"kind": "talk", "text": "x" * (limit + 1)}, f"longer than {limit} characters"),
+        ]
+        for seq, (action, reason) in enumerate(cases, 10):
+            answer = _errors(ws, {"type": "action", "seq": seq, "action": action})
+            assert answer["code"] == "malformed-action", answer
+            assert reason in answer["message"] and answer["message"].startswith("'talk'")
+        assert _fingerprint(client, gid) == before
+        # well formed but against the rules: the engine's reason, as illegal-action
+        figure_kind = next(
+            (a for a in state["legal"] if isinstance(a.get("figure"), str) and "to" in a), None
+        )
+        if figure_kind is not None:
+            wrong = {k: v for k, v in figure_kind.items() if k != "hint"}
+            wrong["figure"] = "nobody"
+            answer = _errors(ws, {"type": "action", "seq": 30, "action": wrong})
+            assert answer["code"] == "illegal-action"
+        assert _fingerprint(client, gid) == before
+
+
+def test_the_schema_check_words_each_bound() -> None:
+    from killhouse.server.schema import action_problem, problem
+
+    cell = {"type": "array", "items": {"type": "integer"}, "minItems": 3, "maxItems": 3,
+            "description": "[level, x, y]"}
+    assert problem(cell, [0, 1, 2]) == ""
+    assert "at least 3" in problem(cell, [0, 1])
+    assert "at most 3" in problem(cell, [0, 1, 2, 3])
+    assert problem(cell, [0, 1, True]) == "item 2 must be a whole number, got true or false"
+    count = {"type": "integer", "minimum": 1, "maximum": 3}
+    assert problem(count, 1) == problem(count, 3) == ""
+    assert problem(count, 0) == "is 0; the least is 1"
+    assert problem(count, 4) == "is 4; the most is 3"
+    assert problem({"type": "boolean"}, 1) == "must be true or false, got a whole number"
+    assert "one of he, smoke" in problem({"type": "string", "enum": ["he", "smoke"]}, "stun")
+    assert action_problem({}, {"kind": "x"}) == ""  # no schema declared: the engine decides

@@ -75,6 +75,7 @@ def test_no_socket_message_names_a_secret_the_side_does_not_know(
 
         url = f"ws://127.0.0.1:{live_server.port}/ws/{game['game']}"
         states: dict[str, dict[str, Any]] = {}
+        numbers: dict[str, list[int]] = {}
         with ExitStack() as stack:
             sockets = {side: stack.enter_context(connect(url, max_size=None)) for side in sides}
             for side, ws in sockets.items():
@@ -84,6 +85,7 @@ def test_no_socket_message_names_a_secret_the_side_does_not_know(
                     message = json.loads(ws.recv(timeout=30))
                     check(side, message)
                 states[side] = message
+                numbers[side] = [e["seq"] for e in message["events"]]
             for seq in range(1, STEPS + 1):
                 due = [s for s, st in states.items() if st["legal"]]
                 if not due or replica.over:
@@ -99,8 +101,13 @@ def test_no_socket_message_names_a_secret_the_side_does_not_know(
                 # every open seat is pushed its new state
                 for other, ws in sockets.items():
                     state = json.loads(ws.recv(timeout=30))
-                    assert state["type"] == "state" and state["index"] == len(replica.log)
+                    assert state["type"] == "state"
                     check(other, state)
+                    # a side's events are numbered 0, 1, … in its own sequence: no number
+                    # counts the events hidden from it
+                    numbers[other] += [e["seq"] for e in state["events"]]
+                    assert numbers[other] == list(range(len(numbers[other])))
+                    assert state["index"] == len(numbers[other]) == replica.log.count_for(other)
                     states[other] = state
         tokens = [link.split("#token=")[1] for link in
                   [*game["links"].values(), game["spectator"], game["umpire"]]]

@@ -26,7 +26,15 @@ from killhouse.engine.game import Game
 from killhouse.errors import KillhouseError, ScenarioError
 from killhouse.scenario.loader import load_scenario, loads_scenario
 from killhouse.server import present
-from killhouse.server.rooms import SPECTATOR, UMPIRE, ApiError, Room, Rooms
+from killhouse.server.rooms import (
+    DEFAULT_DELAY,
+    DELAYED,
+    SPECTATOR,
+    UMPIRE,
+    ApiError,
+    Room,
+    Rooms,
+)
 from killhouse.server.store import Store
 
 log = logging.getLogger("killhouse.server")
@@ -55,6 +63,9 @@ class Conn:
     role: str
     index: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: a delayed spectator's cut when it was last sent (it is pushed only when that moves,
+    #: so not even the timing of its messages follows the present)
+    cut: int | None = -1
 
     async def send(self, data: dict[str, Any]) -> None:
         async with self.lock:
@@ -77,10 +88,16 @@ class Hub:
         """Send ``conn`` its state with the events since what it was last sent."""
         state = room.state_for(conn.role, conn.index)
         conn.index = state["index"]
+        delay = room.delay_of(conn.role)
+        if delay is not None:
+            conn.cut = room.delayed_cut(delay[1])
         await conn.send(state)
 
     async def broadcast(self, room: Room) -> None:
         for conn in list(self.conns.get(room.id, ())):
+            delay = room.delay_of(conn.role)
+            if delay is not None and room.delayed_cut(delay[1]) == conn.cut:
+                continue  # nothing new N turns back: no message at all
             try:
                 await self.push(room, conn)
             except Exception:  # a socket that went away is dropped when its reader ends
@@ -225,8 +242,9 @@ def create_app(store: Store, scenarios: Path | None = None) -> FastAPI:
         seats = data.get("seats") or {}
         if not isinstance(seats, dict):
             raise ApiError("bad-seats", "seats must map each side to human or ai")
+        delayed = _delayed_request(data.get("delayed"))
         try:
-            room, tokens = rooms.create(text, name, seed, seats, prefix=prefix)
+            room, tokens = rooms.create(text, name, seed, seats, prefix=prefix, delayed=delayed)
         except ScenarioError as exc:
             raise ApiError("bad-scenario", str(exc)) from exc
         await hub.broadcast(room)
@@ -241,6 +259,10 @@ def create_app(store: Store, scenarios: Path | None = None) -> FastAPI:
             "umpire": links[UMPIRE],
             "replay": f"/replay/{room.id}#token={tokens[UMPIRE]}",
         }
+        if delayed:
+            out["delayed"] = {
+                side: f"/game/{room.id}#token={tokens[DELAYED + side]}" for side in delayed
+            }
         if len(humans) > 1:
             out["hotseat"] = f"/game/{room.id}#token=" + ",".join(tokens[s] for s in humans)
         return out
@@ -288,6 +310,22 @@ def create_app(store: Store, scenarios: Path | None = None) -> FastAPI:
                 hub.remove(game_id, conn)
 
     return app
+
+
+def _delayed_request(value: Any) -> dict[str, int]:
+    """``{"side": S, "turns": N}`` (or a list of them; N defaults to 2) as side -> turns."""
+    if value is None or value == "" or value == []:
+        return {}
+    items = value if isinstance(value, list) else [value]
+    out: dict[str, int] = {}
+    for item in items:
+        if not isinstance(item, dict) or not isinstance(item.get("side"), str):
+            raise ApiError(
+                "bad-request", 'a delayed view is {"side": SIDE, "turns": N} (N at least 1)'
+            )
+        turns = item.get("turns", DEFAULT_DELAY)
+        out[item["side"]] = turns if turns not in (None, "") else DEFAULT_DELAY
+    return out
 
 
 def _upload(data: dict[str, Any]) -> tuple[str, str]:
@@ -367,16 +405,18 @@ def board_message(room: Room) -> dict[str, Any]:
         },
         "seats": room.record.seats,
         "board": present.board_json(scn.board),
+        # the action schemas the page builds its controls from
+        "schemas": room.schemas,
     }
 
 
-def _check_index(room: Room, msg: dict[str, Any]) -> int:
+def _check_index(room: Room, role: str, msg: dict[str, Any]) -> int:
     index = msg.get("index", 0)
     index = _int(index, "index")
-    if not 0 <= index <= len(room.game.log):
+    count = room.event_count(role)
+    if not 0 <= index <= count:
         raise ApiError(
-            "bad-index",
-            f"index {index} is not an event index of this game (0 to {len(room.game.log)})",
+            "bad-index", f"index {index} is not an event index of this seat (0 to {count})"
         )
     return index
 
@@ -390,7 +430,7 @@ async def _hello(
     role = room.role_of(str(msg.get("token", "")))
     if role is None:
         raise ApiError("bad-token", "that token opens no seat of this game")
-    index = _check_index(room, msg)
+    index = _check_index(room, role, msg)
     conn = Conn(ws, role, index)
     await conn.send({**board_message(room), "role": role})
     hub.add(room.id, conn)
@@ -401,7 +441,7 @@ async def _hello(
 async def _handle(room: Room, conn: Conn, hub: Hub, msg: dict[str, Any]) -> None:
     kind = msg.get("type")
     if kind == "sync":
-        conn.index = _check_index(room, msg)
+        conn.index = _check_index(room, conn.role, msg)
         await hub.push(room, conn)
     elif kind == "ping":
         await conn.send({"type": "pong"})
@@ -410,7 +450,7 @@ async def _handle(room: Room, conn: Conn, hub: Hub, msg: dict[str, Any]) -> None
         action = msg.get("action")
         if not isinstance(action, dict):
             raise ApiError("bad-message", "an action message needs an 'action' object")
-        if conn.role in (SPECTATOR, UMPIRE):
+        if conn.role not in room.record.seats:
             raise ApiError("not-a-side", f"the {conn.role} seat cannot act")
         answer, changed = room.submit(conn.role, seq, action)
         await conn.send(answer)

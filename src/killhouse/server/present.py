@@ -114,11 +114,12 @@ def narrate(game: Game, event: Event) -> str:
 
 
 def side_events(game: Game, side: str, since: int) -> list[dict[str, Any]]:
-    """``side``'s copies of the events from ``since``, each with its narration."""
+    """``side``'s copies of its events numbered ``since`` on (its own dense numbering, which
+    counts no hidden event), each with its narration."""
     out = []
-    for event in game.log.since(since):
+    for event in game.log.events_for_side(side, since):
         copy = event.for_side(side)
-        if copy is None:
+        if copy is None:  # pragma: no cover - events_for_side keeps the visible ones
             continue
         redacted = side_event(event, side)
         copy["text"] = narrate(game, redacted) if redacted is not None else ""
@@ -127,14 +128,24 @@ def side_events(game: Game, side: str, since: int) -> list[dict[str, Any]]:
 
 
 def public_events(game: Game, since: int) -> list[dict[str, Any]]:
-    """Events every side sees whole (audience all, no redacted copies): the spectators' log."""
+    """Events every side sees whole (audience all, no redacted copies): the spectators' log,
+    numbered densely among themselves from ``since`` on (ruling W-2)."""
     out = []
-    for event in game.log.since(since):
-        if event.audience is None and not event.views:
-            out.append(
-                {"seq": event.seq, "kind": event.kind, **event.data, "text": narrate(game, event)}
-            )
+    for event in game.log.events_for_public(since):
+        copy = event.for_public()
+        if copy is not None:
+            copy["text"] = narrate(game, event)
+            out.append(copy)
     return out
+
+
+def event_count(game: Game, role: str, umpire: str, spectator: str) -> int:
+    """How many events ``role`` receives in all: the index its resync counts in."""
+    if role == umpire:
+        return len(game.log)
+    if role == spectator:
+        return game.log.public_count()
+    return game.log.count_for(role)
 
 
 def umpire_events(game: Game, since: int) -> list[dict[str, Any]]:

@@ -8,6 +8,8 @@ got, so a resent action gets that first answer and is never applied twice.
 
 from __future__ import annotations
 
+import bisect
+import functools
 import hashlib
 import logging
 import secrets
@@ -18,11 +20,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from killhouse.engine.game import Game
-from killhouse.errors import IllegalActionError, KillhouseError, ScenarioError
+from killhouse.errors import (
+    IllegalActionError,
+    KillhouseError,
+    MalformedActionError,
+    ScenarioError,
+)
 from killhouse.rulesets.base import Action
 from killhouse.scenario.loader import loads_scenario
 from killhouse.scenario.model import Scenario
-from killhouse.server import present
+from killhouse.server import present, schema
 from killhouse.server.store import GameRecord, Store, StoreError, Write
 from killhouse.sim.seats import Seats
 
@@ -30,6 +37,10 @@ log = logging.getLogger("killhouse.server")
 
 SPECTATOR = "spectator"
 UMPIRE = "umpire"
+#: the role of a delayed spectator of one side is ``delayed:<side>``
+DELAYED = "delayed:"
+#: how many turns a delayed spectator is behind unless the game's creator says otherwise
+DEFAULT_DELAY = 2
 
 
 class ApiError(KillhouseError):
@@ -69,6 +80,12 @@ class Room:
     #: side -> (action count, legal actions then): the list pushed to a seat is the one its
     #: next action is checked against, computed once
     _legal: dict[str, tuple[int, list[Action]]] = field(default_factory=dict)
+    #: the turn the game stood at after each action (``turns[i]`` after action ``i``), and
+    #: before the first: what a delayed spectator's cut is found by
+    turns: list[int] = field(default_factory=list)
+    turn0: int = 0
+    #: turns behind -> a game replayed to that delayed spectator's cut (it only grows)
+    _delayed: dict[int, Game] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.rebuild()
@@ -81,6 +98,9 @@ class Room:
         """A fresh game from the scenario and seed, with every stored action replayed."""
         self.game = Game(self.scenario, self.record.seed)
         self._legal = {}
+        self.turns = []
+        self.turn0 = _turn(self.game)
+        self._delayed = {}
         humans = [side for side, who in self.record.seats.items() if who == "human"]
         self.seats = Seats(self.game, humans)
         self.catch_up()
@@ -91,6 +111,13 @@ class Room:
             if stored.index != len(self.game.actions):
                 raise StoreError(f"game {self.id}: action {stored.index} is out of order")
             self.game.apply(Action.from_json({**stored.action, "side": stored.side}))
+            self._note_turns()
+
+    def _note_turns(self) -> None:
+        """Record the turn the game stands at for the actions applied since the last note."""
+        turn = _turn(self.game)
+        while len(self.turns) < len(self.game.actions):
+            self.turns.append(turn)
 
     def legal(self, side: str) -> list[Action]:
         """The engine's legal actions of ``side`` now (cached until the next action)."""
@@ -100,6 +127,57 @@ class Room:
             cached = (now, self.game.legal_actions(side))
             self._legal[side] = cached
         return cached[1]
+
+    @property
+    def schemas(self) -> dict[str, dict[str, Any]]:
+        """The JSON Schema of each action kind of the game's ruleset."""
+        return _schemas(self.game.ruleset.id)
+
+    def own_actions(self, side: str) -> int:
+        """How many actions ``side`` has taken (a number it knows; the game's total it may not)."""
+        return sum(1 for a in self.game.actions if a.side == side)
+
+    def event_count(self, role: str) -> int:
+        """How many events ``role`` receives in all: the index its resync counts in."""
+        delay = self.delay_of(role)
+        if delay is not None:
+            game = self.delayed_game(delay[1])
+            return 0 if game is None else game.log.count_for(delay[0])
+        return present.event_count(self.game, role, UMPIRE, SPECTATOR)
+
+    # -- a side's view some turns behind ---------------------------------------------------
+    def delay_of(self, role: str) -> tuple[str, int] | None:
+        """The side and the turns behind of a delayed spectator's role (else ``None``)."""
+        if not role.startswith(DELAYED):
+            return None
+        side = role[len(DELAYED):]
+        turns = int((self.record.options.get("delayed") or {}).get(side, DEFAULT_DELAY))
+        return side, turns
+
+    def delayed_cut(self, behind: int) -> int | None:
+        """How many actions a spectator ``behind`` turns back may see: those that leave the
+        game at turn ``now - behind`` or earlier (ruling W-9), so the action that ends that
+        turn, and everything after, stays unseen; ``None`` while that turn has not ended. A
+        finished game is shown whole."""
+        if self.game.over:
+            return len(self.game.actions)
+        cutoff = _turn(self.game) - behind
+        if cutoff < self.turn0:
+            return None
+        return bisect.bisect_right(self.turns, cutoff)
+
+    def delayed_game(self, behind: int) -> Game | None:
+        """The game as it stood at the cut of a spectator ``behind`` turns back."""
+        cut = self.delayed_cut(behind)
+        if cut is None:
+            return None
+        game = self._delayed.get(behind)
+        if game is None or len(game.actions) > cut:
+            game = Game(self.scenario, self.record.seed)
+            self._delayed[behind] = game
+        for action in self.game.actions[len(game.actions):cut]:
+            game.apply(action)
+        return game
 
     def role_of(self, token: str) -> str | None:
         return self.record.tokens.get(token_hash(token))
@@ -112,6 +190,7 @@ class Room:
         try:
             while self.seats.ai_pending():
                 action = self.seats.ai_step()
+                self._note_turns()
                 if action is None:
                     break
                 writes.append(
@@ -151,19 +230,26 @@ class Room:
             try:
                 action = self._action(side, data)
                 self.game.apply(action)
+                self._note_turns()
             except ApiError as exc:
                 answer = exc.to_json(seq)
+                self.store.remember_answer(self.id, side, seq, answer)
+                return answer, False
+            except MalformedActionError as exc:
+                answer = ApiError("malformed-action", str(exc)).to_json(seq)
                 self.store.remember_answer(self.id, side, seq, answer)
                 return answer, False
             except IllegalActionError as exc:
                 answer = ApiError("illegal-action", str(exc)).to_json(seq)
                 self.store.remember_answer(self.id, side, seq, answer)
                 return answer, False
+            # numbers the side may know: its own event count and its own action number,
+            # never the game's totals (they count what the other sides did unseen)
             answer = {
                 "type": "ack",
                 "seq": seq,
-                "index": len(self.game.log),
-                "action": len(self.game.actions) - 1,
+                "index": self.game.log.count_for(side),
+                "action": self.own_actions(side) - 1,
             }
             writes = [
                 Write(len(self.game.actions) - 1, side, _args(action.to_json()), seq, answer)
@@ -197,6 +283,10 @@ class Room:
                 "unknown-action-kind",
                 f"no action {kind!r} is open to {side} now (open: {', '.join(kinds)})",
             )
+        # the schema of the kind, before the engine: a reason naming the argument
+        reason = schema.action_problem(self.schemas, {**data, "side": side})
+        if reason:
+            raise ApiError("malformed-action", reason)
         try:
             return Action.from_json({**data, "side": side})
         except (TypeError, ValueError) as exc:
@@ -206,6 +296,9 @@ class Room:
 
     # -- what a seat is sent --------------------------------------------------------------
     def state_for(self, role: str, since: int) -> dict[str, Any]:
+        delay = self.delay_of(role)
+        if delay is not None:
+            return self._delayed_state(role, delay[0], delay[1], since)
         game = self.game
         result = game.result
         pending = [
@@ -216,14 +309,15 @@ class Room:
             "game": self.id,
             "role": role,
             "from": since,
-            "index": len(game.log),
-            "actions": len(game.actions),
+            # the role's own event count, in its own dense numbering (no hidden event counts)
+            "index": self.event_count(role),
             "pending": pending,
             "seats": self.record.seats,
             "result": result.to_json() if result is not None else None,
             "legal": [],
         }
         if role == UMPIRE:
+            out["actions"] = len(game.actions)
             out["view"] = game.ruleset.snapshot(game.state)
             out["state_hash"] = game.state_hash()
             out["events"] = present.umpire_events(game, since)
@@ -234,6 +328,7 @@ class Room:
             out["view"] = {"public": game.view(first, events_since=None).get("public", {})}
             out["events"] = present.public_events(game, since)
         else:
+            out["actions"] = self.own_actions(role)
             view = game.view(role, events_since=None)
             out["view"] = view
             out["fog"] = present.fog(self.scenario.board, view)
@@ -244,6 +339,48 @@ class Room:
                     for a in self.legal(role)
                 ]
         return out
+
+    def _delayed_state(self, role: str, side: str, behind: int, since: int) -> dict[str, Any]:
+        """What a delayed spectator of ``side`` is sent: the side's view, fog and events as they
+        stood ``behind`` turns ago, and nothing of the present (no pending, no counts of now)."""
+        game = self.delayed_game(behind)
+        over = self.game.over
+        out: dict[str, Any] = {
+            "type": "state",
+            "game": self.id,
+            "role": role,
+            "from": since,
+            "pending": [],
+            "seats": self.record.seats,
+            "legal": [],
+            "result": self.game.result.to_json() if over and self.game.result else None,
+            "delay": {"side": side, "turns": behind, "open": game is not None},
+        }
+        if game is None:
+            out.update(index=0, events=[], view={}, fog=None)
+            return out
+        view = game.view(side, events_since=None)
+        out["index"] = game.log.count_for(side)
+        out["view"] = view
+        out["fog"] = present.fog(self.scenario.board, view)
+        out["events"] = present.side_events(game, side, since)
+        return out
+
+
+@functools.cache
+def _schemas(ruleset: str) -> dict[str, dict[str, Any]]:
+    from killhouse.rulesets import get_ruleset
+
+    return get_ruleset(ruleset).schemas()
+
+
+def _turn(game: Game) -> int:
+    """The turn the game stands at (every registered ruleset's state keeps one)."""
+    turn = getattr(game.state, "turn", None)
+    if isinstance(turn, int):
+        return turn
+    value = game.ruleset.snapshot(game.state).get("turn")
+    return int(value) if isinstance(value, int) else 0
 
 
 def _args(data: dict[str, Any]) -> dict[str, Any]:
@@ -280,6 +417,7 @@ class Rooms:
         seats: Mapping[str, str],
         options: Mapping[str, Any] | None = None,
         prefix: list[dict[str, Any]] | None = None,
+        delayed: Mapping[str, int] | None = None,
     ) -> tuple[Room, dict[str, str]]:
         """A new game; returns the room and the secret token of each human side, the
         spectators and the umpire (only their hashes are stored)."""
@@ -296,6 +434,18 @@ class Rooms:
         full = {side: str(seats.get(side, "ai")) for side in sides}
         tokens = {role: new_token() for role in [*sides, SPECTATOR, UMPIRE]
                   if role not in full or full[role] == "human"}
+        options = dict(options or {})
+        for side, behind in (delayed or {}).items():
+            if side not in sides:
+                raise ApiError("bad-request", f"no side {side!r} to watch in {scenario.name}")
+            if isinstance(behind, bool) or not isinstance(behind, int) or behind < 1:
+                raise ApiError(
+                    "bad-request",
+                    f"a delayed view is at least 1 turn behind (the present is never shown), "
+                    f"not {behind!r}",
+                )
+            tokens[DELAYED + side] = new_token()
+            options.setdefault("delayed", {})[side] = behind
         record = GameRecord(
             id=secrets.token_urlsafe(9),
             scenario=scenario_text,
@@ -303,7 +453,7 @@ class Rooms:
             seed=int(seed),
             seats=full,
             tokens={token_hash(tok): role for role, tok in tokens.items()},
-            options=dict(options or {}),
+            options=options,
             created=time.time(),
         )
         self.store.create_game(record)

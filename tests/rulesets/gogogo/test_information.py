@@ -140,7 +140,7 @@ def test_shots_tell_the_target_side_the_shooter_only_if_seen() -> None:
     shot = table.events("shot")[-1]
     assert shot.audience == frozenset({"ct", "t"})  # named in full: no spectator reads it
     assert shot.for_side("t") == {  # t2 sees c1; no tier (G-68)
-        "seq": shot.seq,
+        "seq": shot.side_seq("t"),  # t's own dense numbering
         "kind": "shot",
         "target": "t1",
         "result": "miss",

@@ -1,13 +1,14 @@
 // The game page: one socket per seat token in the URL fragment (several = hotseat).
 // It draws what the server sends and sends back one of the legal actions; it decides nothing.
 import { h, drawBoard, isCell, cellKey } from "./draw.js";
-import { eventLine, eventText, actionLabel, actorOf, targetsOf } from "./present.js";
+import { eventLine, eventText, actionLabel, actorOf, targetsOf, positions } from "./present.js";
+import { newForm, formView, guideTargets, boardPick, argsOf, strip } from "./controls.js";
 
 const gameId = location.pathname.split("/").filter(Boolean).pop();
 const tokens = (new URLSearchParams(location.hash.slice(1)).get("token") || "").split(",").filter(Boolean);
 const $ = (id) => document.getElementById(id);
 
-const ui = { shown: null, confirmed: null, level: 0, selected: null, board: null, scenario: null };
+const ui = { shown: null, confirmed: null, level: 0, selected: null, board: null, scenario: null, schemas: {}, form: null };
 const seats = tokens.map((token) => new Seat(token));
 window.killhouse = { seats, ui };
 
@@ -45,7 +46,7 @@ Seat.prototype.connect = function () {
 };
 Seat.prototype.receive = function (msg) {
   if (msg.type === "board") {
-    ui.board = msg.board; ui.scenario = msg.scenario; this.role = msg.role; this.save();
+    ui.board = msg.board; ui.scenario = msg.scenario; ui.schemas = msg.schemas || {}; this.role = msg.role; this.save();
     return;
   }
   if (msg.type === "state") {
@@ -62,7 +63,7 @@ Seat.prototype.receive = function (msg) {
     return;
   }
   if (msg.type === "ack") {
-    if (this.outbox && this.outbox.seq === msg.seq) { this.outbox = null; this.save(); }
+    if (this.outbox && this.outbox.seq === msg.seq) { this.outbox = null; this.save(); ui.form = null; }
     $("error").textContent = "";
     return;
   }
@@ -110,7 +111,7 @@ function render() {
     cover.classList.remove("hidden");
     cover.replaceChildren(
       h("div", { id: "cover-text" }, `Pass the screen to ${sideName(seat.role)}.`),
-      h("button", { id: "cover-ok", onclick: () => { ui.confirmed = seat; ui.selected = null; cover.classList.add("hidden"); render(); } },
+      h("button", { id: "cover-ok", onclick: () => { ui.confirmed = seat; ui.selected = null; ui.form = null; cover.classList.add("hidden"); render(); } },
         `I am ${sideName(seat.role)}: show my board`));
     $("boardwrap").replaceChildren();
     $("actions").replaceChildren();
@@ -121,7 +122,9 @@ function render() {
   ui.shown = seat;
   const st = seat.state;
   $("title").textContent = ui.scenario ? `${ui.scenario.name} (${ui.scenario.ruleset})` : "";
-  $("seatname").textContent = `seat: ${seat.role === "umpire" || seat.role === "spectator" ? seat.role : sideName(seat.role)}`;
+  const delay = st.delay;
+  $("seatname").textContent = delay ? `seat: ${sideName(delay.side)}'s view, ${delay.turns} turn${delay.turns === 1 ? "" : "s"} behind`
+    : `seat: ${seat.role === "umpire" || seat.role === "spectator" ? seat.role : sideName(seat.role)}`;
   renderStatus(seat);
   renderLevels();
   renderBoard(seat);
@@ -134,8 +137,13 @@ function renderStatus(seat) {
   const st = seat.state, view = st.view || {};
   const turn = view.turn ?? (view.public && view.public.turn) ?? "";
   const phase = view.phase ?? "";
-  const parts = [h("span", {}, `turn ${turn} · phase ${phase} · ${st.actions} actions · event ${st.index}`), h("br")];
-  if (st.result) {
+  const counted = st.actions === undefined ? "" : st.role === "umpire" ? `${st.actions} actions` : `${st.actions} of your actions`;
+  const parts = [h("span", {}, [`turn ${turn}`, `phase ${phase}`, counted, `event ${st.index}`].filter(Boolean).join(" · ")), h("br")];
+  if (st.delay && !st.result) {
+    parts.push(h("span", { class: "wait", id: "delayed" }, st.delay.open
+      ? `delayed view: ${sideName(st.delay.side)} as it stood at turn ${turn}, at least ${st.delay.turns} turn(s) ago`
+      : `delayed view: opens once ${st.delay.turns} turn(s) have been played`));
+  } else if (st.result) {
     parts.push(h("span", { class: "decide" }, `game over: ${st.result.winner ? sideName(st.result.winner) + " wins" : "draw"} — ${st.result.reason}`));
   } else if (st.legal.length) {
     const p = st.pending.find((d) => d.side === seat.role);
@@ -166,20 +174,30 @@ function renderBoard(seat) {
   const st = seat.state;
   const legal = legalOf(seat);
   const view = st.role === "umpire" ? { figures: st.view.figures || [] } : (st.view || {});
-  const targets = new Map();
-  for (const a of legal) {
-    if (actorOf(a) !== ui.selected && !(ui.selected === null && actorOf(a) === null)) continue;
-    for (const c of targetsOf(a, st.view || {})) {
-      const k = cellKey(c);
-      if (!targets.has(k)) targets.set(k, []);
-      targets.get(k).push(a);
+  const schema = ui.form && ui.schemas[ui.form.kind];
+  let targets = new Map();
+  if (schema) {
+    // an open form: the board fills its armed argument; legal values are highlighted
+    targets = guideTargets(ui.form, schema, legal, positions(st.view || {}));
+  } else {
+    for (const a of legal) {
+      if (actorOf(a) !== ui.selected && !(ui.selected === null && actorOf(a) === null)) continue;
+      for (const c of targetsOf(a, st.view || {})) {
+        const k = cellKey(c);
+        if (!targets.has(k)) targets.set(k, []);
+        targets.get(k).push(a);
+      }
     }
   }
   const svg = drawBoard(ui.board, {
-    view, fog: st.fog || null, level: ui.level, selected: ui.selected, targets,
+    view, fog: st.fog || null, level: ui.level, selected: schema ? ui.form.values.figure : ui.selected, targets,
     sides: ui.scenario.sides.map((s) => s.id), umpire: st.role === "umpire",
-    onCell: (cell) => clickCell(seat, cell, targets),
+    onCell: (cell) => {
+      if (schema) { if (boardPick(ui.form, schema, cell, null)) render(); return; }
+      clickCell(seat, cell, targets);
+    },
     onFigure: (f) => {
+      if (schema) { if (boardPick(ui.form, schema, null, f)) render(); return; }
       if (legal.some((a) => actorOf(a) === f.id)) { ui.selected = ui.selected === f.id ? null : f.id; render(); return; }
       if (isCell(f.at)) clickCell(seat, f.at, targets);
     },
@@ -191,12 +209,6 @@ function clickCell(seat, cell, targets) {
   const acts = targets.get(cellKey(cell)) || [];
   if (acts.length === 1) { send(seat, acts[0]); return; }
   if (acts.length > 1) { showMenu(seat, acts); return; }
-}
-
-function strip(a) {
-  const out = {};
-  for (const [k, v] of Object.entries(a)) if (k !== "hint") out[k] = v;
-  return out;
 }
 
 function send(seat, a) {
@@ -215,34 +227,50 @@ function showMenu(seat, acts) {
 function hideMenu() { $("menu").style.display = "none"; }
 
 function actionButton(seat, a) {
-  if (typeof a.text === "string") {
-    const input = h("input", { type: "text", placeholder: a.kind, size: 18 });
-    return h("div", {}, input, h("button", { class: "act", "data-kind": a.kind, onclick: () => send(seat, { ...a, text: input.value }) }, actionLabel(a)));
-  }
   return h("button", { class: "act", "data-kind": a.kind, onclick: () => send(seat, a) }, actionLabel(a));
 }
+
+// A legal action a click can send whole: no free text to write.
+const oneClick = (a) => typeof a.text !== "string";
 
 function renderActions(seat) {
   const legal = legalOf(seat);
   if (ui.selected && !legal.some((a) => actorOf(a) === ui.selected)) ui.selected = null;
   const box = $("actions");
   box.replaceChildren();
-  if (!legal.length) { box.append(h("em", {}, seat.state.result ? "the game is over" : "nothing to decide now")); return; }
+  if (!legal.length) { ui.form = null; box.append(h("em", {}, seat.state.result ? "the game is over" : "nothing to decide now")); return; }
   const st = seat.state;
+  const kinds = [...new Set(legal.map((a) => a.kind))].sort();
+  if (ui.form && !kinds.includes(ui.form.kind)) ui.form = null;
+  // the quick way, guided by the legal actions: select a figure, click a highlighted target
   const actors = [...new Set(legal.map(actorOf).filter((x) => x !== null))];
   if (actors.length) {
     box.append(h("div", {}, "select a figure, then click a highlighted cell or figure: ",
-      ...actors.map((id) => h("button", { class: `pick${ui.selected === id ? " on" : ""}`, "data-figure": id, onclick: () => { ui.selected = ui.selected === id ? null : id; render(); } }, id))));
+      ...actors.map((id) => h("button", { class: `pick${ui.selected === id ? " on" : ""}`, "data-figure": id, onclick: () => { ui.selected = ui.selected === id ? null : id; ui.form = null; render(); } }, id))));
   }
   if (ui.selected) {
-    const mine = legal.filter((a) => actorOf(a) === ui.selected && !targetsOf(a, st.view || {}).length);
-    if (mine.length) box.append(h("div", { class: "fig" }, `${ui.selected}:`), ...mine.map((a) => actionButton(seat, a)));
+    const mine = legal.filter((a) => actorOf(a) === ui.selected && oneClick(a) && !targetsOf(a, st.view || {}).length);
+    if (mine.length) box.append(h("div", { class: "fig" }, `${ui.selected}:`), ...mine.slice(0, 40).map((a) => actionButton(seat, a)));
   }
-  const free = legal.filter((a) => actorOf(a) === null && !targetsOf(a, st.view || {}).length);
-  if (free.length) box.append(h("div", { class: "fig" }, "other actions:"), ...free.map((a) => actionButton(seat, a)));
-  const all = h("details", {}, h("summary", {}, `every legal action (${legal.length})`));
-  for (const a of legal.slice(0, 400)) all.append(actionButton(seat, a));
-  box.append(all);
+  // kinds that take no argument: one button each
+  const bare = kinds.filter((k) => { const sc = ui.schemas[k]; return sc ? !argsOf(sc).length : false; });
+  if (bare.length) box.append(h("div", { class: "fig" }, "decide:"), ...bare.map((k) => actionButton(seat, legal.find((a) => a.kind === k))));
+  // every other kind: a form built from its schema
+  const formKinds = kinds.filter((k) => ui.schemas[k] && argsOf(ui.schemas[k]).length);
+  if (formKinds.length) {
+    const pick = h("select", { id: "kind", onchange: (e) => {
+      ui.form = e.target.value ? newForm(e.target.value, ui.schemas[e.target.value], ui.selected) : null;
+      render();
+    } }, h("option", { value: "" }, "— an action —"),
+    ...formKinds.map((k) => h("option", { value: k, selected: ui.form && ui.form.kind === k ? "selected" : false }, k)));
+    box.append(h("div", { class: "fig" }, "compose: ", pick));
+    if (ui.form) {
+      box.append(formView(ui.form, ui.schemas[ui.form.kind], legal, render, (action) => { seat.act(action); }));
+    }
+  }
+  // kinds the ruleset declares no schema for: their legal actions as buttons
+  const loose = legal.filter((a) => !ui.schemas[a.kind] && oneClick(a));
+  if (loose.length) box.append(h("div", { class: "fig" }, "other actions:"), ...loose.slice(0, 60).map((a) => actionButton(seat, a)));
 }
 
 function renderLog(seat) {
@@ -263,6 +291,6 @@ function renderEnd(seat) {
     h("button", { onclick: () => { ui.endClosed = true; render(); } }, "look at the board"));
 }
 
-document.addEventListener("keydown", (e) => { if (e.key === "Escape") { hideMenu(); ui.selected = null; render(); } });
+document.addEventListener("keydown", (e) => { if (e.key === "Escape") { hideMenu(); ui.selected = null; ui.form = null; render(); } });
 if (!tokens.length) $("status").textContent = "This link has no seat token.";
 for (const s of seats) s.connect();

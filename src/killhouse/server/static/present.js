@@ -11,7 +11,7 @@ export function actorOf(a) {
 }
 
 // Where things the side knows of stand: its figures, those in sight, remembered, devices.
-function positions(view) {
+export function positions(view) {
   const out = new Map();
   const add = (list) => { for (const x of list || []) if (x && isCell(x.at)) out.set(String(x.id), x.at); };
   add(view.remembered); add(view.seen); add(view.figures); add(view.bombs);

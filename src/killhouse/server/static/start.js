@@ -18,6 +18,11 @@ function seatForm(sides, prefix) {
   });
   const seed = h("input", { type: "number", placeholder: "random", id: `${prefix}-seed`, size: 8 });
   box.append(h("label", {}, "seed: ", seed));
+  // a spectator link for one side's view some turns behind (never the present)
+  const watch = h("select", { class: "delayed-side" }, h("option", { value: "" }, "none"),
+    ...sides.map((s) => h("option", { value: s.id }, s.name || s.id)));
+  const behind = h("input", { type: "number", class: "delayed-turns", min: 1, value: 2, size: 3 });
+  box.append(h("br"), h("label", {}, "delayed spectator of: ", watch), h("label", {}, " turns behind: ", behind));
   return box;
 }
 
@@ -25,7 +30,10 @@ function readSeats(box) {
   const seats = {};
   for (const sel of box.querySelectorAll("select[data-side]")) seats[sel.dataset.side] = sel.value;
   const seed = box.querySelector("input[type=number]").value;
-  return { seats, seed: seed === "" ? null : Number(seed) };
+  const watch = box.querySelector("select.delayed-side").value;
+  const behind = box.querySelector("input.delayed-turns").value;
+  const delayed = watch ? { side: watch, turns: behind === "" ? 2 : Number(behind) } : null;
+  return { seats, seed: seed === "" ? null : Number(seed), delayed };
 }
 
 function showCreated(res) {
@@ -44,6 +52,9 @@ function showCreated(res) {
   }
   if (res.hotseat) links.append(h("a", { href: abs(res.hotseat), class: "hotseat-link" }, `hotseat (all human sides at this screen): ${abs(res.hotseat)}`));
   links.append(h("a", { href: abs(res.spectator), class: "spectator-link" }, `spectator: ${abs(res.spectator)}`));
+  for (const [side, link] of Object.entries(res.delayed || {})) {
+    links.append(h("a", { href: abs(link), class: "delayed-link", "data-side": side }, `${side}'s view, delayed: ${abs(link)}`));
+  }
   links.append(h("a", { href: abs(res.umpire), class: "umpire-link" }, `umpire: ${abs(res.umpire)}`));
   box.append(links);
   box.scrollIntoView();
@@ -60,8 +71,8 @@ async function main() {
       const form = seatForm(scn.sides, key);
       const open = h("button", { class: "open", "data-scenario": scn.file }, "Open game");
       open.onclick = async () => {
-        const { seats, seed } = readSeats(form);
-        showCreated(await post("/api/games", { scenario: scn.file, seats, seed }));
+        const { seats, seed, delayed } = readSeats(form);
+        showCreated(await post("/api/games", { scenario: scn.file, seats, seed, delayed }));
       };
       root.append(h("div", { class: "scenario", "data-file": scn.file },
         miniMap(scn.board, 0, 4),
@@ -83,8 +94,8 @@ async function main() {
     const form = seatForm(res.sides, "upload");
     const open = h("button", { class: "open" }, `Open ${res.name}`);
     open.onclick = async () => {
-      const { seats, seed } = readSeats(form);
-      showCreated(await post("/api/games", { text, name: file.name, seats, seed }));
+      const { seats, seed, delayed } = readSeats(form);
+      showCreated(await post("/api/games", { text, name: file.name, seats, seed, delayed }));
     };
     out.append(h("p", {}, `ok: ${res.name} (${res.ruleset})`), form, open);
   };
