@@ -37,6 +37,9 @@ def narrate(event: Event) -> str | None:
     if k == "hit":
         who = d.get("firer", "someone unseen")
         stray = " (a stray round)" if d.get("stray") else ""
+        if d["effect"] == "equipment":  # section 13: a joker location card, no location
+            return (f"{who} hits {d['target']}{stray}: the round strikes equipment (a magazine,"
+                    f" radio or pouch), no effect; {d['target']} is {d['condition']}.")
         return (f"{who} hits {d['target']}{stray}: {d.get('location')}, {d['effect']}"
                 f"{', knocked down' if d['knocked_down'] else ''}; {d['target']} is "
                 f"{d['condition']}.")
