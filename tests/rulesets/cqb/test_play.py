@@ -292,7 +292,7 @@ def check_view(g: Game, side: str) -> None:
     secrets = g.ruleset.secret_ids(s, side) - known
     assert not (string_values(view) & secrets)
     for entry in view["seen"]:  # nobody else's Hold, aim or declared action
-        assert not {"hold", "aim", "acted", "hesitant"} & set(entry)
+        assert not {"hold", "aim", "aim_at", "acted", "hesitant", "ammo"} & set(entry)
     seen = {e["id"] for e in view["seen"]} | {f["id"] for f in view["figures"]}
     for f in s.figures.values():
         if f.id not in seen:

@@ -106,6 +106,11 @@ class CqbBot(BaselineBot):
             if task == "climb":
                 return 20.0 if self.role == "rescuers" and not seen else -1.0
             return 5.0
+        if kind == "reload":  # ruling Q-60: reload when empty, or when low and out of sight
+            loaded = int(hint.get("loaded", 0))
+            if loaded == 0:
+                return 870.0
+            return 300.0 if not seen and loaded * 3 < int(hint.get("magazine", 1)) else -1.0
         if kind == "aim":
             return 400.0 if seen else -1.0
         if kind == "stand":

@@ -12,10 +12,11 @@ from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.cqb import actions as act
 from killhouse.rulesets.cqb import turn
+from killhouse.rulesets.cqb.fire import reload_why_not
 from killhouse.rulesets.cqb.state import ACTIVATE, GRENADES, MODES, TASKS, CqbState, Figure
 from killhouse.rulesets.kit import Arg, Flow, Move, Phase, Reaction
 
-ACTIONS = ("move", "fire", "aim", "hold", "wait", "stand", "task", "throw")
+ACTIONS = ("move", "fire", "aim", "hold", "wait", "stand", "task", "throw", "reload")
 CALLED = ("torso", "head", "brain-stem", "strong-arm", "weak-arm", "leg")
 
 
@@ -57,6 +58,23 @@ def wait_options(state: CqbState, fig: Figure) -> Iterator[Action]:
 def stand_options(state: CqbState, fig: Figure) -> Iterator[Action]:
     if fig.posture == "prone" and not fig.legs_ooa and not fig.overcome:
         yield Action.make(fig.side, "stand", {"role": "other"}, figure=fig.id)
+
+
+def reload_options(state: CqbState, fig: Figure) -> Iterator[Action]:
+    if not fig.overcome and not reload_why_not(state, fig):
+        weapon = fig.weapon_in_hand()
+        assert weapon is not None
+        yield Action.make(fig.side, "reload", {"role": "reload", "loaded": fig.loaded.get(
+            fig.slot(), 0), "magazine": weapon.magazine}, figure=fig.id)
+
+
+def check_reload(state: CqbState, action: Action) -> None:
+    fig = _actor(state, action)
+    why = reload_why_not(state, fig)
+    if why:
+        raise IllegalActionError(why)
+    if fig.overcome:
+        raise IllegalActionError(f"{fig.id} is overcome by gas and must move out first")
 
 
 def move_options(state: CqbState, fig: Figure) -> Iterator[Action]:
@@ -141,6 +159,8 @@ FLOW: Flow[CqbState] = Flow(
         Move("throw", (FIGURE, Arg("grenade", "enum", choices=GRENADES), Arg("at", "cell")),
              _each(throw_options), resolve, check=check_throw,
              help="throw a stun or CS grenade into a room (12.2)"),
+        Move("reload", (FIGURE,), _each(reload_options), resolve, check=check_reload,
+             help="put a full magazine in the weapon in hand (option track_ammo, Q-60)"),
         Move("interrupt", (FIGURE,), interrupt_options, None,
              help="try to cut in on the figure in sight (section 14 I)"),
         Move("let-pass", (), let_pass_options, None, help="let the action go on"),

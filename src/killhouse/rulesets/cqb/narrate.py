@@ -53,6 +53,10 @@ def narrate(event: Event) -> str | None:
                 f" {d['card']}: {d['landing']}.")
     if k in ("stun-test", "stun-recovery", "cs-test", "fire-test"):
         return f"{d['figure']} {k}: TN {d['tn']}, {d['card']}: {'pass' if d['passed'] else 'fail'}."
+    if k == "reload":
+        return f"{d['figure']} reloads."
+    if k == "empty":
+        return f"{d['figure']}'s magazine is empty."
     if k in ("draw", "roll", "reshuffle", "asked", "no-interrupt"):
         return None
     if k == "game-over":

@@ -33,7 +33,7 @@ class CqbRuleset(FlowRuleset[CqbState]):
                              "(seed 001; digest: cqb.md)")
     scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = {
         "side": frozenset({"role"}),
-        "figure": frozenset({"ability"}),
+        "figure": frozenset({"ability", "magazines"}),
     }
     info: ClassVar[GameInfo] = GameInfo(
         turn_shapes=("phased", "reaction", "simultaneous"),

@@ -100,6 +100,16 @@ def read_scenario(scenario: Scenario) -> tuple[Setup | None, list[Issue]]:
             issues.append(Issue(f"{path}.equipment", "at most a main weapon and a sidearm"))
         fig.weapon = guns[0] if guns else None
         fig.sidearm = guns[1] if len(guns) > 1 else None
+        spare = fspec.extra.get("magazines", t.spare_magazines)
+        if not isinstance(spare, int) or isinstance(spare, bool) or spare < 0:
+            issues.append(Issue(f"{path}.magazines", "expected a whole number, 0 or more",
+                                "spare magazines per weapon (option track_ammo)"))
+            spare = 0
+        if opts.get("track_ammo"):  # ruling Q-60: each weapon loaded, with spare magazines
+            for slot, gun in (("main", fig.weapon), ("sidearm", fig.sidearm)):
+                if gun is not None:
+                    fig.loaded[slot] = t.weapons[gun].magazine
+                    fig.spares[slot] = spare
         figures.append(fig)
     if issues:
         return None, issues

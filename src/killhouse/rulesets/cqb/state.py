@@ -35,6 +35,7 @@ class Options:
     draw_with_replacement: bool = False  # Q-3 (d), a test option
     bystanders_in_line: bool = False  # ruling Q-32
     cover_modifiers: bool = False  # ruling Q-27
+    track_ammo: bool = False  # ruling Q-28: magazines and reloading (Q-60, Q-61)
     max_hostage_losses: int | None = None
 
 
@@ -87,6 +88,9 @@ class Figure:
     panic_from: str | None = None
     lost_tasks: list[str] = field(default_factory=list)
     dead_at_end: bool | None = None
+    #: with ``track_ammo``: rounds in the weapon and spare magazines, by slot (main, sidearm)
+    loaded: dict[str, int] = field(default_factory=dict)
+    spares: dict[str, int] = field(default_factory=dict)
 
     @property
     def active(self) -> bool:
@@ -106,6 +110,10 @@ class Figure:
     def wounds(self) -> int:
         """Flesh wounds and non-incapacitating OOA wounds (+1 each, ruling Q-17)."""
         return self.flesh + self.ooa_hits if self.active else 0
+
+    def slot(self) -> str:
+        """Which weapon is in hand: ``main``, or ``sidearm`` once the main one is dropped."""
+        return "sidearm" if self.dropped else "main"
 
     def weapon_in_hand(self) -> Weapon | None:
         """The weapon it fires: its main weapon, or its sidearm once the main one is dropped."""

@@ -30,6 +30,7 @@ class Weapon:
     hands: int
     burst_rounds: int
     misfire: bool
+    magazine: int  # rounds a full magazine holds (ruling Q-60)
 
     @property
     def automatic(self) -> bool:
@@ -54,6 +55,7 @@ class Tables:
     scope_first_shot: int
     rates: Mapping[str, Mapping[str, int]]
     fixed_auto_burst_rounds: int
+    spare_magazines: int
 
     base_tn: int
     movement: Mapping[str, int]
@@ -99,6 +101,7 @@ def tables() -> Tables:
             hands=int(base.get("hands", 2)),
             burst_rounds=int(base.get("burst_rounds", weapons["default_burst_rounds"])),
             misfire=bool(base.get("misfire", False)),
+            magazine=int(base["magazine"]),
         )
     return Tables(
         values={int(k): int(v) for k, v in decks["values"].items()},
@@ -114,6 +117,7 @@ def tables() -> Tables:
         scope_first_shot=int(weapons["scope_first_shot"]),
         rates=weapons["rates"],
         fixed_auto_burst_rounds=int(weapons["fixed_auto_burst_rounds"]),
+        spare_magazines=int(weapons["spare_magazines"]),
         base_tn=int(fire["base_tn"]),
         movement=fire["movement"],
         called=fire["called"],

@@ -20,6 +20,7 @@ from killhouse.core.paths import distance_field
 from killhouse.rulesets.base import Action, Result
 from killhouse.rulesets.cqb import actions as act
 from killhouse.rulesets.cqb.cards import card_label, draw, reaction_value
+from killhouse.rulesets.cqb.fire import reload, reload_why_not
 from killhouse.rulesets.cqb.resolve import difficulty_tn, stun_tn, test
 from killhouse.rulesets.cqb.state import HOSTAGES, OVER, CqbState, Figure
 from killhouse.rulesets.cqb.tables import tables
@@ -34,7 +35,7 @@ from killhouse.rulesets.cqb.world import (
 )
 
 STEPWISE = ("move", "fire")
-CHECKED = ("aim", "task", "throw", "stand")
+CHECKED = ("aim", "task", "throw", "stand", "reload")
 
 
 def stationary(f: Figure) -> bool:
@@ -149,6 +150,10 @@ def single(state: CqbState, fig: Figure, action: Action, chance: Chance, log: Ev
     elif action.kind == "stand":
         fig.posture = "standing"
         log.emit("stands", {"figure": fig.id}, audience)
+    elif action.kind == "reload":
+        if not reload_why_not(state, fig):  # ruling Q-60: no test
+            reload(fig)
+            log.emit("reload", {"figure": fig.id}, audience)
     elif action.kind == "task":
         act.do_task(state, fig, action, chance, log)
     elif action.kind == "throw":

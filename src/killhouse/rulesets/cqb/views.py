@@ -48,6 +48,9 @@ def own_entry(state: CqbState, f: Figure) -> dict[str, Any]:
                              "respirator": f.respirator},
                   "sidearm": f.sidearm, "charges": f.charges, "hesitant": f.hesitant,
                   "overcome": f.overcome, "sees": sorted(state.visible.get(f.id, ()))})
+    if state.options.track_ammo:  # ruling Q-60: only its own side knows what it has left
+        entry["ammo"] = {slot: {"loaded": n, "spare": f.spares.get(slot, 0)}
+                         for slot, n in sorted(f.loaded.items())}
     return entry
 
 
@@ -109,6 +112,9 @@ def snapshot(state: CqbState) -> dict[str, Any]:
                      "moved": [f.moved_last, f.moved_now], "shots": f.shots,
                      "secured_by": f.secured_by, "panic": f.panic_from,
                      "grenades": dict(sorted(f.grenades.items())), "passed": f.passed})
+        if state.options.track_ammo:
+            figs[-1]["ammo"] = {"loaded": dict(sorted(f.loaded.items())),
+                                "spare": dict(sorted(f.spares.items()))}
     return {
         "sides": list(state.sides),
         "turn": state.turn,
