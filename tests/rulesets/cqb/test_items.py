@@ -4,9 +4,11 @@ point (Q-15), restraining and disarming, window states, extraction, darkness."""
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from typing import Any
 
 import pytest
 
+from killhouse.core.cells import Cell
 from killhouse.core.chance import Chance
 from killhouse.core.deck import Card, Deck
 from killhouse.core.events import Audience, Event
@@ -202,3 +204,232 @@ def test_magazines_key_is_checked() -> None:
 
     with pytest.raises(ScenarioError, match="magazines"):
         game(RANGE.replace("magazines: 1", "magazines: -1"))
+
+
+# -- aiming at a point (ruling Q-15, Q-62) -----------------------------------------------------
+
+ROOM = """
+name: room
+ruleset: cqb
+turn_limit: 9
+map:
+  levels:
+    g: |
+      ..........
+      ..........
+      ####+#####
+      #........#
+      #........#
+      ##########
+sides:
+  - {id: blue, role: rescuers, controller: ai}
+  - {id: red, role: terrorists, controller: ai}
+figures:
+  - {id: b1, side: blue, ability: elite, at: "g:1,0", equipment: [mp5, pistol]}
+  - {id: r1, side: red, ability: veteran, at: "g:4,4", equipment: [ak47]}
+  - {id: r2, side: red, ability: veteran, at: "g:8,4", equipment: [ak47]}
+"""
+
+
+def aimed_tn(s: CqbState, firer: str, target: str) -> int:
+    from killhouse.rulesets.cqb.fire import factors
+    from killhouse.rulesets.cqb.resolve import shot_tn
+
+    f, t = s.figures[firer], s.figures[target]
+    w = f.weapon_in_hand()
+    assert w is not None
+    return shot_tn(factors(s, f, t, None, True, w))
+
+
+@pytest.mark.parametrize(("x", "y", "aimed"), [
+    (5, 3, True),   # the point itself
+    (6, 3, True),   # 1" away: covered (edge)
+    (6, 4, False),  # 1.41" away (diagonal): one step past the edge
+    (7, 3, False),  # 2" away
+])
+def test_q15_aim_at_a_point_covers_figures_within_1_inch(x: int, y: int, aimed: bool) -> None:
+    _g, s = game(ROOM)
+    r1, b1 = s.figures["r1"], s.figures["b1"]
+    r1.at, b1.at = Cell(0, 1, 3), Cell(0, x, y)
+    refresh(s)
+    assert "b1" in s.visible["r1"]
+    unaimed = aimed_tn(s, "r1", "b1")
+    r1.aim_at, r1.aim_turn = Cell(0, 5, 3), s.turn - 1
+    ak = -3  # the Poor Rifle's aim modifier (8.3.2)
+    assert aimed_tn(s, "r1", "b1") == unaimed + (ak if aimed else 0)
+    r1.aim_turn = s.turn  # declared this turn: not yet (8.3.2, "at least one turn prior")
+    assert aimed_tn(s, "r1", "b1") == unaimed
+
+
+def test_aim_at_a_point_in_play_hidden_from_the_enemy() -> None:
+    g, s = game(ROOM)
+    from killhouse.core.terrain import Terrain
+
+    s.board.set_terrain(Cell(0, 4, 2), Terrain.DOOR_OPEN)
+    s.figures["b1"].at = Cell(0, 4, 0)  # blue sees r1 through the open door
+    ready(s, "red")
+    s.figures["b1"].acted = True
+    assert "r1" in s.visible["b1"]
+    points = [a for a in g.legal_actions("red") if a.kind == "aim" and a.get("at")]
+    assert points and all(a.get("figure") in ("r1", "r2") for a in points)
+    door = [a for a in points if a.get("figure") == "r1" and list(a.get("at")) == [0, 4, 2]]
+    assert door
+    start = len(g.log)
+    g.apply(door[0])
+    r1 = s.figures["r1"]
+    assert r1.aim_at == Cell(0, 4, 2) and r1.aim_turn == s.turn
+    own = next(f for f in g.view("red")["figures"] if f["id"] == "r1")
+    assert own["aim_at"] == [0, 4, 2]
+    told = [e.for_side("blue") for e in g.log.since(start) if e.kind == "aim"]
+    assert len(told) == 1, "blue sees r1 take aim"
+    assert told[0] is not None
+    assert {k: v for k, v in told[0].items() if k != "seq"} == {"kind": "aim", "figure": "r1"}
+    assert "4, 2" not in str(g.view("blue"))
+    # the next turn a figure 1" from the door gets the aim modifier; aim this turn does not
+    b1 = s.figures["b1"]
+    b1.at = Cell(0, 4, 1)  # 1" from the door
+    refresh(s)
+    with_aim_now = aimed_tn(s, "r1", "b1")
+    r1.aim_turn = s.turn - 1
+    assert aimed_tn(s, "r1", "b1") == with_aim_now - 3
+
+
+def test_aim_refusals() -> None:
+    g, s = game(ROOM)
+    ready(s, "red")
+    s.figures["b1"].acted = True
+    with pytest.raises(IllegalActionError, match="cannot see the point"):
+        g.apply(Action.make("red", "aim", figure="r1", at=[0, 8, 0]))  # behind the wall
+    with pytest.raises(IllegalActionError, match="not both"):
+        g.apply(Action.make("red", "aim", figure="r1", at=[0, 4, 2], target="b1"))
+    with pytest.raises(IllegalActionError, match="not both"):
+        g.apply(Action.make("red", "aim", figure="r1"))
+    with pytest.raises(IllegalActionError, match="sees no opposing figure"):
+        g.apply(Action.make("red", "aim", figure="r1", target="b1"))
+    g.apply(Action.make("red", "aim", figure="r1", at=[0, 1, 4]))  # any cell it sees
+    assert s.figures["r1"].aim_at == Cell(0, 1, 4)
+
+
+# -- restrain and disarm (section 12.1, rulings Q-63, Q-64) -------------------------------------
+
+
+class Deal(Misses):
+    """Deals the named cards, then misses."""
+
+    def __init__(self, *cards: Card) -> None:
+        super().__init__()
+        self.cards = list(cards)
+
+    def draw(self, deck: Deck, purpose: str, audience: Audience = None,
+             key: Callable[[Card], Hashable] | None = None) -> Card:
+        if self.cards:
+            card = self.cards.pop(0)
+            deck.cards.remove(card)
+            return card
+        return super().draw(deck, purpose, audience, key)
+
+
+def task(g: Game, s: CqbState, chance: Chance, fig: str, kind: str, **args: Any) -> None:
+    from killhouse.rulesets.cqb.flow import FLOW
+
+    action = Action.make(s.figures[fig].side, "task", figure=fig, task=kind, **args)
+    FLOW.validate(s, action)
+    turn.begin(s, action, chance, g.log)
+
+
+def test_q63_restrain_an_incapacitated_enemy_next_to_you() -> None:
+    g, s = game(ROOM)
+    b1, r1 = s.figures["b1"], s.figures["r1"]
+    r1.condition = "incapacitated"
+    b1.at = Cell(0, 5, 3)  # next to r1 (diagonal)
+    ready(s, "blue")
+    offered = [a for a in g.legal_actions("blue") if a.get("task") == "restrain"]
+    assert [a.get("target") for a in offered] == ["r1"]
+    task(g, s, Deal(Card(4, "spades")), "b1", "restrain", target="r1")  # Easy 4: a 4 passes
+    assert r1.restrained_by == "b1"
+    seen = next(e for e in g.view("blue")["seen"] if e["id"] == "r1")
+    assert seen["restrained"] is True
+    assert turn.summary(s)["restrained"] == 1
+    ready(s, "blue")
+    assert not [a for a in g.legal_actions("blue") if a.get("task") == "restrain"]
+
+
+def test_restrain_is_not_offered_two_cells_away_or_for_the_dead() -> None:
+    g, s = game(ROOM)
+    b1, r1 = s.figures["b1"], s.figures["r1"]
+    r1.condition = "incapacitated"
+    b1.at = Cell(0, 6, 3)  # two cells away: one past the edge
+    ready(s, "blue")
+    assert not [a for a in g.legal_actions("blue") if a.get("task") == "restrain"]
+    b1.at = Cell(0, 5, 3)
+    r1.condition = "dead"
+    ready(s, "blue")
+    assert not [a for a in g.legal_actions("blue") if a.get("task") == "restrain"]
+
+
+DEVICE = ROOM + """objects:
+  - {id: bomb, type: device, at: "g:2,4", effect: stun, timer: 3}
+"""
+
+
+def test_q64_disarm_a_device_pass() -> None:
+    g, s = game(DEVICE)
+    b1 = s.figures["b1"]
+    b1.at = Cell(0, 3, 3)
+    ready(s, "blue")
+    offered = [a for a in g.legal_actions("blue") if a.get("task") == "disarm"]
+    assert [list(a.get("at")) for a in offered] == [[0, 2, 4]]
+    assert offered[0].hint["tn"] == 10  # Very difficult
+    task(g, s, Deal(Card(10, "spades")), "b1", "disarm", at=[0, 2, 4])
+    assert s.devices["bomb"].state == "disarmed"
+    assert turn.summary(s)["bombs_defused"] == 1
+    assert g.view("red")["public"]["devices"][0]["state"] == "disarmed"
+
+
+@pytest.mark.parametrize(("card", "state"), [
+    (Card(9, "spades"), "armed"),     # fails by 1: no progress
+    (Card(8, "spades"), "armed"),     # fails by 2: no progress (edge)
+    (Card(7, "spades"), "exploded"),  # fails by 3: the device goes off
+])
+def test_q64_disarm_failure_by_margin(card: Card, state: str) -> None:
+    g, s = game(DEVICE)
+    b1 = s.figures["b1"]
+    b1.at = Cell(0, 3, 3)
+    ready(s, "blue")
+    task(g, s, Deal(card), "b1", "disarm", at=[0, 2, 4])
+    assert s.devices["bomb"].state == state
+    if state == "exploded":
+        assert any(e.kind == "stun-grenade" for e in g.log.events)
+        assert turn.summary(s)["bombs_exploded"] == 1
+
+
+def test_q64_a_joker_on_disarm_is_a_complication() -> None:
+    g, s = game(DEVICE)
+    b1 = s.figures["b1"]
+    b1.at = Cell(0, 3, 3)
+    ready(s, "blue")
+    task(g, s, Deal(Card(0, "joker")), "b1", "disarm", at=[0, 2, 4])
+    assert s.devices["bomb"].state == "armed" and "disarm" in b1.lost_tasks
+    ready(s, "blue")
+    assert not [a for a in g.legal_actions("blue") if a.get("task") == "disarm"]
+
+
+def test_q64_the_timer_goes_off_at_the_upkeep_of_its_turn() -> None:
+    g, s = game(DEVICE)
+    s.turn = 2
+    turn.start_turn(s, Misses(), g.log)
+    assert s.devices["bomb"].state == "armed"  # turn 2: one before the timer
+    s.turn = 3
+    turn.start_turn(s, Misses(), g.log)
+    assert s.devices["bomb"].state == "exploded"
+
+
+def test_devices_are_checked() -> None:
+    from killhouse.errors import ScenarioError
+
+    with pytest.raises(ScenarioError, match="effect"):
+        game(DEVICE.replace("effect: stun", "effect: nuke"))
+    with pytest.raises(ScenarioError, match="timer"):
+        game(DEVICE.replace("timer: 3", "timer: 0"))
+    with pytest.raises(ScenarioError, match="no 'camera' objects"):
+        game(DEVICE.replace("type: device", "type: camera"))

@@ -335,12 +335,12 @@ def test_choosing_hold_in_sight_of_the_enemy_is_told_to_no_one_else() -> None:
 
 def test_a_move_paused_in_a_friends_cell_then_ends_in_an_empty_one() -> None:
     """Rule 1 / ruling Q-59: a mover may stand in a friend's cell while an interrupt window is
-    open (it is passing through), and ends its move in an empty cell. Seed 10000001 pauses
+    open (it is passing through), and ends its move in an empty cell. Seed 10000023 pauses
     red-1 in red-2's cell (found by the conformance property test)."""
     from tests.conformance import first_scenario, random_playout
 
     paused = 0
-    for game in random_playout(first_scenario("cqb"), 10000001):
+    for game in random_playout(first_scenario("cqb"), 10000023):
         state = game.state
         running = state.running
         active = [f for f in state.figures.values() if f.active]

@@ -103,6 +103,10 @@ class CqbBot(BaselineBot):
                 return 600.0 + 100 * p if not seen else 300.0
             if task in ("charge", "shotgun-breach", "kick", "pick"):
                 return (500.0 + 100 * p) if self.role == "rescuers" and not seen else -1.0
+            if task == "disarm":  # ruling Q-64: a device in reach, nobody shooting
+                return 560.0 + 100 * p if not seen else -1.0
+            if task == "restrain":  # ruling Q-63
+                return 250.0 if not seen else -1.0
             if task == "climb":
                 return 20.0 if self.role == "rescuers" and not seen else -1.0
             return 5.0
@@ -111,8 +115,8 @@ class CqbBot(BaselineBot):
             if loaded == 0:
                 return 870.0
             return 300.0 if not seen and loaded * 3 < int(hint.get("magazine", 1)) else -1.0
-        if kind == "aim":
-            return 400.0 if seen else -1.0
+        if kind == "aim":  # at a figure in sight; aim at a point is left to players
+            return 400.0 if seen and action.get("target") else -1.0
         if kind == "stand":
             return 450.0
         if kind == "hold":

@@ -31,7 +31,7 @@ from killhouse.rulesets.cqb.resolve import (
     throw_difficulty,
     throw_landing,
 )
-from killhouse.rulesets.cqb.state import HOSTAGES, MODES, CqbState, Figure
+from killhouse.rulesets.cqb.state import HOSTAGES, MODES, CqbState, Device, Figure
 from killhouse.rulesets.cqb.tables import tables
 from killhouse.rulesets.cqb.world import (
     STEPS,
@@ -282,10 +282,46 @@ def _task_options(state: CqbState, fig: Figure) -> Iterator[Action]:
     if fig.dropped and not (fig.strong_arm_ooa and fig.weak_arm_ooa):
         yield _task(state, fig, "pick-up")
     for other in state.figures.values():
+        if not adjacent(fig.at, other.at):
+            continue
         if (other.side == HOSTAGES and other.active and other.secured_by is None
-                and max(abs(other.at.x - fig.at.x), abs(other.at.y - fig.at.y)) == 1
-                and other.at.level == fig.at.level and fig.side == state.rescuers):
+                and fig.side == state.rescuers):
             yield _task(state, fig, "secure", target=other.id)
+        elif (other.side not in (fig.side, HOSTAGES) and other.condition == "incapacitated"
+              and other.restrained_by is None):  # ruling Q-63
+            yield _task(state, fig, "restrain", target=other.id)
+    if fig.side == state.rescuers:
+        for device in sorted(state.devices.values(), key=lambda d: d.id):
+            if device.state == "armed" and (device.at == fig.at or adjacent(fig.at, device.at)):
+                yield _task(state, fig, "disarm", at=device.at)
+
+
+def adjacent(a: Cell, b: Cell) -> bool:
+    """Next to each other on one level (the eight neighbouring cells)."""
+    return a.level == b.level and max(abs(a.x - b.x), abs(a.y - b.y)) == 1
+
+
+def device_at(state: CqbState, cell: Cell | None) -> Device | None:
+    return next((d for d in state.devices.values() if d.at == cell and d.state == "armed"),
+                None)
+
+
+def device_goes_off(state: CqbState, device: Device, chance: Chance, log: EventLog) -> None:
+    """Ruling Q-64: the device's effect in its room (a stun grenade, CS gas or a fire)."""
+    device.state = "exploded"
+    log.emit("device", {"device": device.id, "at": cell_json(device.at), "state": "exploded",
+                        "effect": device.effect})
+    room = next(iter(sorted(rooms_of(state, device.at))), None)
+    hear(state, device.at, "explosion", 48, 24, None)  # heard by everyone in earshot
+    if room is None:
+        return
+    if device.effect == "stun":
+        detonate_stun(state, room, chance, log)
+    elif device.effect == "cs":
+        deploy_cs(state, room, chance, log)
+    elif room not in state.fires:
+        state.fires[room] = state.turn
+        log.emit("fire-starts", {"room": room})
 
 
 def _task(state: CqbState, fig: Figure, kind: str, at: Cell | None = None,
@@ -344,6 +380,10 @@ def do_task(state: CqbState, fig: Figure, action: Action, chance: Chance, log: E
             fig.posture = "prone"
         elif kind == "secure" and action.get("target"):
             state.figures[str(action.get("target"))].panic_from = fig.id
+        elif kind == "disarm":  # section 12.1: the device goes off
+            device = device_at(state, at)
+            if device is not None:
+                device_goes_off(state, device, chance, log)
     if outcome != "pass":
         return
     if kind in ("kick", "shotgun-breach", "charge", "pick") and at is not None:
@@ -360,6 +400,14 @@ def do_task(state: CqbState, fig: Figure, action: Action, chance: Chance, log: E
         hostage = state.figures[str(action.get("target"))]
         hostage.secured_by = fig.id
         hostage.panic_from = None
+    elif kind == "restrain":
+        state.figures[str(action.get("target"))].restrained_by = fig.id
+    elif kind == "disarm":
+        device = device_at(state, at)
+        if device is not None:
+            device.state = "disarmed"
+            log.emit("device", {"device": device.id, "at": cell_json(device.at),
+                                "state": "disarmed"})
 
 
 # -- grenades (sections 10, 11, 12.2) ------------------------------------------------------------
@@ -473,7 +521,7 @@ def detonate_stun(state: CqbState, room: int, chance: Chance, log: EventLog) -> 
 
 def stun(fig: Figure, turn: int) -> None:
     fig.stunned_turn = turn
-    fig.aim_target = None  # ruling Q-15
+    fig.clear_aim()  # ruling Q-15
     fig.hold = False
 
 

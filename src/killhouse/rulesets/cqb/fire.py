@@ -79,7 +79,10 @@ def reload(fig: Figure) -> None:
 def factors(state: CqbState, fig: Figure, target: Figure, called: str | None, first: bool,
             weapon: Weapon) -> ShotFactors:
     """The TN factors of ``fig``'s next shot at ``target`` (section 8.2)."""
-    aimed = fig.aim_target == target.id and fig.aim_turn is not None and fig.aim_turn < state.turn
+    aimed = fig.aim_turn is not None and fig.aim_turn < state.turn and (
+        fig.aim_target == target.id or (  # ruling Q-15: a point covers figures within 1"
+            fig.aim_at is not None and fig.aim_at.level == target.at.level
+            and inches(fig.aim_at, target.at) <= tables().aim_point_reach))
     change = 0
     if fig.last_target is not None and fig.last_target != target.id:
         old = state.figures.get(fig.last_target)
@@ -237,7 +240,7 @@ def apply_hit(state: CqbState, target: Figure, hit: Hit, firer: Figure, log: Eve
     if not target.active:
         target.hold = False
         target.stunned_turn = None
-        target.aim_target = None
+        target.clear_aim()
         target.secured_by = None
         for f in state.figures.values():
             if f.secured_by == target.id:
@@ -256,7 +259,7 @@ def knock_down(fig: Figure) -> None:
     """Ruling Q-20: prone; an action not yet taken this turn is lost; aim ends."""
     fig.posture = "prone"
     fig.knocked = True
-    fig.aim_target = None
+    fig.clear_aim()
     fig.acted = True
     fig.hold = False
 

@@ -53,6 +53,10 @@ def narrate(event: Event) -> str | None:
                 f" {d['card']}: {d['landing']}.")
     if k in ("stun-test", "stun-recovery", "cs-test", "fire-test"):
         return f"{d['figure']} {k}: TN {d['tn']}, {d['card']}: {'pass' if d['passed'] else 'fail'}."
+    if k == "device":
+        if d["state"] == "disarmed":
+            return f"Device {d['device']} at {_at(d['at'])} is disarmed."
+        return f"Device {d['device']} at {_at(d['at'])} goes off: {d['effect']}."
     if k == "reload":
         return f"{d['figure']} reloads."
     if k == "empty":

@@ -34,6 +34,7 @@ class CqbRuleset(FlowRuleset[CqbState]):
     scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = {
         "side": frozenset({"role"}),
         "figure": frozenset({"ability", "magazines"}),
+        "object": frozenset({"effect", "timer"}),
     }
     info: ClassVar[GameInfo] = GameInfo(
         turn_shapes=("phased", "reaction", "simultaneous"),
@@ -72,7 +73,7 @@ class CqbRuleset(FlowRuleset[CqbState]):
             scenario=scenario, board=board, options=setup.options, sides=setup.sides,
             rescuers=setup.rescuers, figures=figures, decks=decks, hostage_deck=hostage_deck(),
             luck=luck, turn_limit=scenario.turn_limit or DEFAULT_TURN_LIMIT, rooms=rooms,
-            open_rooms=open_rooms,
+            open_rooms=open_rooms, devices={d.id: copy.deepcopy(d) for d in setup.devices},
         )
         log.emit("scenario", {"name": scenario.name, "turn_limit": state.turn_limit})
         refresh(state)

@@ -20,7 +20,8 @@ ACTIVATE, OVER = "activate", "over"
 Condition = Literal["active", "incapacitated", "dead"]
 MODES: tuple[str, ...] = ("crawl", "stealthy", "normal", "fast")
 TASKS: tuple[str, ...] = ("kick", "shotgun-breach", "charge", "pick", "climb", "pick-up",
-                          "clear-jam", "secure")
+                          "clear-jam", "secure", "restrain", "disarm")
+DEVICE_EFFECTS: tuple[str, ...] = ("stun", "cs", "fire")
 GRENADES: tuple[str, ...] = ("stun", "cs")
 
 
@@ -67,6 +68,7 @@ class Figure:
     cs: int = 0  # CS and fire failures: +1 each to every action (section 11, 13)
     overcome: bool = False  # a CS joker: the next action must be a Normal or Fast move
     aim_target: str | None = None
+    aim_at: Cell | None = None  # aim at a point (ruling Q-15): covers figures within 1"
     aim_turn: int | None = None
     hold: bool = False
     moved_last: float = 0.0
@@ -85,6 +87,7 @@ class Figure:
     card_label: str | None = None
     hesitant: bool = False
     secured_by: str | None = None
+    restrained_by: str | None = None  # section 12.1 (ruling Q-63)
     panic_from: str | None = None
     lost_tasks: list[str] = field(default_factory=list)
     dead_at_end: bool | None = None
@@ -111,6 +114,11 @@ class Figure:
         """Flesh wounds and non-incapacitating OOA wounds (+1 each, ruling Q-17)."""
         return self.flesh + self.ooa_hits if self.active else 0
 
+    def clear_aim(self) -> None:
+        """Ruling Q-15: aim ends (at a figure or at a point)."""
+        self.aim_target = None
+        self.aim_at = None
+
     def slot(self) -> str:
         """Which weapon is in hand: ``main``, or ``sidearm`` once the main one is dropped."""
         return "sidearm" if self.dropped else "main"
@@ -125,6 +133,18 @@ class Figure:
 
     def one_handed(self) -> bool:
         return self.strong_arm_ooa or self.weak_arm_ooa
+
+
+@dataclass
+class Device:
+    """A simple device the scenario places (section 12.1, ruling Q-64): disarmed by a Very
+    difficult test; it goes off on a setback or when its timer runs out."""
+
+    id: str
+    at: Cell
+    effect: str = "stun"
+    timer: int | None = None  # the turn at whose upkeep it goes off, if not disarmed
+    state: str = "armed"  # armed, disarmed or exploded
 
 
 @dataclass
@@ -158,6 +178,7 @@ class CqbState:
     visible: dict[str, frozenset[str]] = field(default_factory=dict)
     rooms: dict[Cell, int] = field(default_factory=dict)
     open_rooms: frozenset[int] = frozenset()
+    devices: dict[str, Device] = field(default_factory=dict)
 
     def deck_of(self, fig: Figure) -> Deck:
         return self.decks[deck_key(self.options, fig)]

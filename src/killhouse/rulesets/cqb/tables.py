@@ -67,6 +67,7 @@ class Tables:
     cover: Mapping[str, int]
     line_extend: int
     line_near: int
+    aim_point_reach: int
 
     location: Mapping[int, tuple[str, bool]]
     effects: Mapping[str, Mapping[str, str]]
@@ -128,6 +129,7 @@ def tables() -> Tables:
         cover=fire["cover"],
         line_extend=int(fire["line_of_fire"]["extend"]),
         line_near=int(fire["line_of_fire"]["near_target"]),
+        aim_point_reach=int(fire["aim_point_reach"]),
         location={int(k): (str(v["loc"]), bool(v["plated"])) for k, v in hits["location"].items()},
         effects=hits["effects"],
         soft_armour=hits["soft_armour"],

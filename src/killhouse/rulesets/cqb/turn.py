@@ -138,9 +138,17 @@ def execute(state: CqbState, ctx: dict[str, Any], chance: Chance, log: EventLog)
 def single(state: CqbState, fig: Figure, action: Action, chance: Chance, log: EventLog) -> None:
     audience = observers(state, fig)
     if action.kind == "aim":
-        fig.aim_target = str(action.get("target"))
+        fig.clear_aim()
+        if action.get("at") is not None:  # ruling Q-15: a point
+            fig.aim_at = act.cell_of(action.get("at"))
+        else:
+            fig.aim_target = str(action.get("target"))
         fig.aim_turn = state.turn
-        log.emit("aim", {"figure": fig.id, "target": fig.aim_target}, audience)
+        data = {"figure": fig.id, "target": fig.aim_target,
+                "at": list(fig.aim_at) if fig.aim_at else None}
+        # what it aims at is its own side's secret (section 14): others see it take aim
+        log.emit("aim", data, audience, {s: {"figure": fig.id} for s in audience
+                                         if s != fig.side})
     elif action.kind == "hold":
         fig.hold = True
         fig.passed = True
@@ -173,7 +181,7 @@ def finish(state: CqbState, ctx: dict[str, Any], log: EventLog) -> None:
         act.back_off(state, fig, ctx, log)
         act.follow(state, fig, log)
     if kind not in ("hold", "wait") and kind != "aim":
-        fig.aim_target = None
+        fig.clear_aim()
     fig.knocked = False
     refresh(state)
 
@@ -403,6 +411,9 @@ def start_turn(state: CqbState, chance: Chance, log: EventLog) -> None:
             log.emit("fire-test", {"figure": f.id, **r.to_json()}, observers(state, f))
         if state.turn - since >= tables().tests["fire"]["smoke_from_upkeep"]:
             act.fire_smoke(state, room)
+    for device in state.devices.values():  # U6: scenario timers (ruling Q-64)
+        if device.state == "armed" and device.timer is not None and device.timer <= state.turn:
+            act.device_goes_off(state, device, chance, log)
     refresh(state)
     state.contact = {}
     for f in state.figures.values():  # C: contact (ruling Q-10)
@@ -487,7 +498,14 @@ def panic_run(state: CqbState, h: Figure, log: EventLog) -> None:
 def summary(state: CqbState) -> dict[str, Any]:
     lost = sum(1 for f in state.figures.values() if f.side == HOSTAGES and not f.active)
     alive = sum(1 for f in state.figures.values() if f.side == HOSTAGES and f.active)
-    return {"hostages_alive": alive, "hostages_down": lost, "turn": state.turn}
+    out: dict[str, Any] = {"hostages_alive": alive, "hostages_down": lost, "turn": state.turn}
+    restrained = sum(1 for f in state.figures.values() if f.restrained_by is not None)
+    if restrained:  # ruling Q-63
+        out["restrained"] = restrained
+    if state.devices:  # ruling Q-64, in the summary's words (K-14)
+        out["bombs_exploded"] = sum(1 for d in state.devices.values() if d.state == "exploded")
+        out["bombs_defused"] = sum(1 for d in state.devices.values() if d.state == "disarmed")
+    return out
 
 
 def check_end(state: CqbState, chance: Chance, log: EventLog) -> None:

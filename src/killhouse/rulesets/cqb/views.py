@@ -35,7 +35,8 @@ def seen_entry(state: CqbState, f: Figure) -> dict[str, Any]:
     weapon = f.weapon_in_hand()
     return {"id": f.id, "side": f.side, "kind": f.kind, "at": cell_json(f.at),
             "posture": f.posture, "status": status(f), "weapon": weapon.name if weapon else None,
-            "wounds": wounds(f), "card": f.card_label, "secured_by": f.secured_by}
+            "wounds": wounds(f), "card": f.card_label, "secured_by": f.secured_by,
+            **({"restrained": True} if f.restrained_by is not None else {})}
 
 
 def own_entry(state: CqbState, f: Figure) -> dict[str, Any]:
@@ -48,6 +49,8 @@ def own_entry(state: CqbState, f: Figure) -> dict[str, Any]:
                              "respirator": f.respirator},
                   "sidearm": f.sidearm, "charges": f.charges, "hesitant": f.hesitant,
                   "overcome": f.overcome, "sees": sorted(state.visible.get(f.id, ()))})
+    if f.aim_at is not None:  # ruling Q-15: aim at a point, its own side's secret
+        entry["aim_at"] = cell_json(f.aim_at)
     if state.options.track_ammo:  # ruling Q-60: only its own side knows what it has left
         entry["ammo"] = {slot: {"loaded": n, "spare": f.spares.get(slot, 0)}
                          for slot, n in sorted(f.loaded.items())}
@@ -85,7 +88,10 @@ def view(state: CqbState, side: str) -> dict[str, Any]:
         "public": {"turn": state.turn, "turn_limit": state.turn_limit,
                    "stage": "card order" if state.stage == "q" else "alternating",
                    "rescuers": state.rescuers, "decks": decks,
-                   "luck": state.luck.get(side)},
+                   "luck": state.luck.get(side),
+                   # ruling Q-64: devices are in the briefing, their state is heard
+                   **({"devices": [{"id": d.id, "at": cell_json(d.at), "state": d.state}
+                                   for d in state.devices.values()]} if state.devices else {})},
         "question": own_question(state.windows, side),
         "result": state.result.to_json() if state.result else None,
     }
@@ -111,7 +117,9 @@ def snapshot(state: CqbState) -> dict[str, Any]:
                      "stunned_turn": f.stunned_turn, "aim": f.aim_target, "jammed": f.jammed,
                      "moved": [f.moved_last, f.moved_now], "shots": f.shots,
                      "secured_by": f.secured_by, "panic": f.panic_from,
-                     "grenades": dict(sorted(f.grenades.items())), "passed": f.passed})
+                     "grenades": dict(sorted(f.grenades.items())), "passed": f.passed,
+                     "aim_at": cell_json(f.aim_at) if f.aim_at else None,
+                     "restrained_by": f.restrained_by})
         if state.options.track_ammo:
             figs[-1]["ammo"] = {"loaded": dict(sorted(f.loaded.items())),
                                 "spare": dict(sorted(f.spares.items()))}
@@ -129,6 +137,7 @@ def snapshot(state: CqbState) -> dict[str, Any]:
         "running": state.running,
         "windows": windows_json(state.windows),
         "gas": sorted(state.gas.items()),
+        "devices": [[d.id, d.state] for d in state.devices.values()],
         "fires": sorted(state.fires.items()),
         "board": state.board.fingerprint(),
         "result": state.result.to_json() if state.result else None,

@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 from killhouse.core.board import Board
 from killhouse.core.cells import Cell, sector_of
-from killhouse.core.geometry import los_pairs
+from killhouse.core.geometry import line_of_sight, los_pairs
 from killhouse.core.paths import StepRules
 from killhouse.core.terrain import Terrain, passable_mask
 from killhouse.rulesets.cqb.state import CqbState, Figure
@@ -119,6 +119,22 @@ def sees(state: CqbState, a: Figure, b: Figure) -> bool:
     return b.id in state.visible.get(a.id, frozenset())
 
 
+def sees_cell(state: CqbState, fig: Figure, cell: Cell) -> bool:
+    """Whether ``fig`` has line of sight to ``cell`` on its own level (exact, K-1)."""
+    if cell.level != fig.at.level or not state.board.in_bounds(cell):
+        return False
+    level = cell.level
+    return line_of_sight(state.board.opaque(level), (fig.at.x, fig.at.y), (cell.x, cell.y),
+                         smoke(state, level))
+
+
+def openings(state: CqbState, level: int) -> list[Cell]:
+    """The doorway and window cells of a level (aim points the actions offer, Q-15)."""
+    lv = state.board.levels[level]
+    ys, xs = np.nonzero(np.isin(lv.terrain, [int(t) for t in _OPENINGS]))
+    return [Cell(level, int(x), int(y)) for x, y in zip(xs.tolist(), ys.tolist(), strict=True)]
+
+
 def side_sees(state: CqbState, side: str, fig: Figure) -> bool:
     return fig.side == side or any(
         sees(state, f, fig) for f in state.side_figures(side) if f.active)
@@ -209,10 +225,11 @@ def in_line_of_fire(state: CqbState, firer: Figure, target: Figure,
 
 
 def hear(state: CqbState, source: Cell, kind: str, same_level: float, other_level: float,
-         maker: Figure) -> None:
-    """Sides with a figure in earshot note a sound's direction (never who made it)."""
+         maker: Figure | None) -> None:
+    """Sides with a figure in earshot note a sound's direction (never who made it); the
+    maker's side hears nothing new (``None``: no maker, as for a device)."""
     for side in state.sides:
-        if side == maker.side:
+        if maker is not None and side == maker.side:
             continue
         for f in state.side_figures(side):
             if not f.active or f.at == source:
