@@ -433,3 +433,131 @@ def test_devices_are_checked() -> None:
         game(DEVICE.replace("timer: 3", "timer: 0"))
     with pytest.raises(ScenarioError, match="no 'camera' objects"):
         game(DEVICE.replace("type: device", "type: camera"))
+
+
+# -- window states (ruling Q-65) and extraction (Q-66) -----------------------------------------
+
+HOUSE = """
+name: house
+ruleset: cqb
+turn_limit: 9
+map:
+  legend:
+    "o": {terrain: window, window: open}
+    "x": {terrain: window, window: broken}
+  levels:
+    g: |
+      .............
+      .............
+      ##=##o##x####
+      #...........#
+      #...........#
+      #############
+  zones:
+    extraction: ["g:0,0-1,1"]
+sides:
+  - {id: blue, role: rescuers, controller: ai}
+  - {id: red, role: terrorists, controller: ai}
+figures:
+  - {id: b1, side: blue, ability: elite, at: "g:2,1", equipment: [mp5, pistol, stun]}
+  - {id: r1, side: red, ability: veteran, at: "g:11,4", equipment: [ak47]}
+  - {id: h1, kind: hostage, at: "g:3,4"}
+"""
+
+
+def window_of(s: CqbState, x: int) -> str:
+    from killhouse.rulesets.cqb.world import window_state
+
+    return window_state(s, Cell(0, x, 2))
+
+
+def test_q65_windows_start_as_the_legend_says() -> None:
+    _g, s = game(HOUSE)
+    assert [window_of(s, x) for x in (2, 5, 8)] == ["closed", "open", "broken"]
+
+
+def test_q65_sight_passes_every_window_state() -> None:
+    _g, s = game(HOUSE)
+    b1, h1 = s.figures["b1"], s.figures["h1"]
+    for x in (2, 5, 8):
+        b1.at, h1.at = Cell(0, x, 0), Cell(0, x, 4)
+        refresh(s)
+        assert "h1" in s.visible["b1"], x
+
+
+@pytest.mark.parametrize(("x", "climb"), [(2, False), (5, True), (8, True)])
+def test_q65_climb_only_through_an_open_or_broken_window(x: int, climb: bool) -> None:
+    g, s = game(HOUSE)
+    s.figures["b1"].at = Cell(0, x, 1)
+    ready(s, "blue")
+    tasks = {a.get("task") for a in g.legal_actions("blue")}
+    assert ("climb" in tasks) is climb
+
+
+def test_q65_open_close_and_break_a_window() -> None:
+    g, s = game(HOUSE)
+    ready(s, "blue")
+    doings = {(tuple(a.get("at")), a.get("do")) for a in g.legal_actions("blue")
+              if a.kind == "window"}
+    assert doings == {((0, 2, 2), "open"), ((0, 2, 2), "break")}
+    g.apply(Action.make("blue", "window", figure="b1", at=[0, 2, 2], do="open"))
+    assert window_of(s, 2) == "open"
+    ready(s, "blue")
+    g.apply(Action.make("blue", "window", figure="b1", at=[0, 2, 2], do="break"))
+    assert window_of(s, 2) == "broken"
+    assert any(snd["kind"] == "glass" for snd in g.view("red")["sounds"])  # 24": r1 is 9.5"
+    ready(s, "blue")
+    assert not [a for a in g.legal_actions("blue") if a.kind == "window"]  # broken stays
+    with pytest.raises(IllegalActionError):
+        g.apply(Action.make("blue", "window", figure="b1", at=[0, 2, 2], do="close"))
+
+
+@pytest.mark.parametrize(("x", "difficulty", "breaks"), [
+    (2, 8, True),    # through the closed window: Difficult, and it breaks (12.2)
+    (5, 4, False),   # through the open one within 6": Easy
+    (8, 4, False),   # broken: as open
+])
+def test_q65_grenade_through_a_window(x: int, difficulty: int, breaks: bool) -> None:
+    from killhouse.rulesets.cqb import actions as act
+
+    g, s = game(HOUSE)
+    b1 = s.figures["b1"]
+    b1.at = Cell(0, x, 0)
+    refresh(s)
+    act.do_throw(s, b1, Action.make("blue", "throw", figure="b1", grenade="stun",
+                                    at=[0, x, 4]), Deal(Card(13, "spades")), g.log)
+    ev = next(e for e in g.log.events if e.kind == "throw")
+    assert ev.data["tn"] == difficulty
+    assert (window_of(s, x) == "broken") is (x == 8 or breaks)
+
+
+def test_q66_a_secured_hostage_led_into_the_extraction_zone_is_rescued() -> None:
+    from killhouse.rulesets.cqb import actions as act
+
+    g, s = game(HOUSE)
+    b1, h1 = s.figures["b1"], s.figures["h1"]
+    h1.at = Cell(0, 2, 1)
+    h1.secured_by = "b1"
+    b1.at = Cell(0, 0, 1)  # in the zone; the free neighbour nearest h1 is (1, 1), in it too
+    refresh(s)
+    act.follow(s, b1, g.log)
+    assert h1.at == Cell(0, 1, 1) and h1.extracted and not h1.active
+    assert turn.summary(s)["rescued"] == 1 and turn.summary(s)["hostages"] == 1
+    assert turn.summary(s)["hostages_down"] == 0
+    assert g.ruleset.casualties(s)["hostages"] == 0
+    assert g.view("blue")["public"]["rescued"] == ["h1"]
+    assert "rescued" not in g.view("red")["public"]
+    assert "h1" not in s.visible["b1"]  # off the map
+
+
+def test_q66_a_hostage_one_cell_outside_the_zone_is_not_rescued() -> None:
+    from killhouse.rulesets.cqb import actions as act
+
+    g, s = game(HOUSE)
+    b1, h1 = s.figures["b1"], s.figures["h1"]
+    h1.at, h1.secured_by = Cell(0, 4, 1), "b1"
+    b1.at = Cell(0, 2, 0)  # the free neighbour nearest h1 is at x = 3: one past the zone
+    refresh(s)
+    act.follow(s, b1, g.log)
+    assert h1.at.x == 3 and not h1.extracted
+    assert turn.summary(s)["rescued"] == 0

@@ -39,6 +39,7 @@ class CqbBot(BaselineBot):
         self.inside = {r for r in set(rooms.values()) if r not in open_rooms}
         self.looked: set[int] = set()
         self.down: set[str] = set()
+        self.extraction = sorted(scenario.board.zone_cells("extraction"))  # ruling Q-66
 
     # -- what the bot knows ------------------------------------------------------------
     def _note(self, view: dict[str, Any]) -> None:
@@ -130,10 +131,22 @@ class CqbBot(BaselineBot):
                 return 3.0 + (0.5 if seen else 0.0) * self.closing(view, action, field)
             mode = action.get("mode")
             gain = self.closing(view, action, field)
+            if not seen and self.escorting(view, action):  # lead the hostage out (Q-66)
+                if mode == "fast":
+                    return 3.0  # a secured hostage keeps up only at Normal pace (Q-30)
+                gain = self.closing(view, action, self.field(self.extraction))
             bonus = {"normal": 1.0, "fast": 0.5 if not seen else -5.0, "stealthy": 0.2,
                      "crawl": -1.0}.get(str(mode), 0.0)
             return 100.0 + gain + bonus if gain > 0 else 3.0 + gain
         return 0.0
+
+    def escorting(self, view: dict[str, Any], action: Action) -> bool:
+        """Whether the moving figure has a secured hostage following it to an extraction zone."""
+        if not self.extraction:
+            return False
+        figure = action.get("figure")
+        return any(s.get("secured_by") == figure and s.get("side") == "hostages"
+                   for s in view.get("seen", []))
 
     def fire_value(self, view: dict[str, Any], action: Action) -> float:
         hint = action.hint

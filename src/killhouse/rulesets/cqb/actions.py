@@ -31,7 +31,7 @@ from killhouse.rulesets.cqb.resolve import (
     throw_difficulty,
     throw_landing,
 )
-from killhouse.rulesets.cqb.state import HOSTAGES, MODES, CqbState, Device, Figure
+from killhouse.rulesets.cqb.state import EXTRACTION, HOSTAGES, MODES, CqbState, Device, Figure
 from killhouse.rulesets.cqb.tables import tables
 from killhouse.rulesets.cqb.world import (
     STEPS,
@@ -43,6 +43,8 @@ from killhouse.rulesets.cqb.world import (
     refresh,
     room_cells,
     rooms_of,
+    set_window,
+    window_state,
 )
 
 CALLS = ("torso", "head", "brain-stem", "strong-arm", "weak-arm", "leg")
@@ -180,6 +182,19 @@ def follow(state: CqbState, rescuer: Figure, log: EventLog) -> None:
             h.at = min(best, key=lambda c: (field.cost(c) or 0, c))
             h.moved_now = 6
             log.emit("follows", {"hostage": h.id, "at": cell_json(h.at)}, observers(state, h))
+        extract(state, h, log)
+
+
+def extract(state: CqbState, h: Figure, log: EventLog) -> None:
+    """Ruling Q-66: a secured hostage in the extraction zone is led out: off the map, safe,
+    counted as rescued."""
+    if h.secured_by is None or not h.active or not state.board.in_zone(h.at, EXTRACTION):
+        return
+    audience = observers(state, h)
+    h.extracted = True
+    h.secured_by = None
+    refresh(state)
+    log.emit("extracted", {"hostage": h.id, "at": cell_json(h.at)}, audience)
 
 
 # -- fire -------------------------------------------------------------------------------
@@ -273,7 +288,7 @@ def _task_options(state: CqbState, fig: Figure) -> Iterator[Action]:
                 kinds.append("shotgun-breach")
             for k in kinds:
                 yield _task(state, fig, k, at=cell)
-        elif t == Terrain.WINDOW:
+        elif t == Terrain.WINDOW and window_state(state, cell) != "closed":  # ruling Q-65
             out = beyond(fig, cell)
             if b.in_bounds(out) and b.passable(out) and not occupied(state, out):
                 yield _task(state, fig, "climb", at=cell)
@@ -400,6 +415,7 @@ def do_task(state: CqbState, fig: Figure, action: Action, chance: Chance, log: E
         hostage = state.figures[str(action.get("target"))]
         hostage.secured_by = fig.id
         hostage.panic_from = None
+        extract(state, hostage, log)
     elif kind == "restrain":
         state.figures[str(action.get("target"))].restrained_by = fig.id
     elif kind == "disarm":
@@ -452,10 +468,40 @@ def throw_options(state: CqbState, fig: Figure) -> Iterator[Action]:
                               figure=fig.id, grenade=grenade, at=cell_json(cell))
 
 
-def crosses_window(state: CqbState, a: Cell, b: Cell) -> bool:
+def closed_windows_crossed(state: CqbState, a: Cell, b: Cell) -> list[Cell]:
+    """The closed windows a throw from ``a`` to ``b`` goes through (12.2, ruling Q-65)."""
     from killhouse.rulesets.cqb.world import line_cells
-    return any(state.board.terrain(c) == Terrain.WINDOW for c in line_cells(a, b, 0)
-               if state.board.in_bounds(c))
+    return [c for c in line_cells(a, b, 0) if state.board.in_bounds(c)
+            and state.board.terrain(c) == Terrain.WINDOW and window_state(state, c) == "closed"]
+
+
+def window_options(state: CqbState, fig: Figure) -> Iterator[Action]:
+    """Open, close or break a window next to the figure (ruling Q-65): closed ones open or
+    break, open ones close or break; a broken window stays broken."""
+    for cell in neighbours(fig.at, ortho=True):
+        if not state.board.in_bounds(cell) or state.board.terrain(cell) != Terrain.WINDOW:
+            continue
+        now = window_state(state, cell)
+        doings = {"closed": ("open", "break"), "open": ("close", "break")}.get(now, ())
+        for do in doings:
+            yield Action.make(fig.side, "window", {"role": "window", "state": now},
+                              figure=fig.id, at=cell_json(cell), do=do)
+
+
+def do_window(state: CqbState, fig: Figure, action: Action, log: EventLog) -> None:
+    """Ruling Q-65: no test; breaking glass is heard within 24" like a kick."""
+    cell = cell_of(action.get("at"))
+    do = str(action.get("do"))
+    now = window_state(state, cell)
+    after = {"open": "open", "close": "closed", "break": "broken"}[do]
+    if (now, do) not in (("closed", "open"), ("closed", "break"), ("open", "close"),
+                         ("open", "break")):
+        return  # changed meanwhile (a grenade broke it): nothing to do
+    set_window(state, cell, after)
+    log.emit("window", {"figure": fig.id, "at": cell_json(cell), "state": after},
+             observers(state, fig))
+    if do == "break":
+        hear(state, cell, "glass", tables().tests["kick_noise"], 0, fig)
 
 
 def check_throw(state: CqbState, fig: Figure, action: Action) -> None:
@@ -476,7 +522,8 @@ def do_throw(state: CqbState, fig: Figure, action: Action, chance: Chance, log: 
     grenade = str(action.get("grenade"))
     at = cell_of(action.get("at"))
     fig.grenades[grenade] -= 1
-    difficulty = throw_difficulty(inches(fig.at, at), crosses_window(state, fig.at, at))
+    glass = closed_windows_crossed(state, fig.at, at)
+    difficulty = throw_difficulty(inches(fig.at, at), bool(glass))
     assert difficulty is not None
     tn = action_tn(difficulty, fig.wounds(), fig.strong_arm_ooa, fig.cs)
     audience = observers(state, fig)
@@ -488,6 +535,10 @@ def do_throw(state: CqbState, fig: Figure, action: Action, chance: Chance, log: 
     if landing == "lost":  # ruling Q-47
         fig.lost_tasks.append(f"throw-{grenade}")
         return
+    for cell in glass:  # 12.2: the throw breaks the closed window (ruling Q-65)
+        set_window(state, cell, "broken")
+        log.emit("window", {"figure": fig.id, "at": cell_json(cell), "state": "broken"},
+                 audience)
     room = state.rooms[at] if landing == "target" else next(iter(sorted(rooms_of(state, fig.at)
                                                                          )), None)
     if room is None:

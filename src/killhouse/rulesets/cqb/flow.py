@@ -14,11 +14,20 @@ from killhouse.rulesets.base import Action
 from killhouse.rulesets.cqb import actions as act
 from killhouse.rulesets.cqb import turn
 from killhouse.rulesets.cqb.fire import reload_why_not
-from killhouse.rulesets.cqb.state import ACTIVATE, GRENADES, MODES, TASKS, CqbState, Figure
+from killhouse.rulesets.cqb.state import (
+    ACTIVATE,
+    GRENADES,
+    MODES,
+    TASKS,
+    WINDOW_DOINGS,
+    CqbState,
+    Figure,
+)
 from killhouse.rulesets.cqb.world import inches, openings, sees_cell
 from killhouse.rulesets.kit import Arg, Flow, Move, Phase, Reaction
 
-ACTIONS = ("move", "fire", "aim", "hold", "wait", "stand", "task", "throw", "reload")
+ACTIONS = ("move", "fire", "aim", "hold", "wait", "stand", "task", "throw", "reload",
+           "window")
 AIM_POINTS, AIM_POINTS_WITHIN = 3, 12  # aim points offered: the nearest openings in sight
 CALLED = ("torso", "head", "brain-stem", "strong-arm", "weak-arm", "leg")
 
@@ -112,6 +121,11 @@ def check_reload(state: CqbState, action: Action) -> None:
         raise IllegalActionError(f"{fig.id} is overcome by gas and must move out first")
 
 
+def window_options(state: CqbState, fig: Figure) -> Iterator[Action]:
+    if not fig.overcome:
+        yield from act.window_options(state, fig)
+
+
 def move_options(state: CqbState, fig: Figure) -> Iterator[Action]:
     yield from act.move_options(state, fig)
 
@@ -196,6 +210,9 @@ FLOW: Flow[CqbState] = Flow(
         Move("throw", (FIGURE, Arg("grenade", "enum", choices=GRENADES), Arg("at", "cell")),
              _each(throw_options), resolve, check=check_throw,
              help="throw a stun or CS grenade into a room (12.2)"),
+        Move("window", (FIGURE, Arg("at", "cell"), Arg("do", "enum", choices=WINDOW_DOINGS)),
+             _each(window_options), resolve,
+             help="open, close or break a window next to the figure (Q-65)"),
         Move("reload", (FIGURE,), _each(reload_options), resolve, check=check_reload,
              help="put a full magazine in the weapon in hand (option track_ammo, Q-60)"),
         Move("interrupt", (FIGURE,), interrupt_options, None,

@@ -17,11 +17,15 @@ from killhouse.scenario.model import Scenario
 #: the neutral side hostages belong to (ruling Q-30); it never decides anything
 HOSTAGES = "hostages"
 ACTIVATE, OVER = "activate", "over"
+EXTRACTION = "extraction"  # the zone hostages are escorted to (ruling Q-66)
 Condition = Literal["active", "incapacitated", "dead"]
 MODES: tuple[str, ...] = ("crawl", "stealthy", "normal", "fast")
 TASKS: tuple[str, ...] = ("kick", "shotgun-breach", "charge", "pick", "climb", "pick-up",
                           "clear-jam", "secure", "restrain", "disarm")
 DEVICE_EFFECTS: tuple[str, ...] = ("stun", "cs", "fire")
+#: ruling Q-65: stored in the board's ``window`` layer as 0, 1, 2
+WINDOW_STATES: tuple[str, ...] = ("closed", "open", "broken")
+WINDOW_DOINGS: tuple[str, ...] = ("open", "close", "break")
 GRENADES: tuple[str, ...] = ("stun", "cs")
 
 
@@ -88,6 +92,7 @@ class Figure:
     hesitant: bool = False
     secured_by: str | None = None
     restrained_by: str | None = None  # section 12.1 (ruling Q-63)
+    extracted: bool = False  # a hostage escorted into the extraction zone (ruling Q-66)
     panic_from: str | None = None
     lost_tasks: list[str] = field(default_factory=list)
     dead_at_end: bool | None = None
@@ -97,7 +102,8 @@ class Figure:
 
     @property
     def active(self) -> bool:
-        return self.condition == "active"
+        """In play and able to act; an extracted hostage has left the fight (Q-66)."""
+        return self.condition == "active" and not self.extracted
 
     @property
     def stunned(self) -> bool:

@@ -22,7 +22,7 @@ from killhouse.rulesets.cqb import actions as act
 from killhouse.rulesets.cqb.cards import card_label, draw, reaction_value
 from killhouse.rulesets.cqb.fire import reload, reload_why_not
 from killhouse.rulesets.cqb.resolve import difficulty_tn, stun_tn, test
-from killhouse.rulesets.cqb.state import HOSTAGES, OVER, CqbState, Figure
+from killhouse.rulesets.cqb.state import EXTRACTION, HOSTAGES, OVER, CqbState, Figure
 from killhouse.rulesets.cqb.tables import tables
 from killhouse.rulesets.cqb.world import (
     STEPS,
@@ -35,7 +35,7 @@ from killhouse.rulesets.cqb.world import (
 )
 
 STEPWISE = ("move", "fire")
-CHECKED = ("aim", "task", "throw", "stand", "reload")
+CHECKED = ("aim", "task", "throw", "stand", "reload", "window")
 
 
 def stationary(f: Figure) -> bool:
@@ -158,6 +158,8 @@ def single(state: CqbState, fig: Figure, action: Action, chance: Chance, log: Ev
     elif action.kind == "stand":
         fig.posture = "standing"
         log.emit("stands", {"figure": fig.id}, audience)
+    elif action.kind == "window":
+        act.do_window(state, fig, action, log)
     elif action.kind == "reload":
         if not reload_why_not(state, fig):  # ruling Q-60: no test
             reload(fig)
@@ -496,12 +498,17 @@ def panic_run(state: CqbState, h: Figure, log: EventLog) -> None:
 
 
 def summary(state: CqbState) -> dict[str, Any]:
-    lost = sum(1 for f in state.figures.values() if f.side == HOSTAGES and not f.active)
-    alive = sum(1 for f in state.figures.values() if f.side == HOSTAGES and f.active)
+    lost = sum(1 for f in state.figures.values() if f.side == HOSTAGES
+               and f.condition != "active")
+    alive = sum(1 for f in state.figures.values() if f.side == HOSTAGES
+                and f.condition == "active")
     out: dict[str, Any] = {"hostages_alive": alive, "hostages_down": lost, "turn": state.turn}
     restrained = sum(1 for f in state.figures.values() if f.restrained_by is not None)
     if restrained:  # ruling Q-63
         out["restrained"] = restrained
+    if state.board.zone_cells(EXTRACTION):  # ruling Q-66, in the summary's words (K-14)
+        out["hostages"] = sum(1 for f in state.figures.values() if f.side == HOSTAGES)
+        out["rescued"] = sum(1 for f in state.figures.values() if f.extracted)
     if state.devices:  # ruling Q-64, in the summary's words (K-14)
         out["bombs_exploded"] = sum(1 for d in state.devices.values() if d.state == "exploded")
         out["bombs_defused"] = sum(1 for d in state.devices.values() if d.state == "disarmed")

@@ -7,13 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 from killhouse.core.cells import cell_json
-from killhouse.rulesets.cqb.state import HOSTAGES, CqbState, Figure
+from killhouse.rulesets.cqb.state import EXTRACTION, HOSTAGES, CqbState, Figure
 from killhouse.rulesets.cqb.world import side_sees
 from killhouse.rulesets.kit.flow import own_question, windows_json
 from killhouse.rulesets.kit.view import Status, viewer
 
 
 def status(f: Figure) -> str:
+    if f.extracted:
+        return Status.RESCUED.value
     if f.condition == "dead":
         return Status.DEAD.value
     if f.condition == "incapacitated":
@@ -89,6 +91,9 @@ def view(state: CqbState, side: str) -> dict[str, Any]:
                    "stage": "card order" if state.stage == "q" else "alternating",
                    "rescuers": state.rescuers, "decks": decks,
                    "luck": state.luck.get(side),
+                   # ruling Q-66: the rescuers know whom they led out
+                   **({"rescued": sorted(f.id for f in state.figures.values() if f.extracted)}
+                      if side == state.rescuers and state.board.zone_cells(EXTRACTION) else {}),
                    # ruling Q-64: devices are in the briefing, their state is heard
                    **({"devices": [{"id": d.id, "at": cell_json(d.at), "state": d.state}
                                    for d in state.devices.values()]} if state.devices else {})},
@@ -119,7 +124,7 @@ def snapshot(state: CqbState) -> dict[str, Any]:
                      "secured_by": f.secured_by, "panic": f.panic_from,
                      "grenades": dict(sorted(f.grenades.items())), "passed": f.passed,
                      "aim_at": cell_json(f.aim_at) if f.aim_at else None,
-                     "restrained_by": f.restrained_by})
+                     "restrained_by": f.restrained_by, "extracted": f.extracted})
         if state.options.track_ammo:
             figs[-1]["ammo"] = {"loaded": dict(sorted(f.loaded.items())),
                                 "spare": dict(sorted(f.spares.items()))}

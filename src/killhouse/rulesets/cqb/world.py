@@ -19,7 +19,7 @@ from killhouse.core.cells import Cell, sector_of
 from killhouse.core.geometry import line_of_sight, los_pairs
 from killhouse.core.paths import StepRules
 from killhouse.core.terrain import Terrain, passable_mask
-from killhouse.rulesets.cqb.state import CqbState, Figure
+from killhouse.rulesets.cqb.state import WINDOW_STATES, CqbState, Figure
 from killhouse.rulesets.cqb.tables import tables
 
 #: half inches: orthogonal 1", diagonal 1.5" (ruling Q-29)
@@ -67,6 +67,15 @@ def find_rooms(board: Board) -> tuple[dict[Cell, int], frozenset[int]]:
     return rooms, frozenset(open_rooms)
 
 
+def window_state(state: CqbState, cell: Cell) -> str:
+    """A window's state (ruling Q-65): closed, open or broken."""
+    return WINDOW_STATES[int(state.board.levels[cell.level].layer("window")[cell.y, cell.x])]
+
+
+def set_window(state: CqbState, cell: Cell, value: str) -> None:
+    state.board.levels[cell.level].layer("window")[cell.y, cell.x] = WINDOW_STATES.index(value)
+
+
 def rooms_of(state: CqbState, cell: Cell) -> set[int]:
     """The room of a cell; a doorway or window cell counts in every room it opens onto
     (ruling Q-45, ours: the digest's "the room the door opens into" has no swing to read)."""
@@ -96,7 +105,7 @@ def smoke(state: CqbState, level: int) -> NDArray[np.bool_]:
 
 def compute_visible(state: CqbState) -> dict[str, frozenset[str]]:
     """Which figures each active figure sees now (all round, exact line of sight)."""
-    figs = [f for f in state.figures.values()]
+    figs = [f for f in state.figures.values() if not f.extracted]  # Q-66: off the map
     out: dict[str, set[str]] = {f.id: set() for f in figs}
     by_level: dict[int, list[Figure]] = {}
     for f in figs:
@@ -176,7 +185,8 @@ def enter_costs(state: CqbState, mover: Figure) -> list[NDArray[np.int32]]:
 
 
 def occupied(state: CqbState, cell: Cell, but: str = "") -> bool:
-    return any(f.at == cell and f.id != but for f in state.figures.values())
+    return any(f.at == cell and f.id != but and not f.extracted
+               for f in state.figures.values())
 
 
 # -- the line of fire (section 8.5, ruling Q-7) ---------------------------------------------
