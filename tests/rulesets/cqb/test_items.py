@@ -561,3 +561,63 @@ def test_q66_a_hostage_one_cell_outside_the_zone_is_not_rescued() -> None:
     act.follow(s, b1, g.log)
     assert h1.at.x == 3 and not h1.extracted
     assert turn.summary(s)["rescued"] == 0
+
+
+# -- darkness (section 1, ruling Q-67) ---------------------------------------------------------
+
+DARK = """
+name: dark
+ruleset: cqb
+turn_limit: 9
+map:
+  legend:
+    "*": {terrain: floor, light: lit}
+  levels:
+    g: |
+      ....................
+      ..............****..
+      ....................
+sides:
+  - {id: blue, role: rescuers, controller: ai}
+  - {id: red, role: terrorists, controller: ai}
+figures:
+  - {id: b1, side: blue, ability: elite, at: "g:1,1", equipment: [mp5, pistol]}
+  - {id: r1, side: red, ability: veteran, at: "g:7,1", equipment: [ak47]}
+  - {id: h1, kind: hostage, at: "g:10,1"}
+options:
+  darkness: true
+"""
+
+
+@pytest.mark.parametrize(("x", "y", "seen"), [
+    (7, 1, True),    # 6" in the dark: seen (edge)
+    (7, 2, False),   # 6.08": one step past
+    (7, 0, False),
+    (15, 1, True),   # 14" but in a lit cell
+    (13, 1, False),  # the cell before the light
+])
+def test_q67_in_the_dark_figures_are_seen_only_within_6_inches(x: int, y: int,
+                                                               seen: bool) -> None:
+    g, s = game(DARK)
+    s.figures["r1"].at = Cell(0, x, y)
+    refresh(s)
+    assert ("r1" in s.visible["b1"]) is seen
+    assert ("r1" in {e["id"] for e in g.view("blue")["seen"]}) is seen
+    assert "r1" in s.in_los["b1"]  # the line of sight is there either way
+
+
+def test_q67_without_the_option_range_does_not_matter() -> None:
+    _g, s = game(DARK.replace("darkness: true", "darkness: false"))
+    s.figures["r1"].at = Cell(0, 13, 2)
+    refresh(s)
+    assert "r1" in s.visible["b1"]
+
+
+def test_q67_a_stray_round_can_strike_a_hostage_unseen_in_the_dark() -> None:
+    from killhouse.rulesets.cqb.world import in_line_of_fire
+
+    _g, s = game(DARK)
+    b1, r1, h1 = s.figures["b1"], s.figures["r1"], s.figures["h1"]
+    refresh(s)
+    assert "h1" not in s.visible["b1"]  # 9" in the dark
+    assert [f.id for f in in_line_of_fire(s, b1, r1, [h1])] == ["h1"]

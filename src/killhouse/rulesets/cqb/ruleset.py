@@ -48,6 +48,9 @@ class CqbRuleset(FlowRuleset[CqbState]):
     layers: ClassVar[Mapping[str, LayerSpec]] = {
         "window": LayerSpec("window", "name", names=WINDOW_STATES[1:],
                             help="a window's state: open or broken (default closed)"),
+        # ruling Q-67: with the darkness option, the cells that are lit
+        "light": LayerSpec("light", "name", names=("lit",),
+                           help="lit: seen at any range under the darkness option"),
     }
 
     def check_scenario(self, scenario: Scenario) -> list[Issue]:

@@ -41,6 +41,7 @@ class Options:
     bystanders_in_line: bool = False  # ruling Q-32
     cover_modifiers: bool = False  # ruling Q-27
     track_ammo: bool = False  # ruling Q-28: magazines and reloading (Q-60, Q-61)
+    darkness: bool = False  # section 1: in a dark area figures are seen only within 6" (Q-67)
     max_hostage_losses: int | None = None
 
 
@@ -182,6 +183,8 @@ class CqbState:
     memory: dict[str, dict[str, tuple[Cell, int]]] = field(default_factory=dict)
     sounds: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     visible: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: line of sight whatever the light (ruling Q-67: darkness hides, it does not stop rounds)
+    in_los: dict[str, frozenset[str]] = field(default_factory=dict)
     rooms: dict[Cell, int] = field(default_factory=dict)
     open_rooms: frozenset[int] = frozenset()
     devices: dict[str, Device] = field(default_factory=dict)

@@ -103,10 +103,16 @@ def smoke(state: CqbState, level: int) -> NDArray[np.bool_]:
     return state.board.smoke(level)
 
 
-def compute_visible(state: CqbState) -> dict[str, frozenset[str]]:
-    """Which figures each active figure sees now (all round, exact line of sight)."""
+def compute_visible(state: CqbState) -> tuple[dict[str, frozenset[str]],
+                                              dict[str, frozenset[str]]]:
+    """Which figures each active figure sees now (all round, exact line of sight), and which
+    it has a line of sight to; they differ only under darkness (ruling Q-67): a figure in an
+    unlit cell is seen only within 6"."""
     figs = [f for f in state.figures.values() if not f.extracted]  # Q-66: off the map
     out: dict[str, set[str]] = {f.id: set() for f in figs}
+    dark = state.options.darkness
+    los: dict[str, set[str]] = {f.id: set() for f in figs} if dark else out
+    reach_sq = int(tables().tests["darkness"]["seen_within"]) ** 2
     by_level: dict[int, list[Figure]] = {}
     for f in figs:
         by_level.setdefault(f.at.level, []).append(f)
@@ -117,10 +123,18 @@ def compute_visible(state: CqbState) -> dict[str, frozenset[str]]:
             continue
         ok = los_pairs(state.board.opaque(level), [(a.at.x, a.at.y) for a, _ in pairs],
                        [(b.at.x, b.at.y) for _, b in pairs], smoke(state, level))
+        lit = state.board.levels[level].layer("light") if dark else None
         for (a, b), seen in zip(pairs, ok.tolist(), strict=True):
-            if seen:
+            if not seen:
+                continue
+            los[a.id].add(b.id)
+            if lit is not None and not lit[b.at.y, b.at.x] and (
+                    (a.at.x - b.at.x) ** 2 + (a.at.y - b.at.y) ** 2 > reach_sq):
+                continue  # in the dark, beyond 6"
+            if dark:
                 out[a.id].add(b.id)
-    return {k: frozenset(v) for k, v in out.items()}
+    seen_now = {k: frozenset(v) for k, v in out.items()}
+    return seen_now, ({k: frozenset(v) for k, v in los.items()} if dark else seen_now)
 
 
 def sees(state: CqbState, a: Figure, b: Figure) -> bool:
@@ -156,7 +170,7 @@ def observers(state: CqbState, fig: Figure) -> frozenset[str]:
 
 def refresh(state: CqbState) -> None:
     """Recompute sight and each side's memory of where it last saw each figure."""
-    state.visible = compute_visible(state)
+    state.visible, state.in_los = compute_visible(state)
     for side in state.sides:
         memory = state.memory.setdefault(side, {})
         for fig in state.side_figures(side):
@@ -216,7 +230,8 @@ def in_line_of_fire(state: CqbState, firer: Figure, target: Figure,
                     candidates: Iterable[Figure]) -> list[Figure]:
     """Figures in the line of fire, nearest the firer first: on the line extended 6" past the
     target, or within 1" of the target and no farther than it plus 1" (section 8.5). Ruling
-    Q-49 (ours): only figures the firer could see can be struck (walls stop stray rounds)."""
+    Q-49 (ours): only figures in the firer's line of sight can be struck (walls stop stray
+    rounds; darkness does not, Q-67)."""
     t = tables()
     line = set(line_cells(firer.at, target.at, t.line_extend))
     reach = inches(firer.at, target.at)
@@ -225,7 +240,7 @@ def in_line_of_fire(state: CqbState, firer: Figure, target: Figure,
         if f.id in (firer.id, target.id) or f.at.level != firer.at.level:
             continue
         near = inches(f.at, target.at) <= t.line_near and inches(firer.at, f.at) <= reach + 1
-        if (f.at in line or near) and sees(state, firer, f):
+        if (f.at in line or near) and f.id in state.in_los.get(firer.id, frozenset()):
             out.append(f)
     out.sort(key=lambda f: (inches(firer.at, f.at), f.id))
     return out
