@@ -621,3 +621,88 @@ def test_q67_a_stray_round_can_strike_a_hostage_unseen_in_the_dark() -> None:
     refresh(s)
     assert "h1" not in s.visible["b1"]  # 9" in the dark
     assert [f.id for f in in_line_of_fire(s, b1, r1, [h1])] == ["h1"]
+
+
+# -- the line of fire on the core's exact segment (ruling Q-68) and the caches of item 6 -------
+
+
+@pytest.mark.parametrize(("dx", "dy", "extend"), [
+    (3, 0, 6), (-3, 0, 6), (0, 5, 6), (5, 5, 6), (-12, 12, 0), (-14, 6, 0), (-13, 1, 6),
+    (7, -2, 6), (1, 13, 6),
+])
+def test_q68_line_cells_are_the_cores_cells_on_the_extended_segment(dx: int, dy: int,
+                                                                    extend: int) -> None:
+    from killhouse.core.geometry import cells_on_extended_segment
+    from killhouse.rulesets.cqb.world import line_cells
+
+    a, b = Cell(0, 20, 20), Cell(0, 20 + dx, 20 + dy)
+    core = cells_on_extended_segment((20, 20), (20 + dx, 20 + dy), extend)
+    assert [(c.x, c.y) for c in line_cells(a, b, extend)] == core
+
+
+OPEN = """
+name: open
+ruleset: cqb
+turn_limit: 9
+map:
+  levels:
+    g: |
+""" + "".join("      " + "." * 30 + "\n" for _ in range(30)) + """
+sides:
+  - {id: blue, role: rescuers, controller: ai}
+  - {id: red, role: terrorists, controller: ai}
+figures:
+  - {id: b1, side: blue, ability: elite, at: "g:20,2", equipment: [mp5]}
+  - {id: r1, side: red, ability: veteran, at: "g:8,14", equipment: [ak47]}
+  - {id: h1, kind: hostage, at: "g:19,4"}
+"""
+
+
+@pytest.mark.parametrize(("x", "y", "in_line"), [
+    (19, 3, True),   # the diagonal crosses (19, 3)
+    (19, 4, False),  # it only touches this cell's corner (the old sampler took it in)
+    (18, 4, True),
+])
+def test_q68_a_cell_touched_at_a_corner_is_not_in_the_line(x: int, y: int,
+                                                          in_line: bool) -> None:
+    from killhouse.rulesets.cqb.world import in_line_of_fire
+
+    _g, s = game(OPEN)
+    b1, r1, h1 = s.figures["b1"], s.figures["r1"], s.figures["h1"]
+    h1.at = Cell(0, x, y)
+    refresh(s)
+    assert ([f.id for f in in_line_of_fire(s, b1, r1, [h1])] == ["h1"]) is in_line
+
+
+def test_move_options_follow_the_board_and_the_figures() -> None:
+    """Item 6 keeps a figure's move options while nothing they depend on changes: a door that
+    opens or a figure that steps aside gives fresh ones, equal to computing them anew."""
+    from killhouse.core.terrain import Terrain
+    from killhouse.rulesets.cqb import actions as act
+
+    _g, s = game(ROOM)
+    b1 = s.figures["b1"]
+    s.board.set_terrain(Cell(0, 4, 2), Terrain.DOOR_LOCKED)
+    first = list(act.move_options(s, b1))
+    assert list(act.move_options(s, b1)) == first == list(act._move_options(s, b1))
+    s.board.set_terrain(Cell(0, 4, 2), Terrain.DOOR_OPEN)
+    opened = list(act.move_options(s, b1))
+    assert opened != first and opened == list(act._move_options(s, b1))
+    s.figures["r1"].at = Cell(0, 1, 1)  # next to b1: blocks and takes a cell
+    moved = list(act.move_options(s, b1))
+    assert moved != opened and moved == list(act._move_options(s, b1))
+
+
+def test_sight_follows_doors_and_figures() -> None:
+    from killhouse.core.terrain import Terrain
+
+    _g, s = game(ROOM)
+    s.figures["b1"].at = Cell(0, 4, 0)
+    refresh(s)
+    assert "r1" not in s.visible["b1"]
+    s.board.set_terrain(Cell(0, 4, 2), Terrain.DOOR_OPEN)
+    refresh(s)
+    assert "r1" in s.visible["b1"]
+    s.figures["r1"].condition = "dead"
+    refresh(s)
+    assert "b1" not in s.visible["r1"]  # the dead see nothing

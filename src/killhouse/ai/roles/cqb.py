@@ -67,16 +67,23 @@ class CqbBot(BaselineBot):
     def choose(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action:
         self._note(view)
         field = self.field(self.targets(view))
-        scores = [self.rate(view, a, field) for a in actions]
+        seen = self.enemies(view)  # once per decision, not once per action (item 6)
+        scores = [self.rate(view, a, field, seen) for a in actions]
         best = max(scores)
         tied = [a for a, s in zip(actions, scores, strict=True) if s >= best - 1e-9]
         return tied[rng.below(len(tied))]
 
-    def rate(self, view: dict[str, Any], action: Action, field: Any) -> float:
+    def enemies(self, view: dict[str, Any]) -> list[dict[str, Any]]:
+        """The opposing figures in sight that are still up."""
+        return [s for s in view.get("seen", []) if s.get("side") not in (self.side, "hostages")
+                and s.get("status") not in ("dead", "incapacitated")]
+
+    def rate(self, view: dict[str, Any], action: Action, field: Any,
+             seen: list[dict[str, Any]] | None = None) -> float:
         kind = action.kind
         hint = action.hint
-        seen = [s for s in view.get("seen", []) if s.get("side") not in (self.side, "hostages")
-                and s.get("status") not in ("dead", "incapacitated")]
+        if seen is None:
+            seen = self.enemies(view)
         if kind == "interrupt":
             return 900.0
         if kind == "let-pass":

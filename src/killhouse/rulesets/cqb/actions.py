@@ -6,6 +6,7 @@ between steps; ``step``/``more`` are called by the turn (``turn.py``).
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
@@ -78,22 +79,59 @@ def budget(fig: Figure, mode: str) -> int:
     return half
 
 
+#: move options by everything they depend on (a pure function of the key), most recent last
+_MOVES: OrderedDict[tuple[Any, ...], tuple[Action, ...]] = OrderedDict()
+
+
 def move_options(state: CqbState, fig: Figure) -> Iterator[Action]:
+    """A sample of moves per mode (every cell for Crawl and Stealthy, every second or fourth
+    cell for Normal and Fast, doorways always), each along the field's cheapest path.
+
+    They depend only on the figure's place, side, posture, legs and gas, where every figure
+    stands and the terrain, so a side asked again before anything moved gets them again."""
+    key = (fig.id, fig.side, fig.at, fig.posture, fig.legs_ooa, fig.overcome,
+           tuple((f.at, f.side, f.extracted) for f in state.figures.values()),
+           tuple(lv.terrain.tobytes() for lv in state.board.levels))
+    found = _MOVES.get(key)
+    if found is None:
+        found = _MOVES[key] = tuple(_move_options(state, fig))
+        if len(_MOVES) > 64:
+            _MOVES.popitem(last=False)
+    else:
+        _MOVES.move_to_end(key)
+    yield from found
+
+
+def _move_options(state: CqbState, fig: Figure) -> Iterator[Action]:
+    modes = allowed_modes(fig)
     costs = enter_costs(state, fig)
-    field = distance_field(state.board, [fig.at], costs, STEPS)
-    for mode in allowed_modes(fig):
+    field = distance_field(state.board, [fig.at], costs, STEPS,
+                           max_cost=max(budget(fig, m) for m in modes))
+    taken = {f.at for f in state.figures.values() if not f.extracted}
+    doors = (Terrain.DOOR_OPEN, Terrain.DOOR_CLOSED)
+    # the field's path to a cell runs through the paths to the cells on it (each step back
+    # takes the first cheapest predecessor of the cell it stands on): one walk serves them all
+    offered: list[tuple[str, Cell]] = []
+    for mode in modes:
         limit = budget(fig, mode)
         spacing = {"crawl": 1, "stealthy": 1, "normal": 2, "fast": 4}[mode]
         for cell in field.reachable(limit):
-            if cell == fig.at or occupied(state, cell):
+            if cell == fig.at or cell in taken:
                 continue
-            if (cell.x % spacing or cell.y % spacing) and state.board.terrain(cell) not in (
-                    Terrain.DOOR_OPEN, Terrain.DOOR_CLOSED):
+            if (cell.x % spacing or cell.y % spacing) and state.board.terrain(cell) not in doors:
                 continue
-            path = field.path_to(cell)
-            yield Action.make(fig.side, "move", {"role": "move", "to": cell_json(cell),
-                                                 "mode": mode},
-                              figure=fig.id, mode=mode, path=[cell_json(c) for c in path])
+            offered.append((mode, cell))
+    paths: dict[Cell, list[Any]] = {}
+    for cell in sorted({c for _, c in offered}, key=lambda c: (-(field.cost(c) or 0), c)):
+        if cell not in paths:  # the farthest first: their walks cover the nearer cells
+            walk = field.path_to(cell)
+            steps = [cell_json(c) for c in walk]
+            for i, c in enumerate(walk):
+                paths.setdefault(c, steps[: i + 1])
+    for mode, cell in offered:
+        yield Action.make(fig.side, "move", {"role": "move", "to": cell_json(cell),
+                                             "mode": mode},
+                          figure=fig.id, mode=mode, path=paths[cell])
 
 
 def check_move(state: CqbState, fig: Figure, action: Action) -> None:
@@ -433,13 +471,15 @@ def throw_targets(state: CqbState, fig: Figure) -> dict[int, Cell]:
     """One cell per room (other than the thrower's own) it sees within 12": the nearest."""
     mine = rooms_of(state, fig.at)
     far = tables().tests["grenade"]["far"]
-    level = fig.at.level
+    level, x0, y0 = fig.at
     lv = state.board.levels[level]
     mask = np.zeros(lv.terrain.shape, dtype=bool)
     near: list[Cell] = []
+    taken = {f.at for f in state.figures.values() if not f.extracted}
+    far_sq = far * far  # within 12": the same test as inches() <= 12 on whole cells
     for cell, room in state.rooms.items():
-        if (cell.level == level and room not in mine and inches(fig.at, cell) <= far
-                and not occupied(state, cell)):
+        if (cell.level == level and (cell.x - x0) ** 2 + (cell.y - y0) ** 2 <= far_sq
+                and room not in mine and cell not in taken):
             mask[cell.y, cell.x] = True
             near.append(cell)
     if not near:

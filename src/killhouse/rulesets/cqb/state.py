@@ -188,6 +188,8 @@ class CqbState:
     rooms: dict[Cell, int] = field(default_factory=dict)
     open_rooms: frozenset[int] = frozenset()
     devices: dict[str, Device] = field(default_factory=dict)
+    #: what ``visible`` and ``in_los`` were computed from (a cache, not part of the game)
+    sight_key: Any = field(default=None, compare=False, repr=False)
 
     def deck_of(self, fig: Figure) -> Deck:
         return self.decks[deck_key(self.options, fig)]

@@ -10,13 +10,14 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Iterable
+from fractions import Fraction
 
 import numpy as np
 from numpy.typing import NDArray
 
 from killhouse.core.board import Board
 from killhouse.core.cells import Cell, sector_of
-from killhouse.core.geometry import line_of_sight, los_pairs
+from killhouse.core.geometry import cells_on_extended_segment, line_of_sight, los_pairs
 from killhouse.core.paths import StepRules
 from killhouse.core.terrain import Terrain, passable_mask
 from killhouse.rulesets.cqb.state import WINDOW_STATES, CqbState, Figure
@@ -170,7 +171,11 @@ def observers(state: CqbState, fig: Figure) -> frozenset[str]:
 
 def refresh(state: CqbState) -> None:
     """Recompute sight and each side's memory of where it last saw each figure."""
-    state.visible, state.in_los = compute_visible(state)
+    key = (tuple((f.at, f.condition, f.extracted) for f in state.figures.values()),
+           tuple(lv.terrain.tobytes() + lv.smoke.tobytes() for lv in state.board.levels))
+    if key != state.sight_key:  # sight changes only when figures, doors or smoke do
+        state.visible, state.in_los = compute_visible(state)
+        state.sight_key = key
     for side in state.sides:
         memory = state.memory.setdefault(side, {})
         for fig in state.side_figures(side):
@@ -208,22 +213,12 @@ def occupied(state: CqbState, cell: Cell, but: str = "") -> bool:
 
 def line_cells(a: Cell, b: Cell, extend: float) -> list[Cell]:
     """Cells crossed by the segment from ``a``'s centre through ``b``'s centre and ``extend``
-    inches beyond it, in order from ``a`` (sampled every 1/32"; a helper for core later)."""
-    dx, dy = b.x - a.x, b.y - a.y
-    length = math.hypot(dx, dy)
-    if length == 0:
+    inches beyond it, in order from ``a``: the core's exact routine (ruling Q-68: a cell the
+    line only touches at a corner or along an edge is not crossed)."""
+    if a.level != b.level or (a.x, a.y) == (b.x, b.y):
         return []
-    total = length + extend
-    steps = int(total * 32) + 1
-    out: list[Cell] = []
-    for i in range(steps + 1):
-        t = total * i / steps
-        x = a.x + dx / length * t
-        y = a.y + dy / length * t
-        cell = Cell(a.level, math.floor(x + 0.5), math.floor(y + 0.5))
-        if not out or out[-1] != cell:
-            out.append(cell)
-    return out
+    return [Cell(a.level, x, y) for x, y in
+            cells_on_extended_segment((a.x, a.y), (b.x, b.y), Fraction(extend))]
 
 
 def in_line_of_fire(state: CqbState, firer: Figure, target: Figure,
