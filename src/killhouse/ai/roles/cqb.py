@@ -39,6 +39,7 @@ class CqbBot(BaselineBot):
         self.inside = {r for r in set(rooms.values()) if r not in open_rooms}
         self.looked: set[int] = set()
         self.down: set[str] = set()
+        self.extraction = sorted(scenario.board.zone_cells("extraction"))  # ruling Q-66
 
     # -- what the bot knows ------------------------------------------------------------
     def _note(self, view: dict[str, Any]) -> None:
@@ -66,16 +67,23 @@ class CqbBot(BaselineBot):
     def choose(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action:
         self._note(view)
         field = self.field(self.targets(view))
-        scores = [self.rate(view, a, field) for a in actions]
+        seen = self.enemies(view)  # once per decision, not once per action (item 6)
+        scores = [self.rate(view, a, field, seen) for a in actions]
         best = max(scores)
         tied = [a for a, s in zip(actions, scores, strict=True) if s >= best - 1e-9]
         return tied[rng.below(len(tied))]
 
-    def rate(self, view: dict[str, Any], action: Action, field: Any) -> float:
+    def enemies(self, view: dict[str, Any]) -> list[dict[str, Any]]:
+        """The opposing figures in sight that are still up."""
+        return [s for s in view.get("seen", []) if s.get("side") not in (self.side, "hostages")
+                and s.get("status") not in ("dead", "incapacitated")]
+
+    def rate(self, view: dict[str, Any], action: Action, field: Any,
+             seen: list[dict[str, Any]] | None = None) -> float:
         kind = action.kind
         hint = action.hint
-        seen = [s for s in view.get("seen", []) if s.get("side") not in (self.side, "hostages")
-                and s.get("status") not in ("dead", "incapacitated")]
+        if seen is None:
+            seen = self.enemies(view)
         if kind == "interrupt":
             return 900.0
         if kind == "let-pass":
@@ -103,11 +111,20 @@ class CqbBot(BaselineBot):
                 return 600.0 + 100 * p if not seen else 300.0
             if task in ("charge", "shotgun-breach", "kick", "pick"):
                 return (500.0 + 100 * p) if self.role == "rescuers" and not seen else -1.0
+            if task == "disarm":  # ruling Q-64: a device in reach, nobody shooting
+                return 560.0 + 100 * p if not seen else -1.0
+            if task == "restrain":  # ruling Q-63
+                return 250.0 if not seen else -1.0
             if task == "climb":
                 return 20.0 if self.role == "rescuers" and not seen else -1.0
             return 5.0
-        if kind == "aim":
-            return 400.0 if seen else -1.0
+        if kind == "reload":  # ruling Q-60: reload when empty, or when low and out of sight
+            loaded = int(hint.get("loaded", 0))
+            if loaded == 0:
+                return 870.0
+            return 300.0 if not seen and loaded * 3 < int(hint.get("magazine", 1)) else -1.0
+        if kind == "aim":  # at a figure in sight; aim at a point (Q-15) is left to players
+            return 400.0 if seen and action.get("target") else -1.0
         if kind == "stand":
             return 450.0
         if kind == "hold":
@@ -121,10 +138,22 @@ class CqbBot(BaselineBot):
                 return 3.0 + (0.5 if seen else 0.0) * self.closing(view, action, field)
             mode = action.get("mode")
             gain = self.closing(view, action, field)
+            if not seen and self.escorting(view, action):  # lead the hostage out (Q-66)
+                if mode == "fast":
+                    return 3.0  # a secured hostage keeps up only at Normal pace (Q-30)
+                gain = self.closing(view, action, self.field(self.extraction))
             bonus = {"normal": 1.0, "fast": 0.5 if not seen else -5.0, "stealthy": 0.2,
                      "crawl": -1.0}.get(str(mode), 0.0)
             return 100.0 + gain + bonus if gain > 0 else 3.0 + gain
         return 0.0
+
+    def escorting(self, view: dict[str, Any], action: Action) -> bool:
+        """Whether the moving figure has a secured hostage following it to an extraction zone."""
+        if not self.extraction:
+            return False
+        figure = action.get("figure")
+        return any(s.get("secured_by") == figure and s.get("side") == "hostages"
+                   for s in view.get("seen", []))
 
     def fire_value(self, view: dict[str, Any], action: Action) -> float:
         hint = action.hint

@@ -6,6 +6,7 @@ between steps; ``step``/``more`` are called by the turn (``turn.py``).
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
@@ -31,7 +32,7 @@ from killhouse.rulesets.cqb.resolve import (
     throw_difficulty,
     throw_landing,
 )
-from killhouse.rulesets.cqb.state import HOSTAGES, MODES, CqbState, Figure
+from killhouse.rulesets.cqb.state import EXTRACTION, HOSTAGES, MODES, CqbState, Device, Figure
 from killhouse.rulesets.cqb.tables import tables
 from killhouse.rulesets.cqb.world import (
     STEPS,
@@ -43,6 +44,8 @@ from killhouse.rulesets.cqb.world import (
     refresh,
     room_cells,
     rooms_of,
+    set_window,
+    window_state,
 )
 
 CALLS = ("torso", "head", "brain-stem", "strong-arm", "weak-arm", "leg")
@@ -76,22 +79,59 @@ def budget(fig: Figure, mode: str) -> int:
     return half
 
 
+#: move options by everything they depend on (a pure function of the key), most recent last
+_MOVES: OrderedDict[tuple[Any, ...], tuple[Action, ...]] = OrderedDict()
+
+
 def move_options(state: CqbState, fig: Figure) -> Iterator[Action]:
+    """A sample of moves per mode (every cell for Crawl and Stealthy, every second or fourth
+    cell for Normal and Fast, doorways always), each along the field's cheapest path.
+
+    They depend only on the figure's place, side, posture, legs and gas, where every figure
+    stands and the terrain, so a side asked again before anything moved gets them again."""
+    key = (fig.id, fig.side, fig.at, fig.posture, fig.legs_ooa, fig.overcome,
+           tuple((f.at, f.side, f.extracted) for f in state.figures.values()),
+           tuple(lv.terrain.tobytes() for lv in state.board.levels))
+    found = _MOVES.get(key)
+    if found is None:
+        found = _MOVES[key] = tuple(_move_options(state, fig))
+        if len(_MOVES) > 64:
+            _MOVES.popitem(last=False)
+    else:
+        _MOVES.move_to_end(key)
+    yield from found
+
+
+def _move_options(state: CqbState, fig: Figure) -> Iterator[Action]:
+    modes = allowed_modes(fig)
     costs = enter_costs(state, fig)
-    field = distance_field(state.board, [fig.at], costs, STEPS)
-    for mode in allowed_modes(fig):
+    field = distance_field(state.board, [fig.at], costs, STEPS,
+                           max_cost=max(budget(fig, m) for m in modes))
+    taken = {f.at for f in state.figures.values() if not f.extracted}
+    doors = (Terrain.DOOR_OPEN, Terrain.DOOR_CLOSED)
+    # the field's path to a cell runs through the paths to the cells on it (each step back
+    # takes the first cheapest predecessor of the cell it stands on): one walk serves them all
+    offered: list[tuple[str, Cell]] = []
+    for mode in modes:
         limit = budget(fig, mode)
         spacing = {"crawl": 1, "stealthy": 1, "normal": 2, "fast": 4}[mode]
         for cell in field.reachable(limit):
-            if cell == fig.at or occupied(state, cell):
+            if cell == fig.at or cell in taken:
                 continue
-            if (cell.x % spacing or cell.y % spacing) and state.board.terrain(cell) not in (
-                    Terrain.DOOR_OPEN, Terrain.DOOR_CLOSED):
+            if (cell.x % spacing or cell.y % spacing) and state.board.terrain(cell) not in doors:
                 continue
-            path = field.path_to(cell)
-            yield Action.make(fig.side, "move", {"role": "move", "to": cell_json(cell),
-                                                 "mode": mode},
-                              figure=fig.id, mode=mode, path=[cell_json(c) for c in path])
+            offered.append((mode, cell))
+    paths: dict[Cell, list[Any]] = {}
+    for cell in sorted({c for _, c in offered}, key=lambda c: (-(field.cost(c) or 0), c)):
+        if cell not in paths:  # the farthest first: their walks cover the nearer cells
+            walk = field.path_to(cell)
+            steps = [cell_json(c) for c in walk]
+            for i, c in enumerate(walk):
+                paths.setdefault(c, steps[: i + 1])
+    for mode, cell in offered:
+        yield Action.make(fig.side, "move", {"role": "move", "to": cell_json(cell),
+                                             "mode": mode},
+                          figure=fig.id, mode=mode, path=paths[cell])
 
 
 def check_move(state: CqbState, fig: Figure, action: Action) -> None:
@@ -180,6 +220,19 @@ def follow(state: CqbState, rescuer: Figure, log: EventLog) -> None:
             h.at = min(best, key=lambda c: (field.cost(c) or 0, c))
             h.moved_now = 6
             log.emit("follows", {"hostage": h.id, "at": cell_json(h.at)}, observers(state, h))
+        extract(state, h, log)
+
+
+def extract(state: CqbState, h: Figure, log: EventLog) -> None:
+    """Ruling Q-66: a secured hostage in the extraction zone is led out: off the map, safe,
+    counted as rescued."""
+    if h.secured_by is None or not h.active or not state.board.in_zone(h.at, EXTRACTION):
+        return
+    audience = observers(state, h)
+    h.extracted = True
+    h.secured_by = None
+    refresh(state)
+    log.emit("extracted", {"hostage": h.id, "at": cell_json(h.at)}, audience)
 
 
 # -- fire -------------------------------------------------------------------------------
@@ -273,7 +326,7 @@ def _task_options(state: CqbState, fig: Figure) -> Iterator[Action]:
                 kinds.append("shotgun-breach")
             for k in kinds:
                 yield _task(state, fig, k, at=cell)
-        elif t == Terrain.WINDOW:
+        elif t == Terrain.WINDOW and window_state(state, cell) != "closed":  # ruling Q-65
             out = beyond(fig, cell)
             if b.in_bounds(out) and b.passable(out) and not occupied(state, out):
                 yield _task(state, fig, "climb", at=cell)
@@ -282,10 +335,46 @@ def _task_options(state: CqbState, fig: Figure) -> Iterator[Action]:
     if fig.dropped and not (fig.strong_arm_ooa and fig.weak_arm_ooa):
         yield _task(state, fig, "pick-up")
     for other in state.figures.values():
+        if not adjacent(fig.at, other.at):
+            continue
         if (other.side == HOSTAGES and other.active and other.secured_by is None
-                and max(abs(other.at.x - fig.at.x), abs(other.at.y - fig.at.y)) == 1
-                and other.at.level == fig.at.level and fig.side == state.rescuers):
+                and fig.side == state.rescuers):
             yield _task(state, fig, "secure", target=other.id)
+        elif (other.side not in (fig.side, HOSTAGES) and other.condition == "incapacitated"
+              and other.restrained_by is None):  # ruling Q-63
+            yield _task(state, fig, "restrain", target=other.id)
+    if fig.side == state.rescuers:
+        for device in sorted(state.devices.values(), key=lambda d: d.id):
+            if device.state == "armed" and (device.at == fig.at or adjacent(fig.at, device.at)):
+                yield _task(state, fig, "disarm", at=device.at)
+
+
+def adjacent(a: Cell, b: Cell) -> bool:
+    """Next to each other on one level (the eight neighbouring cells)."""
+    return a.level == b.level and max(abs(a.x - b.x), abs(a.y - b.y)) == 1
+
+
+def device_at(state: CqbState, cell: Cell | None) -> Device | None:
+    return next((d for d in state.devices.values() if d.at == cell and d.state == "armed"),
+                None)
+
+
+def device_goes_off(state: CqbState, device: Device, chance: Chance, log: EventLog) -> None:
+    """Ruling Q-64: the device's effect in its room (a stun grenade, CS gas or a fire)."""
+    device.state = "exploded"
+    log.emit("device", {"device": device.id, "at": cell_json(device.at), "state": "exploded",
+                        "effect": device.effect})
+    room = next(iter(sorted(rooms_of(state, device.at))), None)
+    hear(state, device.at, "explosion", 48, 24, None)  # heard by everyone in earshot
+    if room is None:
+        return
+    if device.effect == "stun":
+        detonate_stun(state, room, chance, log)
+    elif device.effect == "cs":
+        deploy_cs(state, room, chance, log)
+    elif room not in state.fires:
+        state.fires[room] = state.turn
+        log.emit("fire-starts", {"room": room})
 
 
 def _task(state: CqbState, fig: Figure, kind: str, at: Cell | None = None,
@@ -344,6 +433,10 @@ def do_task(state: CqbState, fig: Figure, action: Action, chance: Chance, log: E
             fig.posture = "prone"
         elif kind == "secure" and action.get("target"):
             state.figures[str(action.get("target"))].panic_from = fig.id
+        elif kind == "disarm":  # section 12.1: the device goes off
+            device = device_at(state, at)
+            if device is not None:
+                device_goes_off(state, device, chance, log)
     if outcome != "pass":
         return
     if kind in ("kick", "shotgun-breach", "charge", "pick") and at is not None:
@@ -360,6 +453,15 @@ def do_task(state: CqbState, fig: Figure, action: Action, chance: Chance, log: E
         hostage = state.figures[str(action.get("target"))]
         hostage.secured_by = fig.id
         hostage.panic_from = None
+        extract(state, hostage, log)
+    elif kind == "restrain":
+        state.figures[str(action.get("target"))].restrained_by = fig.id
+    elif kind == "disarm":
+        device = device_at(state, at)
+        if device is not None:
+            device.state = "disarmed"
+            log.emit("device", {"device": device.id, "at": cell_json(device.at),
+                                "state": "disarmed"})
 
 
 # -- grenades (sections 10, 11, 12.2) ------------------------------------------------------------
@@ -369,13 +471,15 @@ def throw_targets(state: CqbState, fig: Figure) -> dict[int, Cell]:
     """One cell per room (other than the thrower's own) it sees within 12": the nearest."""
     mine = rooms_of(state, fig.at)
     far = tables().tests["grenade"]["far"]
-    level = fig.at.level
+    level, x0, y0 = fig.at
     lv = state.board.levels[level]
     mask = np.zeros(lv.terrain.shape, dtype=bool)
     near: list[Cell] = []
+    taken = {f.at for f in state.figures.values() if not f.extracted}
+    far_sq = far * far  # within 12": the same test as inches() <= 12 on whole cells
     for cell, room in state.rooms.items():
-        if (cell.level == level and room not in mine and inches(fig.at, cell) <= far
-                and not occupied(state, cell)):
+        if (cell.level == level and (cell.x - x0) ** 2 + (cell.y - y0) ** 2 <= far_sq
+                and room not in mine and cell not in taken):
             mask[cell.y, cell.x] = True
             near.append(cell)
     if not near:
@@ -404,10 +508,40 @@ def throw_options(state: CqbState, fig: Figure) -> Iterator[Action]:
                               figure=fig.id, grenade=grenade, at=cell_json(cell))
 
 
-def crosses_window(state: CqbState, a: Cell, b: Cell) -> bool:
+def closed_windows_crossed(state: CqbState, a: Cell, b: Cell) -> list[Cell]:
+    """The closed windows a throw from ``a`` to ``b`` goes through (12.2, ruling Q-65)."""
     from killhouse.rulesets.cqb.world import line_cells
-    return any(state.board.terrain(c) == Terrain.WINDOW for c in line_cells(a, b, 0)
-               if state.board.in_bounds(c))
+    return [c for c in line_cells(a, b, 0) if state.board.in_bounds(c)
+            and state.board.terrain(c) == Terrain.WINDOW and window_state(state, c) == "closed"]
+
+
+def window_options(state: CqbState, fig: Figure) -> Iterator[Action]:
+    """Open, close or break a window next to the figure (ruling Q-65): closed ones open or
+    break, open ones close or break; a broken window stays broken."""
+    for cell in neighbours(fig.at, ortho=True):
+        if not state.board.in_bounds(cell) or state.board.terrain(cell) != Terrain.WINDOW:
+            continue
+        now = window_state(state, cell)
+        doings = {"closed": ("open", "break"), "open": ("close", "break")}.get(now, ())
+        for do in doings:
+            yield Action.make(fig.side, "window", {"role": "window", "state": now},
+                              figure=fig.id, at=cell_json(cell), do=do)
+
+
+def do_window(state: CqbState, fig: Figure, action: Action, log: EventLog) -> None:
+    """Ruling Q-65: no test; breaking glass is heard within 24" like a kick."""
+    cell = cell_of(action.get("at"))
+    do = str(action.get("do"))
+    now = window_state(state, cell)
+    after = {"open": "open", "close": "closed", "break": "broken"}[do]
+    if (now, do) not in (("closed", "open"), ("closed", "break"), ("open", "close"),
+                         ("open", "break")):
+        return  # changed meanwhile (a grenade broke it): nothing to do
+    set_window(state, cell, after)
+    log.emit("window", {"figure": fig.id, "at": cell_json(cell), "state": after},
+             observers(state, fig))
+    if do == "break":
+        hear(state, cell, "glass", tables().tests["kick_noise"], 0, fig)
 
 
 def check_throw(state: CqbState, fig: Figure, action: Action) -> None:
@@ -428,7 +562,8 @@ def do_throw(state: CqbState, fig: Figure, action: Action, chance: Chance, log: 
     grenade = str(action.get("grenade"))
     at = cell_of(action.get("at"))
     fig.grenades[grenade] -= 1
-    difficulty = throw_difficulty(inches(fig.at, at), crosses_window(state, fig.at, at))
+    glass = closed_windows_crossed(state, fig.at, at)
+    difficulty = throw_difficulty(inches(fig.at, at), bool(glass))
     assert difficulty is not None
     tn = action_tn(difficulty, fig.wounds(), fig.strong_arm_ooa, fig.cs)
     audience = observers(state, fig)
@@ -440,6 +575,10 @@ def do_throw(state: CqbState, fig: Figure, action: Action, chance: Chance, log: 
     if landing == "lost":  # ruling Q-47
         fig.lost_tasks.append(f"throw-{grenade}")
         return
+    for cell in glass:  # 12.2: the throw breaks the closed window (ruling Q-65)
+        set_window(state, cell, "broken")
+        log.emit("window", {"figure": fig.id, "at": cell_json(cell), "state": "broken"},
+                 audience)
     room = state.rooms[at] if landing == "target" else next(iter(sorted(rooms_of(state, fig.at)
                                                                          )), None)
     if room is None:
@@ -473,7 +612,7 @@ def detonate_stun(state: CqbState, room: int, chance: Chance, log: EventLog) -> 
 
 def stun(fig: Figure, turn: int) -> None:
     fig.stunned_turn = turn
-    fig.aim_target = None  # ruling Q-15
+    fig.clear_aim()  # ruling Q-15
     fig.hold = False
 
 

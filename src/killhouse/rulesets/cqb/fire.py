@@ -33,6 +33,11 @@ def may_fire(state: CqbState, fig: Figure) -> str:
         return f"{fig.id} has no weapon in hand (pick it up first)"
     if fig.jammed:
         return f"{fig.id}'s weapon is jammed (clear it first)"
+    if empty(state, fig):  # ruling Q-61
+        spare = fig.spares.get(fig.slot(), 0)
+        more = (f"reload first: {spare} spare magazine{'s' if spare != 1 else ''} left" if spare
+                else "and it has no spare magazine")
+        return f"{fig.id}'s {weapon.name} is empty ({more}; ruling Q-61)"
     if fig.mode_last == "fast":
         return f"{fig.id} moved Fast last turn and may not fire this turn (ruling Q-8)"
     if fig.moved_now > 0:
@@ -44,10 +49,40 @@ def may_fire(state: CqbState, fig: Figure) -> str:
     return ""
 
 
+def empty(state: CqbState, fig: Figure) -> bool:
+    """With ``track_ammo`` (ruling Q-28): no round left in the weapon in hand."""
+    return state.options.track_ammo and fig.loaded.get(fig.slot(), 0) <= 0
+
+
+def reload_why_not(state: CqbState, fig: Figure) -> str:
+    """Why ``fig`` may not reload now (empty if it may): ruling Q-60."""
+    weapon = fig.weapon_in_hand()
+    if not state.options.track_ammo:
+        return "ammunition is not tracked in this game (option track_ammo)"
+    if weapon is None:
+        return f"{fig.id} has no weapon in hand to reload"
+    if fig.spares.get(fig.slot(), 0) <= 0:
+        return f"{fig.id} has no spare magazine for its {weapon.name}"
+    if fig.loaded.get(fig.slot(), 0) >= weapon.magazine:
+        return f"{fig.id}'s {weapon.name} is fully loaded"
+    return ""
+
+
+def reload(fig: Figure) -> None:
+    """Ruling Q-60: a full magazine in; the rounds left in the old one are not used again."""
+    weapon = fig.weapon_in_hand()
+    assert weapon is not None
+    fig.spares[fig.slot()] -= 1
+    fig.loaded[fig.slot()] = weapon.magazine
+
+
 def factors(state: CqbState, fig: Figure, target: Figure, called: str | None, first: bool,
             weapon: Weapon) -> ShotFactors:
     """The TN factors of ``fig``'s next shot at ``target`` (section 8.2)."""
-    aimed = fig.aim_target == target.id and fig.aim_turn is not None and fig.aim_turn < state.turn
+    aimed = fig.aim_turn is not None and fig.aim_turn < state.turn and (
+        fig.aim_target == target.id or (  # ruling Q-15: a point covers figures within 1"
+            fig.aim_at is not None and fig.aim_at.level == target.at.level
+            and inches(fig.aim_at, target.at) <= tables().aim_point_reach))
     change = 0
     if fig.last_target is not None and fig.last_target != target.id:
         old = state.figures.get(fig.last_target)
@@ -90,6 +125,8 @@ def fire_more(state: CqbState, ctx: dict[str, Any]) -> bool:
     fig = state.figures[ctx["figure"]]
     if not fig.active or fig.knocked or fig.stunned or fig.jammed or fig.weapon_in_hand() is None:
         return False  # section 8.1 step 3.4: a knocked-down firer loses the rest
+    if empty(state, fig):
+        return False  # ruling Q-61: the magazine ran dry, the rest of the action is lost
     while ctx["v"] < len(ctx["volleys"]):
         target = state.figures[ctx["volleys"][ctx["v"]][0]]
         if target.active and ctx["volleys"][ctx["v"]][2] > 0:
@@ -110,11 +147,17 @@ def fire_next(state: CqbState, ctx: dict[str, Any], chance: Chance, log: EventLo
     audience = observers(state, fig)
     if weapon.automatic and ctx["left"] is None:
         ctx["left"] = rounds_in_burst(chance, weapon, state.options.fixed_auto_burst, audience)
+        if state.options.track_ammo:  # ruling Q-61: a burst is cut short by an empty magazine
+            ctx["left"] = min(int(ctx["left"] or 0), fig.loaded[fig.slot()])
     f = factors(state, fig, target, called, ctx["fired"] == 0, weapon)
     tn = shot_tn(f)
     shot = resolve_shot(chance, state.deck_of(fig), tn, called, "to hit", audience,
                         state.options.draw_with_replacement)
     fig.shots += 1
+    if state.options.track_ammo:  # every shot, a stoppage included, uses a round (Q-61)
+        fig.loaded[fig.slot()] -= 1
+        if fig.loaded[fig.slot()] == 0:
+            log.emit("empty", {"figure": fig.id}, frozenset({fig.side}))
     fig.last_target = target.id
     fig.fired_turn = state.turn
     ctx["fired"] += 1
@@ -197,7 +240,7 @@ def apply_hit(state: CqbState, target: Figure, hit: Hit, firer: Figure, log: Eve
     if not target.active:
         target.hold = False
         target.stunned_turn = None
-        target.aim_target = None
+        target.clear_aim()
         target.secured_by = None
         for f in state.figures.values():
             if f.secured_by == target.id:
@@ -216,7 +259,7 @@ def knock_down(fig: Figure) -> None:
     """Ruling Q-20: prone; an action not yet taken this turn is lost; aim ends."""
     fig.posture = "prone"
     fig.knocked = True
-    fig.aim_target = None
+    fig.clear_aim()
     fig.acted = True
     fig.hold = False
 

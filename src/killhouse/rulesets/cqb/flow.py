@@ -6,16 +6,29 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
+from killhouse.core.cells import cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.cqb import actions as act
 from killhouse.rulesets.cqb import turn
-from killhouse.rulesets.cqb.state import ACTIVATE, GRENADES, MODES, TASKS, CqbState, Figure
+from killhouse.rulesets.cqb.fire import reload_why_not
+from killhouse.rulesets.cqb.state import (
+    ACTIVATE,
+    GRENADES,
+    MODES,
+    TASKS,
+    WINDOW_DOINGS,
+    CqbState,
+    Figure,
+)
+from killhouse.rulesets.cqb.world import inches, openings, sees_cell
 from killhouse.rulesets.kit import Arg, Flow, Move, Phase, Reaction
 
-ACTIONS = ("move", "fire", "aim", "hold", "wait", "stand", "task", "throw")
+ACTIONS = ("move", "fire", "aim", "hold", "wait", "stand", "task", "throw", "reload",
+           "window")
+AIM_POINTS, AIM_POINTS_WITHIN = 3, 12  # aim points offered: the nearest openings in sight
 CALLED = ("torso", "head", "brain-stem", "strong-arm", "weak-arm", "leg")
 
 
@@ -38,11 +51,43 @@ def _actor(state: CqbState, action: Action) -> Figure:
 
 
 def aim_options(state: CqbState, fig: Figure) -> Iterator[Action]:
+    """Aim at each opposing figure in sight, and at the nearest doorways and windows in sight
+    within 12" (a sample: any cell the figure sees may be named, ruling Q-62)."""
     if fig.weapon_in_hand() is None or fig.overcome:
         return
     for t in act.targets(state, fig):
         if fig.aim_target != t.id:
             yield Action.make(fig.side, "aim", {"role": "aim"}, figure=fig.id, target=t.id)
+    near = sorted((inches(fig.at, c), c) for c in openings(state, fig.at.level)
+                  if c != fig.at and c != fig.aim_at and inches(fig.at, c) <= AIM_POINTS_WITHIN)
+    offered = 0
+    for _, cell in near:
+        if offered == AIM_POINTS and sees_cell(state, fig, cell):
+            break
+        if sees_cell(state, fig, cell):
+            offered += 1
+            yield Action.make(fig.side, "aim", {"role": "aim-point", "to": cell_json(cell)},
+                              figure=fig.id, at=cell_json(cell))
+
+
+def check_aim(state: CqbState, action: Action) -> None:
+    """Ruling Q-62: aim names one opposing figure in sight, or one point the figure sees."""
+    fig = _actor(state, action)
+    if fig.weapon_in_hand() is None:
+        raise IllegalActionError(f"{fig.id} has no weapon in hand to aim")
+    if fig.overcome:
+        raise IllegalActionError(f"{fig.id} is overcome by gas and must move out first")
+    target, at = action.get("target"), action.get("at")
+    if (target is None) == (at is None):
+        raise IllegalActionError("aim names a target figure or a point (at), not both")
+    if target is not None:
+        if target not in {t.id for t in act.targets(state, fig)}:
+            raise IllegalActionError(f"{fig.id} sees no opposing figure {target!r} to aim at")
+        return
+    cell = act.cell_of(at)
+    if not sees_cell(state, fig, cell):
+        raise IllegalActionError(f"{fig.id} cannot see the point {list(cell)} to aim at "
+                                 "(a point on its own level in its line of sight, Q-62)")
 
 
 def hold_options(state: CqbState, fig: Figure) -> Iterator[Action]:
@@ -57,6 +102,28 @@ def wait_options(state: CqbState, fig: Figure) -> Iterator[Action]:
 def stand_options(state: CqbState, fig: Figure) -> Iterator[Action]:
     if fig.posture == "prone" and not fig.legs_ooa and not fig.overcome:
         yield Action.make(fig.side, "stand", {"role": "other"}, figure=fig.id)
+
+
+def reload_options(state: CqbState, fig: Figure) -> Iterator[Action]:
+    if not fig.overcome and not reload_why_not(state, fig):
+        weapon = fig.weapon_in_hand()
+        assert weapon is not None
+        yield Action.make(fig.side, "reload", {"role": "reload", "loaded": fig.loaded.get(
+            fig.slot(), 0), "magazine": weapon.magazine}, figure=fig.id)
+
+
+def check_reload(state: CqbState, action: Action) -> None:
+    fig = _actor(state, action)
+    why = reload_why_not(state, fig)
+    if why:
+        raise IllegalActionError(why)
+    if fig.overcome:
+        raise IllegalActionError(f"{fig.id} is overcome by gas and must move out first")
+
+
+def window_options(state: CqbState, fig: Figure) -> Iterator[Action]:
+    if not fig.overcome:
+        yield from act.window_options(state, fig)
 
 
 def move_options(state: CqbState, fig: Figure) -> Iterator[Action]:
@@ -128,8 +195,10 @@ FLOW: Flow[CqbState] = Flow(
                       Arg("second_count", "int", required=False, minimum=1, maximum=3)),
              _each(fire_options), resolve, check=check_fire,
              help="fire up to the weapon's rate (section 8)"),
-        Move("aim", (FIGURE, Arg("target", "figure")), _each(aim_options), resolve,
-             help="aim at a target for next turn's shots (8.3.2)"),
+        Move("aim", (FIGURE, Arg("target", "figure", required=False),
+                     Arg("at", "cell", required=False, help="a point: covers figures within 1\"")),
+             _each(aim_options), resolve, check=check_aim,
+             help="aim at a target figure or a point for later shots (8.3.2, Q-15)"),
         Move("hold", (FIGURE,), _each(hold_options), resolve,
              help="pass and go on (or stay on) Hold (section 6)"),
         Move("wait", (FIGURE,), _each(wait_options), resolve, help="do nothing this turn"),
@@ -141,6 +210,11 @@ FLOW: Flow[CqbState] = Flow(
         Move("throw", (FIGURE, Arg("grenade", "enum", choices=GRENADES), Arg("at", "cell")),
              _each(throw_options), resolve, check=check_throw,
              help="throw a stun or CS grenade into a room (12.2)"),
+        Move("window", (FIGURE, Arg("at", "cell"), Arg("do", "enum", choices=WINDOW_DOINGS)),
+             _each(window_options), resolve,
+             help="open, close or break a window next to the figure (Q-65)"),
+        Move("reload", (FIGURE,), _each(reload_options), resolve, check=check_reload,
+             help="put a full magazine in the weapon in hand (option track_ammo, Q-60)"),
         Move("interrupt", (FIGURE,), interrupt_options, None,
              help="try to cut in on the figure in sight (section 14 I)"),
         Move("let-pass", (), let_pass_options, None, help="let the action go on"),

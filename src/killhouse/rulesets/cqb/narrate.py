@@ -29,6 +29,9 @@ def narrate(event: Event) -> str | None:
     if k == "hit":
         who = d.get("firer", "someone unseen")
         stray = " (a stray round)" if d.get("stray") else ""
+        if d["effect"] == "equipment":  # section 13: a joker location card, no location
+            return (f"{who} hits {d['target']}{stray}: the round strikes equipment (a magazine,"
+                    f" radio or pouch), no effect; {d['target']} is {d['condition']}.")
         return (f"{who} hits {d['target']}{stray}: {d.get('location')}, {d['effect']}"
                 f"{', knocked down' if d['knocked_down'] else ''}; {d['target']} is "
                 f"{d['condition']}.")
@@ -42,6 +45,14 @@ def narrate(event: Event) -> str | None:
                 f" {d['card']}: {d['landing']}.")
     if k in ("stun-test", "stun-recovery", "cs-test", "fire-test"):
         return f"{d['figure']} {k}: TN {d['tn']}, {d['card']}: {'pass' if d['passed'] else 'fail'}."
+    if k == "device":
+        if d["state"] == "disarmed":
+            return f"Device {d['device']} at {_at(d['at'])} is disarmed."
+        return f"Device {d['device']} at {_at(d['at'])} goes off: {d['effect']}."
+    if k == "reload":
+        return f"{d['figure']} reloads."
+    if k == "empty":
+        return f"{d['figure']}'s magazine is empty."
     if k in ("draw", "roll", "reshuffle", "asked", "no-interrupt"):
         return None
     if k == "game-over":

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from killhouse.core.chance import Chance
 from killhouse.core.events import Event, EventLog
+from killhouse.core.layers import LayerSpec
 from killhouse.errors import Problem, ScenarioError
 from killhouse.rulesets.base import GameInfo, Result, RollSpec
 from killhouse.rulesets.cqb import turn, views
@@ -16,7 +17,7 @@ from killhouse.rulesets.cqb.flow import FLOW
 from killhouse.rulesets.cqb.narrate import narrate
 from killhouse.rulesets.cqb.rolls import ROLLS
 from killhouse.rulesets.cqb.scenario import read_scenario
-from killhouse.rulesets.cqb.state import HOSTAGES, CqbState, deck_key
+from killhouse.rulesets.cqb.state import HOSTAGES, WINDOW_STATES, CqbState, deck_key
 from killhouse.rulesets.cqb.world import find_rooms, refresh
 from killhouse.rulesets.kit import FlowRuleset
 from killhouse.scenario.model import Issue, Scenario
@@ -33,7 +34,8 @@ class CqbRuleset(FlowRuleset[CqbState]):
                              "(seed 001; digest: cqb.md)")
     scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = {
         "side": frozenset({"role"}),
-        "figure": frozenset({"ability"}),
+        "figure": frozenset({"ability", "magazines"}),
+        "object": frozenset({"effect", "timer"}),
     }
     info: ClassVar[GameInfo] = GameInfo(
         turn_shapes=("phased", "reaction", "simultaneous"),
@@ -42,6 +44,14 @@ class CqbRuleset(FlowRuleset[CqbState]):
         unit="1 inch (1 yard)",
     )
     flow = FLOW
+    #: ruling Q-65: a window is closed unless the legend says open or broken
+    layers: ClassVar[Mapping[str, LayerSpec]] = {
+        "window": LayerSpec("window", "name", names=WINDOW_STATES[1:],
+                            help="a window's state: open or broken (default closed)"),
+        # ruling Q-67: with the darkness option, the cells that are lit
+        "light": LayerSpec("light", "name", names=("lit",),
+                           help="lit: seen at any range under the darkness option"),
+    }
 
     def check_scenario(self, scenario: Scenario) -> list[Issue]:
         return read_scenario(scenario)[1]
@@ -72,7 +82,7 @@ class CqbRuleset(FlowRuleset[CqbState]):
             scenario=scenario, board=board, options=setup.options, sides=setup.sides,
             rescuers=setup.rescuers, figures=figures, decks=decks, hostage_deck=hostage_deck(),
             luck=luck, turn_limit=scenario.turn_limit or DEFAULT_TURN_LIMIT, rooms=rooms,
-            open_rooms=open_rooms,
+            open_rooms=open_rooms, devices={d.id: copy.deepcopy(d) for d in setup.devices},
         )
         log.emit("scenario", {"name": scenario.name, "turn_limit": state.turn_limit})
         refresh(state)
@@ -99,8 +109,9 @@ class CqbRuleset(FlowRuleset[CqbState]):
         return state.sides
 
     def casualties(self, state: CqbState) -> dict[str, int]:
-        out = {s: sum(1 for f in state.side_figures(s) if not f.active) for s in state.sides}
-        out[HOSTAGES] = sum(1 for f in state.side_figures(HOSTAGES) if not f.active)
+        out = {s: sum(1 for f in state.side_figures(s) if f.condition != "active")
+               for s in state.sides}
+        out[HOSTAGES] = sum(1 for f in state.side_figures(HOSTAGES) if f.condition != "active")
         return out
 
     def invariants(self, state: CqbState) -> list[str]:

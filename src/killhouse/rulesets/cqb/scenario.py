@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from killhouse.core.cells import Cell
-from killhouse.rulesets.cqb.state import HOSTAGES, Figure, Options
+from killhouse.rulesets.cqb.state import DEVICE_EFFECTS, HOSTAGES, Device, Figure, Options
 from killhouse.rulesets.cqb.tables import ABILITIES, tables
 from killhouse.scenario.model import Issue, Scenario
 
@@ -21,6 +21,7 @@ class Setup:
     sides: tuple[str, ...]
     rescuers: str
     figures: tuple[Figure, ...]
+    devices: tuple[Device, ...] = ()
 
 
 def _option(name: str) -> str:
@@ -100,9 +101,46 @@ def read_scenario(scenario: Scenario) -> tuple[Setup | None, list[Issue]]:
             issues.append(Issue(f"{path}.equipment", "at most a main weapon and a sidearm"))
         fig.weapon = guns[0] if guns else None
         fig.sidearm = guns[1] if len(guns) > 1 else None
+        spare = fspec.extra.get("magazines", t.spare_magazines)
+        if not isinstance(spare, int) or isinstance(spare, bool) or spare < 0:
+            issues.append(Issue(f"{path}.magazines", "expected a whole number, 0 or more",
+                                "spare magazines per weapon (option track_ammo)"))
+            spare = 0
+        if opts.get("track_ammo"):  # ruling Q-60: each weapon loaded, with spare magazines
+            for slot, gun in (("main", fig.weapon), ("sidearm", fig.sidearm)):
+                if gun is not None:
+                    fig.loaded[slot] = t.weapons[gun].magazine
+                    fig.spares[slot] = spare
         figures.append(fig)
+    devices = read_devices(scenario, issues)
     if issues:
         return None, issues
     rescuers = next(s for s, r in roles.items() if r == "rescuers")
     return Setup(Options(**opts), tuple(s.id for s in scenario.sides), rescuers,  # type: ignore[arg-type]
-                 tuple(figures)), []
+                 tuple(figures), devices), []
+
+
+def read_devices(scenario: Scenario, issues: list[Issue]) -> tuple[Device, ...]:
+    """Objects of type ``device`` (ruling Q-64): a place, an ``effect`` (stun, cs or fire;
+    default stun) and an optional ``timer`` (the turn it goes off)."""
+    out = []
+    for i, obj in enumerate(scenario.objects):
+        path = f"objects[{i}]"
+        if obj.type != "device":
+            issues.append(Issue(f"{path}.type", f"CQB has no {obj.type!r} objects", "device"))
+            continue
+        if obj.at is None:
+            issues.append(Issue(f"{path}.at", "a device stands on the map"))
+            continue
+        effect = obj.extra.get("effect", "stun")
+        if effect not in DEVICE_EFFECTS:
+            issues.append(Issue(f"{path}.effect", f"unknown effect {effect!r}",
+                                ", ".join(DEVICE_EFFECTS)))
+            continue
+        timer = obj.extra.get("timer")
+        if timer is not None and (not isinstance(timer, int) or isinstance(timer, bool)
+                                  or timer < 1):
+            issues.append(Issue(f"{path}.timer", "expected a turn number, 1 or more"))
+            continue
+        out.append(Device(obj.id, obj.at, str(effect), timer))
+    return tuple(out)

@@ -17,10 +17,15 @@ from killhouse.scenario.model import Scenario
 #: the neutral side hostages belong to (ruling Q-30); it never decides anything
 HOSTAGES = "hostages"
 ACTIVATE, OVER = "activate", "over"
+EXTRACTION = "extraction"  # the zone hostages are escorted to (ruling Q-66)
 Condition = Literal["active", "incapacitated", "dead"]
 MODES: tuple[str, ...] = ("crawl", "stealthy", "normal", "fast")
 TASKS: tuple[str, ...] = ("kick", "shotgun-breach", "charge", "pick", "climb", "pick-up",
-                          "clear-jam", "secure")
+                          "clear-jam", "secure", "restrain", "disarm")
+DEVICE_EFFECTS: tuple[str, ...] = ("stun", "cs", "fire")
+#: ruling Q-65: stored in the board's ``window`` layer as 0, 1, 2
+WINDOW_STATES: tuple[str, ...] = ("closed", "open", "broken")
+WINDOW_DOINGS: tuple[str, ...] = ("open", "close", "break")
 GRENADES: tuple[str, ...] = ("stun", "cs")
 
 
@@ -35,6 +40,8 @@ class Options:
     draw_with_replacement: bool = False  # Q-3 (d), a test option
     bystanders_in_line: bool = False  # ruling Q-32
     cover_modifiers: bool = False  # ruling Q-27
+    track_ammo: bool = False  # ruling Q-28: magazines and reloading (Q-60, Q-61)
+    darkness: bool = False  # section 1: in a dark area figures are seen only within 6" (Q-67)
     max_hostage_losses: int | None = None
 
 
@@ -66,6 +73,7 @@ class Figure:
     cs: int = 0  # CS and fire failures: +1 each to every action (section 11, 13)
     overcome: bool = False  # a CS joker: the next action must be a Normal or Fast move
     aim_target: str | None = None
+    aim_at: Cell | None = None  # aim at a point (ruling Q-15): covers figures within 1"
     aim_turn: int | None = None
     hold: bool = False
     moved_last: float = 0.0
@@ -84,13 +92,19 @@ class Figure:
     card_label: str | None = None
     hesitant: bool = False
     secured_by: str | None = None
+    restrained_by: str | None = None  # section 12.1 (ruling Q-63)
+    extracted: bool = False  # a hostage escorted into the extraction zone (ruling Q-66)
     panic_from: str | None = None
     lost_tasks: list[str] = field(default_factory=list)
     dead_at_end: bool | None = None
+    #: with ``track_ammo``: rounds in the weapon and spare magazines, by slot (main, sidearm)
+    loaded: dict[str, int] = field(default_factory=dict)
+    spares: dict[str, int] = field(default_factory=dict)
 
     @property
     def active(self) -> bool:
-        return self.condition == "active"
+        """In play and able to act; an extracted hostage has left the fight (Q-66)."""
+        return self.condition == "active" and not self.extracted
 
     @property
     def stunned(self) -> bool:
@@ -107,6 +121,15 @@ class Figure:
         """Flesh wounds and non-incapacitating OOA wounds (+1 each, ruling Q-17)."""
         return self.flesh + self.ooa_hits if self.active else 0
 
+    def clear_aim(self) -> None:
+        """Ruling Q-15: aim ends (at a figure or at a point)."""
+        self.aim_target = None
+        self.aim_at = None
+
+    def slot(self) -> str:
+        """Which weapon is in hand: ``main``, or ``sidearm`` once the main one is dropped."""
+        return "sidearm" if self.dropped else "main"
+
     def weapon_in_hand(self) -> Weapon | None:
         """The weapon it fires: its main weapon, or its sidearm once the main one is dropped."""
         name = self.sidearm if self.dropped else self.weapon
@@ -117,6 +140,18 @@ class Figure:
 
     def one_handed(self) -> bool:
         return self.strong_arm_ooa or self.weak_arm_ooa
+
+
+@dataclass
+class Device:
+    """A simple device the scenario places (section 12.1, ruling Q-64): disarmed by a Very
+    difficult test; it goes off on a setback or when its timer runs out."""
+
+    id: str
+    at: Cell
+    effect: str = "stun"
+    timer: int | None = None  # the turn at whose upkeep it goes off, if not disarmed
+    state: str = "armed"  # armed, disarmed or exploded
 
 
 @dataclass
@@ -148,8 +183,13 @@ class CqbState:
     memory: dict[str, dict[str, tuple[Cell, int]]] = field(default_factory=dict)
     sounds: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     visible: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: line of sight whatever the light (ruling Q-67: darkness hides, it does not stop rounds)
+    in_los: dict[str, frozenset[str]] = field(default_factory=dict)
     rooms: dict[Cell, int] = field(default_factory=dict)
     open_rooms: frozenset[int] = frozenset()
+    devices: dict[str, Device] = field(default_factory=dict)
+    #: what ``visible`` and ``in_los`` were computed from (a cache, not part of the game)
+    sight_key: Any = field(default=None, compare=False, repr=False)
 
     def deck_of(self, fig: Figure) -> Deck:
         return self.decks[deck_key(self.options, fig)]

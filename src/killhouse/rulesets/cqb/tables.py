@@ -30,6 +30,7 @@ class Weapon:
     hands: int
     burst_rounds: int
     misfire: bool
+    magazine: int  # rounds a full magazine holds (ruling Q-60)
 
     @property
     def automatic(self) -> bool:
@@ -54,6 +55,7 @@ class Tables:
     scope_first_shot: int
     rates: Mapping[str, Mapping[str, int]]
     fixed_auto_burst_rounds: int
+    spare_magazines: int
 
     base_tn: int
     movement: Mapping[str, int]
@@ -65,6 +67,7 @@ class Tables:
     cover: Mapping[str, int]
     line_extend: int
     line_near: int
+    aim_point_reach: int
 
     location: Mapping[int, tuple[str, bool]]
     effects: Mapping[str, Mapping[str, str]]
@@ -99,6 +102,7 @@ def tables() -> Tables:
             hands=int(base.get("hands", 2)),
             burst_rounds=int(base.get("burst_rounds", weapons["default_burst_rounds"])),
             misfire=bool(base.get("misfire", False)),
+            magazine=int(base["magazine"]),
         )
     return Tables(
         values={int(k): int(v) for k, v in decks["values"].items()},
@@ -114,6 +118,7 @@ def tables() -> Tables:
         scope_first_shot=int(weapons["scope_first_shot"]),
         rates=weapons["rates"],
         fixed_auto_burst_rounds=int(weapons["fixed_auto_burst_rounds"]),
+        spare_magazines=int(weapons["spare_magazines"]),
         base_tn=int(fire["base_tn"]),
         movement=fire["movement"],
         called=fire["called"],
@@ -124,6 +129,7 @@ def tables() -> Tables:
         cover=fire["cover"],
         line_extend=int(fire["line_of_fire"]["extend"]),
         line_near=int(fire["line_of_fire"]["near_target"]),
+        aim_point_reach=int(fire["aim_point_reach"]),
         location={int(k): (str(v["loc"]), bool(v["plated"])) for k, v in hits["location"].items()},
         effects=hits["effects"],
         soft_armour=hits["soft_armour"],

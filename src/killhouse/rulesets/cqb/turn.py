@@ -20,8 +20,9 @@ from killhouse.core.paths import distance_field
 from killhouse.rulesets.base import Action, Result
 from killhouse.rulesets.cqb import actions as act
 from killhouse.rulesets.cqb.cards import card_label, draw, reaction_value
+from killhouse.rulesets.cqb.fire import reload, reload_why_not
 from killhouse.rulesets.cqb.resolve import difficulty_tn, stun_tn, test
-from killhouse.rulesets.cqb.state import HOSTAGES, OVER, CqbState, Figure
+from killhouse.rulesets.cqb.state import EXTRACTION, HOSTAGES, OVER, CqbState, Figure
 from killhouse.rulesets.cqb.tables import tables
 from killhouse.rulesets.cqb.world import (
     STEPS,
@@ -34,7 +35,7 @@ from killhouse.rulesets.cqb.world import (
 )
 
 STEPWISE = ("move", "fire")
-CHECKED = ("aim", "task", "throw", "stand")
+CHECKED = ("aim", "task", "throw", "stand", "reload", "window")
 
 
 def stationary(f: Figure) -> bool:
@@ -137,9 +138,17 @@ def execute(state: CqbState, ctx: dict[str, Any], chance: Chance, log: EventLog)
 def single(state: CqbState, fig: Figure, action: Action, chance: Chance, log: EventLog) -> None:
     audience = observers(state, fig)
     if action.kind == "aim":
-        fig.aim_target = str(action.get("target"))
+        fig.clear_aim()
+        if action.get("at") is not None:  # ruling Q-15: a point
+            fig.aim_at = act.cell_of(action.get("at"))
+        else:
+            fig.aim_target = str(action.get("target"))
         fig.aim_turn = state.turn
-        log.emit("aim", {"figure": fig.id, "target": fig.aim_target}, audience)
+        data = {"figure": fig.id, "target": fig.aim_target,
+                "at": list(fig.aim_at) if fig.aim_at else None}
+        # what it aims at is its own side's secret (section 14): others see it take aim
+        log.emit("aim", data, audience, {s: {"figure": fig.id} for s in audience
+                                         if s != fig.side})
     elif action.kind == "hold":
         fig.hold = True
         fig.passed = True
@@ -149,6 +158,12 @@ def single(state: CqbState, fig: Figure, action: Action, chance: Chance, log: Ev
     elif action.kind == "stand":
         fig.posture = "standing"
         log.emit("stands", {"figure": fig.id}, audience)
+    elif action.kind == "window":
+        act.do_window(state, fig, action, log)
+    elif action.kind == "reload":
+        if not reload_why_not(state, fig):  # ruling Q-60: no test
+            reload(fig)
+            log.emit("reload", {"figure": fig.id}, audience)
     elif action.kind == "task":
         act.do_task(state, fig, action, chance, log)
     elif action.kind == "throw":
@@ -168,7 +183,7 @@ def finish(state: CqbState, ctx: dict[str, Any], log: EventLog) -> None:
         act.back_off(state, fig, ctx, log)
         act.follow(state, fig, log)
     if kind not in ("hold", "wait") and kind != "aim":
-        fig.aim_target = None
+        fig.clear_aim()
     fig.knocked = False
     refresh(state)
 
@@ -398,6 +413,9 @@ def start_turn(state: CqbState, chance: Chance, log: EventLog) -> None:
             log.emit("fire-test", {"figure": f.id, **r.to_json()}, observers(state, f))
         if state.turn - since >= tables().tests["fire"]["smoke_from_upkeep"]:
             act.fire_smoke(state, room)
+    for device in state.devices.values():  # U6: scenario timers (ruling Q-64)
+        if device.state == "armed" and device.timer is not None and device.timer <= state.turn:
+            act.device_goes_off(state, device, chance, log)
     refresh(state)
     state.contact = {}
     for f in state.figures.values():  # C: contact (ruling Q-10)
@@ -480,9 +498,21 @@ def panic_run(state: CqbState, h: Figure, log: EventLog) -> None:
 
 
 def summary(state: CqbState) -> dict[str, Any]:
-    lost = sum(1 for f in state.figures.values() if f.side == HOSTAGES and not f.active)
-    alive = sum(1 for f in state.figures.values() if f.side == HOSTAGES and f.active)
-    return {"hostages_alive": alive, "hostages_down": lost, "turn": state.turn}
+    lost = sum(1 for f in state.figures.values() if f.side == HOSTAGES
+               and f.condition != "active")
+    alive = sum(1 for f in state.figures.values() if f.side == HOSTAGES
+                and f.condition == "active")
+    out: dict[str, Any] = {"hostages_alive": alive, "hostages_down": lost, "turn": state.turn}
+    restrained = sum(1 for f in state.figures.values() if f.restrained_by is not None)
+    if restrained:  # ruling Q-63
+        out["restrained"] = restrained
+    if state.board.zone_cells(EXTRACTION):  # ruling Q-66, in the summary's words (K-14)
+        out["hostages"] = sum(1 for f in state.figures.values() if f.side == HOSTAGES)
+        out["rescued"] = sum(1 for f in state.figures.values() if f.extracted)
+    if state.devices:  # ruling Q-64, in the summary's words (K-14)
+        out["bombs_exploded"] = sum(1 for d in state.devices.values() if d.state == "exploded")
+        out["bombs_defused"] = sum(1 for d in state.devices.values() if d.state == "disarmed")
+    return out
 
 
 def check_end(state: CqbState, chance: Chance, log: EventLog) -> None:

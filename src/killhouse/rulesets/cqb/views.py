@@ -7,13 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 from killhouse.core.cells import cell_json
-from killhouse.rulesets.cqb.state import HOSTAGES, CqbState, Figure
+from killhouse.rulesets.cqb.state import EXTRACTION, HOSTAGES, CqbState, Figure
 from killhouse.rulesets.cqb.world import side_sees
 from killhouse.rulesets.kit.flow import own_question, windows_json
 from killhouse.rulesets.kit.view import Status, viewer
 
 
 def status(f: Figure) -> str:
+    if f.extracted:
+        return Status.RESCUED.value
     if f.condition == "dead":
         return Status.DEAD.value
     if f.condition == "incapacitated":
@@ -35,7 +37,8 @@ def seen_entry(state: CqbState, f: Figure) -> dict[str, Any]:
     weapon = f.weapon_in_hand()
     return {"id": f.id, "side": f.side, "kind": f.kind, "at": cell_json(f.at),
             "posture": f.posture, "status": status(f), "weapon": weapon.name if weapon else None,
-            "wounds": wounds(f), "card": f.card_label, "secured_by": f.secured_by}
+            "wounds": wounds(f), "card": f.card_label, "secured_by": f.secured_by,
+            **({"restrained": True} if f.restrained_by is not None else {})}
 
 
 def own_entry(state: CqbState, f: Figure) -> dict[str, Any]:
@@ -48,6 +51,11 @@ def own_entry(state: CqbState, f: Figure) -> dict[str, Any]:
                              "respirator": f.respirator},
                   "sidearm": f.sidearm, "charges": f.charges, "hesitant": f.hesitant,
                   "overcome": f.overcome, "sees": sorted(state.visible.get(f.id, ()))})
+    if f.aim_at is not None:  # ruling Q-15: aim at a point, its own side's secret
+        entry["aim_at"] = cell_json(f.aim_at)
+    if state.options.track_ammo:  # ruling Q-60: only its own side knows what it has left
+        entry["ammo"] = {slot: {"loaded": n, "spare": f.spares.get(slot, 0)}
+                         for slot, n in sorted(f.loaded.items())}
     return entry
 
 
@@ -82,7 +90,13 @@ def view(state: CqbState, side: str) -> dict[str, Any]:
         "public": {"turn": state.turn, "turn_limit": state.turn_limit,
                    "stage": "card order" if state.stage == "q" else "alternating",
                    "rescuers": state.rescuers, "decks": decks,
-                   "luck": state.luck.get(side)},
+                   "luck": state.luck.get(side),
+                   # ruling Q-66: the rescuers know whom they led out
+                   **({"rescued": sorted(f.id for f in state.figures.values() if f.extracted)}
+                      if side == state.rescuers and state.board.zone_cells(EXTRACTION) else {}),
+                   # ruling Q-64: devices are in the briefing, their state is heard
+                   **({"devices": [{"id": d.id, "at": cell_json(d.at), "state": d.state}
+                                   for d in state.devices.values()]} if state.devices else {})},
         "question": own_question(state.windows, side),
         "result": state.result.to_json() if state.result else None,
     }
@@ -108,7 +122,12 @@ def snapshot(state: CqbState) -> dict[str, Any]:
                      "stunned_turn": f.stunned_turn, "aim": f.aim_target, "jammed": f.jammed,
                      "moved": [f.moved_last, f.moved_now], "shots": f.shots,
                      "secured_by": f.secured_by, "panic": f.panic_from,
-                     "grenades": dict(sorted(f.grenades.items())), "passed": f.passed})
+                     "grenades": dict(sorted(f.grenades.items())), "passed": f.passed,
+                     "aim_at": cell_json(f.aim_at) if f.aim_at else None,
+                     "restrained_by": f.restrained_by, "extracted": f.extracted})
+        if state.options.track_ammo:
+            figs[-1]["ammo"] = {"loaded": dict(sorted(f.loaded.items())),
+                                "spare": dict(sorted(f.spares.items()))}
     return {
         "sides": list(state.sides),
         "turn": state.turn,
@@ -123,6 +142,7 @@ def snapshot(state: CqbState) -> dict[str, Any]:
         "running": state.running,
         "windows": windows_json(state.windows),
         "gas": sorted(state.gas.items()),
+        "devices": [[d.id, d.state] for d in state.devices.values()],
         "fires": sorted(state.fires.items()),
         "board": state.board.fingerprint(),
         "result": state.result.to_json() if state.result else None,

@@ -10,16 +10,17 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Iterable
+from fractions import Fraction
 
 import numpy as np
 from numpy.typing import NDArray
 
 from killhouse.core.board import Board
 from killhouse.core.cells import Cell, sector_of
-from killhouse.core.geometry import los_pairs
+from killhouse.core.geometry import cells_on_extended_segment, line_of_sight, los_pairs
 from killhouse.core.paths import StepRules
 from killhouse.core.terrain import Terrain, passable_mask
-from killhouse.rulesets.cqb.state import CqbState, Figure
+from killhouse.rulesets.cqb.state import WINDOW_STATES, CqbState, Figure
 from killhouse.rulesets.cqb.tables import tables
 
 #: half inches: orthogonal 1", diagonal 1.5" (ruling Q-29)
@@ -67,6 +68,15 @@ def find_rooms(board: Board) -> tuple[dict[Cell, int], frozenset[int]]:
     return rooms, frozenset(open_rooms)
 
 
+def window_state(state: CqbState, cell: Cell) -> str:
+    """A window's state (ruling Q-65): closed, open or broken."""
+    return WINDOW_STATES[int(state.board.levels[cell.level].layer("window")[cell.y, cell.x])]
+
+
+def set_window(state: CqbState, cell: Cell, value: str) -> None:
+    state.board.levels[cell.level].layer("window")[cell.y, cell.x] = WINDOW_STATES.index(value)
+
+
 def rooms_of(state: CqbState, cell: Cell) -> set[int]:
     """The room of a cell; a doorway or window cell counts in every room it opens onto
     (ruling Q-45, ours: the digest's "the room the door opens into" has no swing to read)."""
@@ -94,10 +104,16 @@ def smoke(state: CqbState, level: int) -> NDArray[np.bool_]:
     return state.board.smoke(level)
 
 
-def compute_visible(state: CqbState) -> dict[str, frozenset[str]]:
-    """Which figures each active figure sees now (all round, exact line of sight)."""
-    figs = [f for f in state.figures.values()]
+def compute_visible(state: CqbState) -> tuple[dict[str, frozenset[str]],
+                                              dict[str, frozenset[str]]]:
+    """Which figures each active figure sees now (all round, exact line of sight), and which
+    it has a line of sight to; they differ only under darkness (ruling Q-67): a figure in an
+    unlit cell is seen only within 6"."""
+    figs = [f for f in state.figures.values() if not f.extracted]  # Q-66: off the map
     out: dict[str, set[str]] = {f.id: set() for f in figs}
+    dark = state.options.darkness
+    los: dict[str, set[str]] = {f.id: set() for f in figs} if dark else out
+    reach_sq = int(tables().tests["darkness"]["seen_within"]) ** 2
     by_level: dict[int, list[Figure]] = {}
     for f in figs:
         by_level.setdefault(f.at.level, []).append(f)
@@ -108,15 +124,39 @@ def compute_visible(state: CqbState) -> dict[str, frozenset[str]]:
             continue
         ok = los_pairs(state.board.opaque(level), [(a.at.x, a.at.y) for a, _ in pairs],
                        [(b.at.x, b.at.y) for _, b in pairs], smoke(state, level))
+        lit = state.board.levels[level].layer("light") if dark else None
         for (a, b), seen in zip(pairs, ok.tolist(), strict=True):
-            if seen:
+            if not seen:
+                continue
+            los[a.id].add(b.id)
+            if lit is not None and not lit[b.at.y, b.at.x] and (
+                    (a.at.x - b.at.x) ** 2 + (a.at.y - b.at.y) ** 2 > reach_sq):
+                continue  # in the dark, beyond 6"
+            if dark:
                 out[a.id].add(b.id)
-    return {k: frozenset(v) for k, v in out.items()}
+    seen_now = {k: frozenset(v) for k, v in out.items()}
+    return seen_now, ({k: frozenset(v) for k, v in los.items()} if dark else seen_now)
 
 
 def sees(state: CqbState, a: Figure, b: Figure) -> bool:
     """Whether ``a`` sees ``b`` now (from the cache the turn keeps fresh)."""
     return b.id in state.visible.get(a.id, frozenset())
+
+
+def sees_cell(state: CqbState, fig: Figure, cell: Cell) -> bool:
+    """Whether ``fig`` has line of sight to ``cell`` on its own level (exact, K-1)."""
+    if cell.level != fig.at.level or not state.board.in_bounds(cell):
+        return False
+    level = cell.level
+    return line_of_sight(state.board.opaque(level), (fig.at.x, fig.at.y), (cell.x, cell.y),
+                         smoke(state, level))
+
+
+def openings(state: CqbState, level: int) -> list[Cell]:
+    """The doorway and window cells of a level (aim points the actions offer, Q-15)."""
+    lv = state.board.levels[level]
+    ys, xs = np.nonzero(np.isin(lv.terrain, [int(t) for t in _OPENINGS]))
+    return [Cell(level, int(x), int(y)) for x, y in zip(xs.tolist(), ys.tolist(), strict=True)]
 
 
 def side_sees(state: CqbState, side: str, fig: Figure) -> bool:
@@ -131,7 +171,11 @@ def observers(state: CqbState, fig: Figure) -> frozenset[str]:
 
 def refresh(state: CqbState) -> None:
     """Recompute sight and each side's memory of where it last saw each figure."""
-    state.visible = compute_visible(state)
+    key = (tuple((f.at, f.condition, f.extracted) for f in state.figures.values()),
+           tuple(lv.terrain.tobytes() + lv.smoke.tobytes() for lv in state.board.levels))
+    if key != state.sight_key:  # sight changes only when figures, doors or smoke do
+        state.visible, state.in_los = compute_visible(state)
+        state.sight_key = key
     for side in state.sides:
         memory = state.memory.setdefault(side, {})
         for fig in state.side_figures(side):
@@ -160,7 +204,8 @@ def enter_costs(state: CqbState, mover: Figure) -> list[NDArray[np.int32]]:
 
 
 def occupied(state: CqbState, cell: Cell, but: str = "") -> bool:
-    return any(f.at == cell and f.id != but for f in state.figures.values())
+    return any(f.at == cell and f.id != but and not f.extracted
+               for f in state.figures.values())
 
 
 # -- the line of fire (section 8.5, ruling Q-7) ---------------------------------------------
@@ -168,29 +213,20 @@ def occupied(state: CqbState, cell: Cell, but: str = "") -> bool:
 
 def line_cells(a: Cell, b: Cell, extend: float) -> list[Cell]:
     """Cells crossed by the segment from ``a``'s centre through ``b``'s centre and ``extend``
-    inches beyond it, in order from ``a`` (sampled every 1/32"; a helper for core later)."""
-    dx, dy = b.x - a.x, b.y - a.y
-    length = math.hypot(dx, dy)
-    if length == 0:
+    inches beyond it, in order from ``a``: the core's exact routine (ruling Q-68: a cell the
+    line only touches at a corner or along an edge is not crossed)."""
+    if a.level != b.level or (a.x, a.y) == (b.x, b.y):
         return []
-    total = length + extend
-    steps = int(total * 32) + 1
-    out: list[Cell] = []
-    for i in range(steps + 1):
-        t = total * i / steps
-        x = a.x + dx / length * t
-        y = a.y + dy / length * t
-        cell = Cell(a.level, math.floor(x + 0.5), math.floor(y + 0.5))
-        if not out or out[-1] != cell:
-            out.append(cell)
-    return out
+    return [Cell(a.level, x, y) for x, y in
+            cells_on_extended_segment((a.x, a.y), (b.x, b.y), Fraction(extend))]
 
 
 def in_line_of_fire(state: CqbState, firer: Figure, target: Figure,
                     candidates: Iterable[Figure]) -> list[Figure]:
     """Figures in the line of fire, nearest the firer first: on the line extended 6" past the
     target, or within 1" of the target and no farther than it plus 1" (section 8.5). Ruling
-    Q-49 (ours): only figures the firer could see can be struck (walls stop stray rounds)."""
+    Q-49 (ours): only figures in the firer's line of sight can be struck (walls stop stray
+    rounds; darkness does not, Q-67)."""
     t = tables()
     line = set(line_cells(firer.at, target.at, t.line_extend))
     reach = inches(firer.at, target.at)
@@ -199,7 +235,7 @@ def in_line_of_fire(state: CqbState, firer: Figure, target: Figure,
         if f.id in (firer.id, target.id) or f.at.level != firer.at.level:
             continue
         near = inches(f.at, target.at) <= t.line_near and inches(firer.at, f.at) <= reach + 1
-        if (f.at in line or near) and sees(state, firer, f):
+        if (f.at in line or near) and f.id in state.in_los.get(firer.id, frozenset()):
             out.append(f)
     out.sort(key=lambda f: (inches(firer.at, f.at), f.id))
     return out
@@ -209,10 +245,11 @@ def in_line_of_fire(state: CqbState, firer: Figure, target: Figure,
 
 
 def hear(state: CqbState, source: Cell, kind: str, same_level: float, other_level: float,
-         maker: Figure) -> None:
-    """Sides with a figure in earshot note a sound's direction (never who made it)."""
+         maker: Figure | None) -> None:
+    """Sides with a figure in earshot note a sound's direction (never who made it); the
+    maker's side hears nothing new (``None``: no maker, as for a device)."""
     for side in state.sides:
-        if side == maker.side:
+        if maker is not None and side == maker.side:
             continue
         for f in state.side_figures(side):
             if not f.active or f.at == source:
