@@ -110,7 +110,8 @@ def move_problem(
     if squares and squares[-1][1] > limit:
         return f"the route is longer than {limit} cm, the most a critical success allows"
     held = {g.cell: g for g in figures.values()
-            if g.id != f.id and g.level == f.level and g.status in ON_TABLE}
+            if g.id != f.id and g.level == f.level and g.status in ON_TABLE
+            and g.carried_by != f.id}
     for cell, _ in squares:
         where = Cell(f.level, *cell)
         if not board.in_bounds(where) or not board.passable(where):
@@ -134,6 +135,10 @@ def move_modifier(
     mod = -clutter + bonus_for(f, teams[f.team], figures)
     if "corp_arms_mg_22" in f.weapons:
         mod += int(tables().movement["carrying_mg22"])
+    carried = figures.get(f.carrying) if f.carrying else None
+    if carried is not None and not carried.captured:
+        # ruling F-54: carrying a helpless figure; a captured Lonnie walks with his captor (F-56)
+        mod += int(tables().movement["carrying_helpless"])
     return mod
 
 
@@ -178,7 +183,7 @@ def resolve_move(
     route = squares[-1][1] if squares else RootSum()
     maximum = maximum_for(f, order.speed)
     taken = {g.cell for g in figures.values() if g.id != f.id and g.level == f.level
-             and g.status in ON_TABLE}
+             and g.status in ON_TABLE and g.carried_by != f.id}
     rallied = False
     moves = True
     gain = roller_change(roll.result)
