@@ -141,6 +141,7 @@ def upkeep(state: FirewallState, chance: Chance, log: EventLog) -> None:
         for fid in team.members:
             f = state.figures[fid]
             if f.status is Status.RESERVE:
+                f.cell = _arrival_square(state, f)
                 f.status = Status.ACTIVE
         team.aware = True
         log.emit("arrive", {"side": team.side, "team": tid}, frozenset({team.side}))
@@ -155,6 +156,21 @@ def upkeep(state: FirewallState, chance: Chance, log: EventLog) -> None:
         log.emit("alarm-count", {"count": state.alarm_count}, frozenset({side}))
         if state.alarm_count >= ALARM_TARGET:
             state.arrival[objective.alarm_team] = state.turn + 1  # §18.1: the following Turn
+
+
+def _arrival_square(state: FirewallState, f: Figure) -> tuple[int, int]:
+    """Ruling F-86: an arriving figure takes its listed square, or when another figure holds
+    it the nearest free passable square (by rings, in reading order)."""
+    taken = _occupied(state, f.level)
+    level = state.board.levels[f.level]
+    for r in range(max(level.width, level.height)):
+        ring = [(f.cell[0] + dx, f.cell[1] + dy) for dy in range(-r, r + 1)
+                for dx in range(-r, r + 1) if max(abs(dx), abs(dy)) == r]
+        for cell in sorted(ring, key=lambda c: (c[1], c[0])):
+            where = Cell(f.level, *cell)
+            if cell not in taken and state.board.in_bounds(where) and state.board.passable(where):
+                return cell
+    return f.cell
 
 
 def begin_turn(state: FirewallState, chance: Chance, log: EventLog) -> None:

@@ -211,6 +211,10 @@ def read_scenario(scenario: Scenario) -> tuple[Setup | None, list[Issue]]:
         if got is None:
             continue
         figure, team, leader, arrives = got
+        if team in sides:
+            issues.append(Issue(f"{fspec.path}.team", f"team {team!r} has a side's name",
+                                "a team's name is secret from the other sides; a side's is not"))
+            continue
         if team in team_side and team_side[team] != figure.side:
             issues.append(Issue(f"{fspec.path}.team", f"team {team!r} belongs to side "
                                 f"{team_side[team]!r}"))
