@@ -445,8 +445,8 @@ def move_options(state: FirewallState, side: str) -> Iterable[Action]:
         if f.carrying is None:
             loads += [g.id for g in state.figures.values()
                       if g.status is Status.INCAPACITATED and _load_problem(state, f, g.id) is None]
-        speeds = (("run", 10), ("walk", 7), ("walk", 3), ("crawl", 2)) if aware else (
-            ("walk", 7), ("walk", 3))
+        speeds = (("run", 10), ("walk", 7), ("walk", 3), ("walk", 1), ("crawl", 2)) if aware \
+            else (("walk", 7), ("walk", 3), ("walk", 1))
         for load in loads:
             figures = _with_load(state, f, load)
             for i, (dx, dy) in enumerate(FACINGS):
@@ -459,6 +459,12 @@ def move_options(state: FirewallState, side: str) -> Iterable[Action]:
                                       hint={"role": "move", "to": [f.level, *to]})
                     if problem(state.board, figures, _order(act)) is None:
                         out.append(act)
+                        if on_edge(state.board, f.level, to) and _exit_problem(
+                                state, f, load) is None:
+                            out.append(Action.make(
+                                side, "move", figure=f.id, speed=speed, path=[[f.level, *to]],
+                                facing=i, carry=load, exit=True,
+                                hint={"role": "exit", "to": [f.level, *to]}))
             if on_edge(state.board, f.level, f.cell) and _exit_problem(state, f, load) is None:
                 out.append(Action.make(side, "move", figure=f.id,
                                        speed="crawl" if aware else "walk", path=[],
@@ -467,7 +473,14 @@ def move_options(state: FirewallState, side: str) -> Iterable[Action]:
 
 
 def _exit_problem(state: FirewallState, f: Figure, load: str | None) -> str | None:
-    """Triple-Cross (ruling F-82): the spike leaves the table only over its side's entry edge."""
+    """Triple-Cross (ruling F-82): the spike leaves the table only over its side's entry edge.
+    A Walk in the Park (ruling F-87): Kewell leaves only carried by the snatch squad."""
+    objective = state.objective
+    if objective.kind == "snatch" and (
+        f.id == objective.target or (load == objective.target and f.side != objective.taker)
+    ):
+        return (f"{objective.target} leaves the table only carried off by the "
+                f"{objective.taker} (F-87)")
     if state.spike_holder == f.id and f.side in state.entry:
         edge = on_edge(state.board, f.level, f.cell)
         if edge is not None and edge != state.entry[f.side]:
