@@ -405,3 +405,28 @@ def test_bad_scenarios_get_one_clear_message(tmp_path: Path, old: str, new: str,
 
 def test_eliminate_is_the_default_objective() -> None:
     assert Objective().kind == "eliminate"
+
+
+@pytest.mark.parametrize(("speed", "hidden"), [("crawl", True), ("walk", False), ("run", False)])
+def test_which_moves_reveal_a_hidden_figure(speed: str, hidden: bool) -> None:
+    """§21.5: a Walk or Run move reveals; a Crawl does not (whatever its result)."""
+    game = _game(PARK)
+    state: FirewallState = game.state
+    f = state.figures["snatch-5"]
+    _activate(game, "snatch", "squad")
+    game.apply(Action.make("snatch", "move", figure="snatch-5", speed=speed,
+                           path=[[0, f.cell[0] + 1, f.cell[1]]]))
+    assert f.hidden is hidden
+
+
+def test_a_combat_action_reveals_the_firer() -> None:
+    game = _game(PARK)
+    state: FirewallState = game.state
+    state.figures["kewell"].cell = (21, 25)  # in front of the hidden leader, 4 squares off
+    _activate(game, "snatch", "squad")
+    shots = [a for a in game.legal_actions("snatch") if a.kind == "shoot"
+             and a.get("figure") == "snatch-lead"]
+    assert shots
+    game.apply(shots[0])
+    assert not state.figures["snatch-lead"].hidden
+    assert "snatch-lead" in _seen(game, "anfield") or not state.figures["kewell"].active

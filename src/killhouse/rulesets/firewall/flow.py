@@ -516,8 +516,11 @@ def move(state: FirewallState, action: Action, chance: Chance, log: EventLog) ->
         carried = state.figures[str(load)]
         f.carrying, carried.carried_by, carried.cell = carried.id, f.id, f.cell
         log.emit("pick-up", {"figure": f.id, "carried": carried.id}, _who_sees(state, f))
+    # §21.4: a figure that leaves the table is watched only by those who saw it before
+    before = _who_sees(state, f) if action.get("exit") else None
     if _aware(state, f):
-        report = resolve_move(state.board, state.figures, state.teams, order, chance, log)
+        report = resolve_move(state.board, state.figures, state.teams, order, chance, log,
+                              watchers_only=before)
         moved = report.result != "CF"
         if load is not None and not moved and origin is not None:
             # ruling F-80: on a CF the pick-up fails and the figure stays where it lay
@@ -531,13 +534,14 @@ def move(state: FirewallState, action: Action, chance: Chance, log: EventLog) ->
         state.figures[f.carrying].cell = f.cell
     state.last = (f.id, "move", order.speed)
     if action.get("exit") and moved and f.active and on_edge(state.board, f.level, f.cell):
-        _exit(state, f, log)
+        _exit(state, f, log, before)
 
 
-def _exit(state: FirewallState, f: Figure, log: EventLog) -> None:
+def _exit(state: FirewallState, f: Figure, log: EventLog,
+          before: frozenset[str] | None = None) -> None:
     """Rulings F-55, F-58: a figure ending a Movement action on an edge square leaves the
     table, with whatever it carries; the sides that see it go see it leave (§21.4)."""
-    audience = _who_sees(state, f)
+    audience = _who_sees(state, f) & (before if before is not None else frozenset(state.sides))
     f.status = Status.EXITED
     edge = on_edge(state.board, f.level, f.cell)
     if f.carrying is not None:

@@ -168,8 +168,10 @@ def resolve_move(
     order: MoveOrder,
     chance: Chance,
     log: EventLog,
+    watchers_only: frozenset[str] | None = None,
 ) -> MoveReport:
-    """Resolve one move or Rally; refuses an illegal one before any change."""
+    """Resolve one move or Rally; refuses an illegal one before any change. With
+    ``watchers_only`` (a move that leaves the table) only those sides may watch it."""
     problem = move_problem(board, figures, order)
     if problem is not None:
         raise IllegalActionError(problem)
@@ -219,6 +221,8 @@ def resolve_move(
             f.prone = order.speed == "crawl"  # ruling F-14
     # §21.4: the owner, and every side with a figure that sees the mover where it ends
     watchers = frozenset(g.side for g in figures.values() if g.side != f.side and sees(board, g, f))
+    if watchers_only is not None:
+        watchers &= watchers_only
     log.emit("move", {"figure": f.id, "speed": order.speed, "dice": list(roll.dice),
                       "result": roll.result, "to": list(end), "rallied": rallied},
              own | watchers)
