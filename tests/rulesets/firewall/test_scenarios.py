@@ -430,3 +430,31 @@ def test_a_combat_action_reveals_the_firer() -> None:
     game.apply(shots[0])
     assert not state.figures["snatch-lead"].hidden
     assert "snatch-lead" in _seen(game, "anfield") or not state.figures["kewell"].active
+
+
+@pytest.mark.parametrize("armour", ["street_clothing", "korlon_pleximesh", "bi_phase"])
+def test_a_trap_s_is_an_improvised_ap_bomb_b_hit_reduced_by_armour(armour: str) -> None:
+    """§18.3 / ruling F-94: Gutz 7, no modifiers; dice 1+3 = 4 is an S: the B table's loss
+    less the armour's reduction."""
+    from killhouse.rulesets.firewall import armour as arm
+    from killhouse.rulesets.firewall.objectives import trap_attack
+    from killhouse.rulesets.firewall.tables import tables
+    from killhouse.rulesets.firewall.teams import new_figure
+    from tests.rulesets.firewall.test_teams import Dice
+
+    victim = new_figure("v", "a", "t", (5, 5), gutz=9, armour=armour)
+    result = trap_attack({"v": victim}, victim, Dice([1, 3]), None)
+    loss = tables().results["B"].s_loss
+    r = arm.reduction(tables().armour[armour], tables().weapons["improvised_bomb_ap"].armour)
+    assert result == "S"
+    assert victim.gutz == 9 - max(0, loss - r)
+
+
+def test_a_trap_double_six_is_a_dud() -> None:
+    from killhouse.rulesets.firewall.objectives import trap_attack
+    from killhouse.rulesets.firewall.teams import new_figure
+    from tests.rulesets.firewall.test_teams import Dice
+
+    victim = new_figure("v", "a", "t", (5, 5), gutz=9)
+    assert trap_attack({"v": victim}, victim, Dice([6, 6]), None) == "CF"
+    assert victim.gutz == 9

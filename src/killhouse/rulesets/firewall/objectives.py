@@ -13,9 +13,11 @@ from killhouse.core.board import Board
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.rulesets.base import Result
+from killhouse.rulesets.firewall import armour as arm
 from killhouse.rulesets.firewall.fire import apply_hit, infantry_outcome
 from killhouse.rulesets.firewall.grid import within
 from killhouse.rulesets.firewall.gutz import gutz_roll
+from killhouse.rulesets.firewall.tables import tables
 from killhouse.rulesets.firewall.teams import Figure, Status
 
 #: the side hostages belong to: never in the rotation, never a winner
@@ -102,9 +104,12 @@ def trap_attack(
     if roll.result == "CF":
         return "CF"
     out = infantry_outcome("B", roll.result, victim.id, positions, firer=None)
+    rule = tables().weapons[TRAP_WEAPON].armour
     for fid, hit in out.hits.items():
         f = figures[fid]
-        after = apply_hit(f.gutz, f.status.value, f.suppressed, hit, 0)
+        # ruling F-94: the bomb is a weapon attack, so personal armour reduces its loss
+        after = apply_hit(f.gutz, f.status.value, f.suppressed, hit,
+                          arm.reduction(tables().armour[f.armour], rule))
         f.gutz, f.status, f.suppressed = after.gutz, Status(after.status), after.suppressed
     return roll.result
 
