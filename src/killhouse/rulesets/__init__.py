@@ -15,6 +15,7 @@ REGISTRY: dict[str, str] = {
     "gogogo": "killhouse.rulesets.gogogo.ruleset:GoGoGoRuleset",
     "commando": "killhouse.rulesets.commando.ruleset:CommandoRuleset",
     "cqb": "killhouse.rulesets.cqb.ruleset:CqbRuleset",
+    "firewall": "killhouse.rulesets.firewall.ruleset:FirewallRuleset",
 }
 _LOADED: dict[str, Ruleset[Any]] = {}
 

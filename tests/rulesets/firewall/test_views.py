@@ -47,3 +47,38 @@ def test_enemy_behind_a_wall_is_not_in_the_view() -> None:
     seen = view(state, "swat")["seen"]
     assert seen and {"id", "at", "status", "weapons"} <= set(seen[0])
     assert "Corp Arms Super High Power" not in seen[0]["weapons"]  # a pistol is concealed
+
+
+def test_hidden_figures_stay_out_of_every_enemy_view_over_1000_random_states() -> None:
+    """§21.5: a Hidden figure is omitted from every enemy view (and from the ids the enemy may
+    name) until a reveal; random legal play of "A Walk in the Park", where the squad starts
+    Hidden, with every view checked; each reveal names the figure only once it is seen."""
+    from pathlib import Path
+
+    from killhouse.engine.game import Game
+    from killhouse.scenario.loader import load_scenario
+
+    root = Path(__file__).resolve().parents[3]
+    path = root / "scenarios" / "firewall" / "a_walk_in_the_park.yaml"
+    checked = hidden_checked = 0
+    for seed in range(1, 40):
+        game = Game(load_scenario(path), seed)
+        pick = Rng.from_seed(seed + 77)
+        while game.result is None:
+            state: FirewallState = game.state
+            for side in state.sides:
+                v = view(state, side)
+                values = string_values(v)
+                known = known_ids(state, side)
+                for f in state.figures.values():
+                    if f.side != side and f.hidden:
+                        hidden_checked += 1
+                        assert f.id not in values, f"{side}'s view names hidden {f.id}"
+                        assert f.id not in known
+                checked += 1
+            side = game.pending()[0].side
+            actions = game.legal_actions(side)
+            game.apply(actions[pick.below(len(actions))])
+        if checked >= 1000 and hidden_checked >= 1000:
+            break
+    assert checked >= 1000 and hidden_checked >= 1000

@@ -28,6 +28,7 @@ from killhouse.rulesets.firewall.teams import (
     bonus_for,
     resolve_leader_loss,
 )
+from killhouse.rulesets.firewall.vision import known_to, witnessed
 
 REACH_CM = 2
 #: close-combat weapon classes of carried items that are not firearms (scenario kit)
@@ -119,6 +120,7 @@ def resolve_melee(
     chance: Chance,
     log: EventLog,
     items: tuple[str, ...] = (),
+    sides: tuple[str, ...] | None = None,
 ) -> MeleeReport:
     """Resolve one close-combat attack against a figure; refuses an illegal one unchanged."""
     problem = melee_problem(figures, attacker, target)
@@ -127,8 +129,14 @@ def resolve_melee(
     a, t = figures[attacker], figures[target]
     situation = melee_situation(board, figures, teams, attacker, target, items)
     mod = melee_modifier(situation)
+    before = known_to(board, figures, sides) if sides else None
+    dice_audience = (
+        frozenset(s for s, ids in before.items() if a.id in ids and t.id in ids)
+        if before else None
+    )
     a.combat_used = True
-    roll = gutz_roll(chance, a.gutz, mod, f"{a.id} attacks {t.id} in close combat")
+    roll = gutz_roll(chance, a.gutz, mod, f"{a.id} attacks {t.id} in close combat",
+                     dice_audience)
     out = melee_outcome(roll.result)
     teams[t.team].aware = True
     teams[a.team].aware = True
@@ -150,8 +158,15 @@ def resolve_melee(
         a.status = Status.KILLED
     if roll.result in ("F", "CF"):
         a.failed_this_turn = True
-    log.emit("close-combat", {"attacker": a.id, "target": t.id, "dice": list(roll.dice),
-                              "result": roll.result, "target_status": t.status.value})
+    data: dict[str, object] = {"attacker": a.id, "target": t.id, "dice": list(roll.dice),
+                               "result": roll.result, "target_status": t.status.value}
+    if before is None:
+        log.emit("close-combat", data)
+    else:
+        # §21.4: only sides that may name a combatant hear of it, without the other's name
+        audience, views = witnessed(before, known_to(board, figures, tuple(before)), data,
+                                    ("attacker", "target"))
+        log.emit("close-combat", data, audience, views)
     losses: dict[str, LeaderLoss] = {}
     for team in teams.values():
         losses.update(resolve_leader_loss(team, figures, chance))

@@ -110,7 +110,8 @@ def move_problem(
     if squares and squares[-1][1] > limit:
         return f"the route is longer than {limit} cm, the most a critical success allows"
     held = {g.cell: g for g in figures.values()
-            if g.id != f.id and g.level == f.level and g.status in ON_TABLE}
+            if g.id != f.id and g.level == f.level and g.status in ON_TABLE
+            and g.carried_by != f.id}
     for cell, _ in squares:
         where = Cell(f.level, *cell)
         if not board.in_bounds(where) or not board.passable(where):
@@ -134,6 +135,10 @@ def move_modifier(
     mod = -clutter + bonus_for(f, teams[f.team], figures)
     if "corp_arms_mg_22" in f.weapons:
         mod += int(tables().movement["carrying_mg22"])
+    carried = figures.get(f.carrying) if f.carrying else None
+    if carried is not None and not carried.captured:
+        # ruling F-54: carrying a helpless figure; a captured Lonnie walks with his captor (F-56)
+        mod += int(tables().movement["carrying_helpless"])
     return mod
 
 
@@ -163,8 +168,10 @@ def resolve_move(
     order: MoveOrder,
     chance: Chance,
     log: EventLog,
+    watchers_only: frozenset[str] | None = None,
 ) -> MoveReport:
-    """Resolve one move or Rally; refuses an illegal one before any change."""
+    """Resolve one move or Rally; refuses an illegal one before any change. With
+    ``watchers_only`` (a move that leaves the table) only those sides may watch it."""
     problem = move_problem(board, figures, order)
     if problem is not None:
         raise IllegalActionError(problem)
@@ -178,7 +185,7 @@ def resolve_move(
     route = squares[-1][1] if squares else RootSum()
     maximum = maximum_for(f, order.speed)
     taken = {g.cell for g in figures.values() if g.id != f.id and g.level == f.level
-             and g.status in ON_TABLE}
+             and g.status in ON_TABLE and g.carried_by != f.id}
     rallied = False
     moves = True
     gain = roller_change(roll.result)
@@ -214,6 +221,8 @@ def resolve_move(
             f.prone = order.speed == "crawl"  # ruling F-14
     # §21.4: the owner, and every side with a figure that sees the mover where it ends
     watchers = frozenset(g.side for g in figures.values() if g.side != f.side and sees(board, g, f))
+    if watchers_only is not None:
+        watchers &= watchers_only
     log.emit("move", {"figure": f.id, "speed": order.speed, "dice": list(roll.dice),
                       "result": roll.result, "to": list(end), "rallied": rallied},
              own | watchers)

@@ -40,6 +40,7 @@ from killhouse.rulesets.firewall.teams import (
     bonus_for,
     resolve_leader_loss,
 )
+from killhouse.rulesets.firewall.vision import known_to, witnessed
 
 COVER_NAMES: tuple[Cover, ...] = ("none", "light", "medium", "heavy")
 #: the row every thrown grenade uses (§8.8)
@@ -90,7 +91,7 @@ def shot_problem(board: Board, figures: Mapping[str, Figure], shot: Shot) -> str
         return f"{firer.id} is not active"
     if firer.combat_used or firer.failed_this_turn:
         return f"{firer.id} has no Combat action left this Turn"
-    if target.status in (Status.KILLED, Status.ROUTED, Status.EXITED):
+    if target.status in (Status.KILLED, Status.ROUTED, Status.EXITED, Status.RESERVE):
         return f"{target.id} is not on the table"
     if target.side == firer.side:
         return "a figure may not fire at its own side"
@@ -201,8 +202,13 @@ def resolve_shot(
     log: EventLog,
     *,
     night: bool = False,
+    sides: tuple[str, ...] | None = None,
 ) -> ShotReport:
-    """Resolve one legal ranged attack at a figure; refuses an illegal one before any change."""
+    """Resolve one legal ranged attack at a figure; refuses an illegal one before any change.
+
+    With ``sides``, the event goes only to the sides that may name the firer, the target or
+    a figure affected, each without the figures it may not name (§21.4), and the dice only to
+    the sides that see the firer."""
     problem = shot_problem(board, figures, shot)
     if problem is not None:
         raise IllegalActionError(problem)
@@ -213,10 +219,14 @@ def resolve_shot(
     situation = shot_situation(board, figures, teams, shot, night=night)
     attack = situation.attack_type
     mod = fire_modifier(situation)
+    before = known_to(board, figures, sides) if sides else None
+    dice_audience = (
+        frozenset(s for s, ids in before.items() if firer.id in ids) if before else None
+    )
     firer.combat_used = True  # §21.3 step 1: the slot is spent
     if grenade is not None:
         firer.grenades[grenade.id] -= 1  # §9: each grenade fired is consumed
-    roll = gutz_roll(chance, firer.gutz, mod, f"{firer.id} fires {weapon.name}")
+    roll = gutz_roll(chance, firer.gutz, mod, f"{firer.id} fires {weapon.name}", dice_audience)
     positions = {
         f.id: f.cell
         for f in figures.values()
@@ -254,19 +264,23 @@ def resolve_shot(
     effect: str | None = None
     if outcome.malfunction:
         throwable = weapon.grenade or weapon.launcher
-        effect = malfunction_roll(chance, mode.malf, attack, firer.experience, throwable)
+        effect = malfunction_roll(chance, mode.malf, attack, firer.experience, throwable,
+                                  audience=dice_audience)
         _apply_malfunction(figures, firer, shot, effect, attack, rule, nonlethal, positions)
-    log.emit(
-        "shot",
-        {
-            "firer": firer.id, "target": shot.target, "weapon": weapon.name,
-            "dice": list(roll.dice), "result": roll.result, "malfunction": effect,
-            "affected": {
-                fid: figures[fid].status.value + (" suppressed" if figures[fid].suppressed else "")
-                for fid in sorted(outcome.hits)
-            },
+    data: dict[str, object] = {
+        "firer": firer.id, "target": shot.target, "weapon": weapon.name,
+        "dice": list(roll.dice), "result": roll.result, "malfunction": effect,
+        "affected": {
+            fid: figures[fid].status.value + (" suppressed" if figures[fid].suppressed else "")
+            for fid in sorted(outcome.hits)
         },
-    )
+    }
+    if before is None:
+        log.emit("shot", data)
+    else:
+        audience, views = witnessed(before, known_to(board, figures, tuple(before)), data,
+                                    ("firer", "target"), "affected")
+        log.emit("shot", data, audience, views)
     losses: dict[str, LeaderLoss] = {}
     for team in teams.values():
         losses.update(resolve_leader_loss(team, figures, chance))

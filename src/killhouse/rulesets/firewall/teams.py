@@ -30,6 +30,8 @@ class Status(StrEnum):
     KILLED = "killed"
     ROUTED = "routed"
     EXITED = "exited"
+    #: not yet on the table: reinforcements due later (§18, ruling F-80)
+    RESERVE = "reserve"
 
 
 @dataclass
@@ -64,6 +66,14 @@ class Figure:
     move_used: bool = False
     combat_used: bool = False
     failed_this_turn: bool = False
+    #: placed secretly (§21.5): omitted from every enemy view until revealed
+    hidden: bool = False
+    #: the helpless figure this one carries (ruling F-54), and the carrier of this one
+    carrying: str | None = None
+    carried_by: str | None = None
+    #: scenario marks: a captured figure (Lonnie, F-56) and one that carries an alarm bleeper
+    captured: bool = False
+    alarm: bool = False
 
     @property
     def active(self) -> bool:

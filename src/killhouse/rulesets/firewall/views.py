@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from killhouse.rulesets.firewall.flow import FirewallState
+from killhouse.rulesets.firewall.objectives import HOSTAGES
 from killhouse.rulesets.firewall.tables import tables
 from killhouse.rulesets.firewall.teams import Figure, Status
 from killhouse.rulesets.firewall.vision import seen_by_side
@@ -24,11 +25,12 @@ VIEW_STATUS: dict[Status, ViewStatus] = {
     Status.KILLED: ViewStatus.DEAD,
     Status.ROUTED: ViewStatus.OUT_OF_ACTION,
     Status.EXITED: ViewStatus.OFF_MAP,
+    Status.RESERVE: ViewStatus.OFF_MAP,
 }
 
 
 def _at(f: Figure) -> list[int] | None:
-    if f.status in (Status.ROUTED, Status.EXITED):
+    if f.status in (Status.ROUTED, Status.EXITED, Status.RESERVE):
         return None
     return [f.level, *f.cell]
 
@@ -44,7 +46,8 @@ def own_figure(f: Figure) -> dict[str, Any]:
         "grenades": dict(sorted(f.grenades.items())), "cp": f.cp,
         "cyber": sorted(f.cyber), "skills": dict(sorted(f.skills.items())),
         "move_used": f.move_used, "combat_used": f.combat_used,
-        "failed": f.failed_this_turn,
+        "failed": f.failed_this_turn, "hidden": f.hidden, "carrying": f.carrying,
+        "alarm": f.alarm,
     }
 
 
@@ -58,33 +61,114 @@ def seen_figure(f: Figure) -> dict[str, Any]:
     """What a side may know of an enemy it sees (§21.4)."""
     return {
         "id": f.id, "at": _at(f), "facing": list(f.facing),
-        "status": VIEW_STATUS[f.status].value, "prone": f.prone, "suppressed": f.suppressed,
-        "weapons": _in_hand(f),
+        "side": f.side, "status": VIEW_STATUS[f.status].value, "prone": f.prone,
+        "suppressed": f.suppressed, "weapons": _in_hand(f), "captured": f.captured,
     }
+
+
+def _carrying(state: FirewallState, f: Figure, known: set[str]) -> dict[str, Any]:
+    """A seen figure, with what it carries when the viewer may name that figure."""
+    out = seen_figure(f)
+    if f.carrying is not None and f.carrying in known:
+        out["carrying"] = f.carrying
+    return out
 
 
 def view(state: FirewallState, side: str) -> dict[str, Any]:
     """The side's view: its own figures, the enemies it sees now, the public Turn facts."""
     seen = seen_by_side(state.board, state.figures, side)
     own = [own_figure(f) for f in state.figures.values() if f.side == side]
+    known = seen | {f.id for f in state.figures.values() if f.side == side}
+    for f in own:
+        if f["carrying"] is not None and f["carrying"] not in known:
+            f["carrying"] = None  # never: a carried figure is always seen with its carrier
     active = state.teams[state.active_team] if state.active_team else None
+    umpire = side not in state.players
     return {
         "side": side,
         "viewer": viewer(side),
         "turn": state.turn,
         "phase": state.phase,
         "figures": own,
-        "seen": [seen_figure(state.figures[i]) for i in sorted(seen)],
+        "seen": [_carrying(state, state.figures[i], known) for i in sorted(seen)],
         "remembered": [],
         "sounds": [],
-        "goals": [],
+        "goals": _goals(state, side),
+        "counters": [
+            {"id": c.id, "number": c.number, "at": [c.level, *c.cell],
+             **({"is": "spike" if c.id == state.spike else "trap"} if umpire else {})}
+            for c in sorted(state.counters.values(), key=lambda c: c.number) if not c.resolved
+        ],
+        "spike": _spike(state, side, known),
+        "alarm": ({"raised": state.alarm_raised, "count": state.alarm_count}
+                  if state.objective.alarm_team in state.teams
+                  and state.teams[state.objective.alarm_team].side == side else None),
         "public": {
+            "scenario": state.objective.kind,
+            "entry": dict(sorted(state.entry.items())),
             "turn_limit": state.turn_limit,
             "initiative": list(state.order),
             "acting_side": active.side if active else None,
             "teams": {t.id: {"side": t.side, "aware": t.aware} for t in state.teams.values()
                       if t.side == side},
         },
+    }
+
+
+def _spike(state: FirewallState, side: str, known: set[str]) -> dict[str, Any] | None:
+    """Where the data-spike is, as far as the side knows: held by a figure it may name, or
+    lying dropped where it sees (ruling F-83: a dropped spike is seen like a counter)."""
+    if state.spike_holder is not None and state.spike_holder in known:
+        return {"holder": state.spike_holder}
+    if state.spike_at is not None:
+        return {"at": list(state.spike_at)}
+    if side not in state.players and state.spike is not None:
+        return {"counter": state.spike}
+    return None
+
+
+def _goals(state: FirewallState, side: str) -> list[list[int]]:
+    """Cells the scenario draws the side to (public facts only): unresolved counters, a
+    dropped spike, its entry edge's middle once it holds the spike."""
+    goals = [[c.level, *c.cell] for c in state.counters.values() if not c.resolved]
+    if state.spike_at is not None:
+        goals.append(list(state.spike_at))
+    return goals
+
+
+def snapshot(state: FirewallState) -> dict[str, Any]:
+    """The full true state as JSON (umpire view and state hashes)."""
+    return {
+        "sides": list(state.sides),
+        "players": list(state.players),
+        "turn": state.turn,
+        "phase": state.phase,
+        "order": list(state.order),
+        "step": state.step,
+        "active_team": state.active_team,
+        "figures": [
+            {**own_figure(f), "side": f.side, "carried_by": f.carried_by,
+             "captured": f.captured, "kind": f.kind,
+             "status_detail": f.status.value}
+            for f in state.figures.values()
+        ],
+        "teams": [
+            {"id": t.id, "side": t.side, "members": list(t.members), "leader": t.leader,
+             "aware": t.aware, "activated": t.activated_this_turn, "leader_lost": t.leader_lost}
+            for t in state.teams.values()
+        ],
+        "counters": [
+            {"id": c.id, "number": c.number, "at": [c.level, *c.cell], "resolved": c.resolved}
+            for c in state.counters.values()
+        ],
+        "spike": state.spike, "spike_holder": state.spike_holder,
+        "spike_at": list(state.spike_at) if state.spike_at else None,
+        "spike_out": state.spike_out,
+        "alarm": {"raised": state.alarm_raised, "count": state.alarm_count},
+        "arrival": dict(sorted(state.arrival.items())),
+        "combat_happened": state.combat_happened,
+        "entry": dict(sorted(state.entry.items())),
+        "result": state.result.to_json() if state.result else None,
     }
 
 
@@ -96,7 +180,8 @@ def known_ids(state: FirewallState, side: str) -> frozenset[str]:
 
 
 def secret_ids(state: FirewallState, side: str) -> frozenset[str]:
-    """Every other side's figures and teams (named only while ``known_ids`` allows)."""
+    """Every other side's figures and teams (named only while ``known_ids`` allows); the
+    hostages' one team is named after their side, which is public."""
     figures = {f.id for f in state.figures.values() if f.side != side}
-    teams = {t.id for t in state.teams.values() if t.side != side}
+    teams = {t.id for t in state.teams.values() if t.side not in (side, HOSTAGES)}
     return frozenset(figures | teams)

@@ -1,0 +1,259 @@
+"""Role AI for Firewall 2136AD, seeing only its side's view and the hints on its actions.
+
+Every side's Fire Teams move in bounds: a figure closes on what its role wants and prefers
+to end a move in cover and within the leader's 8 cm when enemies are in sight; figures
+with a good shot (``p`` on the hint, its own Gutz and the visible modifiers) take it, the
+others move; a suppressed figure rallies first; jams are cleared at once. Never a shot at a
+hostage or a helpless figure, never a blast where it would catch a friend.
+
+* **snatch** (A Walk in the Park, the squad): crawl while hidden and far, then close on
+  Kewell; only non-lethal weapons at him; pick him up when he is down and carry him to the
+  nearest edge.
+* **escort** (Anfield): walk the path east until the squad shows itself, then raise the alarm,
+  keep Kewell moving away and shoot the squad.
+* **hunter** (Triple-Cross): grab counters, and the holder of the spike runs for its own
+  entry edge while the others shoot what they see.
+* **lonnie** (the GM): stay put until allowed to move, then keep away from every team.
+* **assault** (SWAT): search the building room by room, stunners for gunmen near a hostage.
+* **defend** (the gang): hold the rooms and shoot what comes through the door.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from killhouse.ai.baseline import BaselineBot, cell_of
+from killhouse.core.cells import Cell
+from killhouse.core.paths import DistanceField
+from killhouse.core.rng import Rng
+from killhouse.rulesets.base import Action
+from killhouse.scenario.model import Scenario
+
+#: squares within which a blast would catch a friend or a hostage (B(MG) suppression 10 cm)
+BLAST_SQUARES = 4
+#: the shot worth taking rather than moving (P of S or CS)
+GOOD_SHOT = 0.3
+
+
+def _role(scenario: Scenario, side: str) -> str:
+    objectives = dict(scenario.objectives)
+    kind = objectives.get("type", "eliminate")
+    gm = [s.id for s in scenario.sides if s.role == "umpire"]
+    if side in gm:
+        return "lonnie"
+    if kind == "snatch":
+        return "snatch" if objectives.get("taker") == side else "escort"
+    if kind == "spike":
+        return "hunter"
+    if kind == "rescue":
+        return "assault" if objectives.get("rescuers") == side else "defend"
+    return "assault"
+
+
+def _d2(a: Cell, b: Cell) -> int:
+    return (a.x - b.x) ** 2 + (a.y - b.y) ** 2
+
+
+class FirewallBot(BaselineBot):
+    """One side's bot; the role comes from the scenario's objective (public)."""
+
+    name = "firewall-role"
+
+    def __init__(self, scenario: Scenario, side: str) -> None:
+        super().__init__(scenario, side)
+        self.role = _role(scenario, side)
+        self.gm = [s.id for s in scenario.sides if s.role == "umpire"]
+        self.objectives = dict(scenario.objectives)
+        entry = {s.id: s.extra.get("entry") for s in scenario.sides}
+        self.entry = entry.get(side)
+        self.edges = self._edge_cells(None)
+        self.home = self._edge_cells(self.entry) if self.entry else []
+        self.inside = [c for c in self.board.cells(0)
+                       if self.board.clutter(c) >= 1 and self.board.passable(c)]
+        self.looked: set[Cell] = set()
+        self.east = [c for c in self.board.cells(0) if c.x == self.board.levels[0].width - 1
+                     and self.board.clutter(c) == 0 and self.board.passable(c)]
+
+    def _edge_cells(self, edge: str | None) -> list[Cell]:
+        level = self.board.levels[0]
+        w, h = level.width, level.height
+        out = []
+        for c in self.board.cells(0):
+            on = {"n": c.y == 0, "s": c.y == h - 1, "w": c.x == 0, "e": c.x == w - 1}
+            if (any(on.values()) if edge is None else on[edge]) and self.board.passable(c):
+                out.append(c)
+        return out
+
+    # -- what the bot knows ------------------------------------------------------------
+    def _enemies(self, view: dict[str, Any]) -> list[dict[str, Any]]:
+        """Active figures of the other sides; hunters leave the GM's Lonnie alone."""
+        skip = {self.side, "hostages", *(self.gm if self.role == "hunter" else ())}
+        return [s for s in view.get("seen", []) if s.get("side") not in skip
+                and s.get("status") == "active"]
+
+    def _mine(self, view: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        return {str(f["id"]): f for f in view.get("figures", [])}
+
+    def targets_for(self, view: dict[str, Any], fig: dict[str, Any]) -> list[Cell]:
+        enemies = [c for c in (cell_of(s.get("at")) for s in self._enemies(view)) if c]
+        role = self.role
+        if role == "snatch":
+            if fig.get("carrying"):
+                return self.edges
+            kewell = [cell_of(s["at"]) for s in view.get("seen", [])
+                      if s.get("id") == self.objectives.get("target") and s.get("at")]
+            return [c for c in kewell if c] or enemies
+        if role == "escort":
+            if fig.get("id") == self.objectives.get("target"):
+                return self.east
+            kewell = [cell_of(f.get("at")) for f in view.get("figures", [])
+                      if f.get("id") == self.objectives.get("target")]
+            return enemies or [c for c in kewell if c]
+        if role == "hunter":
+            spike = view.get("spike") or {}
+            if spike.get("holder") == fig.get("id") or spike.get("holder") in self._mine(view):
+                return self.home
+            goals = [c for c in (cell_of(g) for g in view.get("goals", [])) if c]
+            return goals or enemies
+        if role == "assault":
+            if enemies:
+                return enemies
+            left = [c for c in self.inside if c not in self.looked]
+            return left[:: max(1, len(left) // 40)] or self.inside[:1]
+        return enemies
+
+    # -- choosing ----------------------------------------------------------------------
+    def choose(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action:
+        mine = self._mine(view)
+        for f in mine.values():
+            at = cell_of(f.get("at"))
+            if at is not None:
+                self.looked.update(c for c in self.inside if _d2(c, at) <= 16)
+        fields: dict[str, DistanceField | None] = {}
+        scores = []
+        for action in actions:
+            fid = str(action.get("figure")) if action.get("figure") is not None else ""
+            if action.kind == "move" and fid not in fields:
+                fields[fid] = self.field(self.targets_for(view, mine.get(fid, {})))
+            scores.append(self.rate(view, action, fields.get(fid), mine))
+        best = max(scores)
+        tied = [a for a, s in zip(actions, scores, strict=True) if s >= best - 1e-9]
+        return tied[rng.below(len(tied))]
+
+    def rate(self, view: dict[str, Any], action: Action, field: DistanceField | None,
+             mine: dict[str, dict[str, Any]]) -> float:
+        kind, hint = action.kind, action.hint
+        fig = mine.get(str(action.get("figure")), {})
+        enemies = self._enemies(view)
+        if kind == "activate":
+            return 100.0
+        if kind == "end":
+            return 5.0
+        if kind == "unjam":
+            return 700.0
+        if kind == "drop":
+            return -10.0
+        if kind == "task":
+            if hint.get("task") == "alarm":
+                return 900.0
+            return 850.0
+        if kind in ("shoot", "close-combat"):
+            return self.attack_value(view, action, mine)
+        if kind == "move":
+            return self.move_value(view, action, field, fig, enemies)
+        return 0.0
+
+    def attack_value(self, view: dict[str, Any], action: Action,
+                     mine: dict[str, dict[str, Any]]) -> float:
+        hint = action.hint
+        if hint.get("hostage") or hint.get("helpless"):
+            return -100.0
+        if self.role == "hunter" and any(
+                s.get("id") == action.get("target") and s.get("side") in self.gm
+                for s in view.get("seen", [])):
+            return -10.0
+        p = float(hint.get("p", 0.0))
+        target = str(action.get("target"))
+        nonlethal = bool(hint.get("nonlethal"))
+        if self.role == "snatch" and target == self.objectives.get("target"):
+            if not nonlethal:
+                return -100.0
+            p *= 2.0
+        to = cell_of(hint.get("to"))
+        if hint.get("grenade") and to is not None:
+            shooter = cell_of(mine.get(str(action.get("figure")), {}).get("at"))
+            for f in mine.values():
+                at = cell_of(f.get("at"))
+                if at is not None and at != shooter and _d2(at, to) <= BLAST_SQUARES ** 2:
+                    return -50.0
+            for s in view.get("seen", []):
+                at = cell_of(s.get("at"))
+                precious = s.get("side") == "hostages" or (
+                    self.role == "snatch" and s.get("id") == self.objectives.get("target")
+                    and not nonlethal)
+                if at is not None and precious and _d2(at, to) <= BLAST_SQUARES ** 2:
+                    return -50.0
+            p *= 0.9
+        if self.role == "assault" and not nonlethal and to is not None:
+            for s in view.get("seen", []):
+                at = cell_of(s.get("at"))
+                if s.get("side") == "hostages" and at is not None and _d2(at, to) <= 4:
+                    p *= 0.3  # a stunner for the gunman beside a hostage
+        if p < GOOD_SHOT:
+            return 4.0 + p
+        return 800.0 + 100.0 * p + (20.0 if action.kind == "close-combat" else 0.0)
+
+    def move_value(self, view: dict[str, Any], action: Action, field: DistanceField | None,
+                   fig: dict[str, Any], enemies: list[dict[str, Any]]) -> float:
+        hint = action.hint
+        if hint.get("role") == "exit":
+            carrying = action.get("carry") or fig.get("carrying")
+            if self.role == "snatch" and carrying == self.objectives.get("target"):
+                return 5000.0
+            spike = view.get("spike") or {}
+            if self.role == "hunter" and spike.get("holder") == fig.get("id"):
+                return 5000.0
+            return -100.0
+        if action.get("carry"):
+            if self.role == "snatch" and action.get("carry") == self.objectives.get("target"):
+                return 3000.0 + self.closing(view, action, field)
+            if self.role == "hunter":
+                return -10.0  # carrying the captured Lonnie buys nothing without his talk
+            return -10.0
+        if fig.get("suppressed"):
+            return 600.0  # the move is a Rally (F-15)
+        if self.role == "lonnie":
+            if not enemies:
+                return 1.0
+            return 10.0 - self.closing(view, action, self.field(
+                [c for c in (cell_of(s.get("at")) for s in enemies) if c]))
+        if self.role == "defend" and not enemies:
+            return 1.0
+        gain = self.closing(view, action, field)
+        speed = action.get("speed")
+        score = 10.0 + gain
+        to = cell_of(hint.get("to"))
+        if enemies and to is not None:
+            score += 1.5 * self.board.cover(to)
+            if speed == "run":
+                score -= 1.5
+            leader = next((f for f in view.get("figures", [])
+                           if f.get("leader") and f.get("status") == "active"
+                           and f.get("team") == fig.get("team") and f.get("id") != fig.get("id")),
+                          None)
+            at = cell_of(leader.get("at")) if leader else None
+            if at is not None and _d2(at, to) <= 17:
+                score += 1.0  # ruling F-43: within 8 cm of the leader
+        if self.role == "snatch" and fig.get("hidden"):
+            if speed == "crawl":
+                score += 2.0  # a crawl keeps the squad hidden (§21.5)
+            elif gain < 6:
+                score -= 3.0
+        if gain <= 0:
+            return 3.0 + gain
+        return score
+
+
+def bot_for(scenario: Scenario, side: str) -> FirewallBot:
+    return FirewallBot(scenario, side)

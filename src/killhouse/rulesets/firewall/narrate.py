@@ -1,0 +1,88 @@
+"""One line of plain text per firewall event, for transcripts (any side's copy narrates)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from killhouse.core.events import Event
+
+
+def _who(value: Any) -> str:
+    return str(value) if value else "someone unseen"
+
+
+def _at(cell: Any) -> str:
+    if not cell:
+        return "?"
+    level, x, y = cell
+    return f"({x},{y})" if level == 0 else f"({x},{y} level {level})"
+
+
+def narrate(event: Event) -> str | None:
+    d = event.data
+    k = event.kind
+    if k == "turn":
+        return f"--- Turn {d['turn']} --- initiative: {', '.join(d['order'])}"
+    if k == "activate":
+        team = f" activates {d['team']}" if d.get("team") else " activates a Fire Team"
+        return f"{d['side']}{team}."
+    if k == "end-activation":
+        return None
+    if k == "move":
+        return (f"{d['figure']} {d['speed']}s {d.get('dice')}: {d['result']}"
+                f"{', rallies' if d.get('rallied') else ''}; now at {list(d['to'])}.")
+    if k == "walk":
+        return f"{d['figure']} walks to {list(d['to'])}."
+    if k == "shot":
+        affected = d.get("affected") or {}
+        effects = ", ".join(f"{i} {s}" for i, s in affected.items()) or "no effect"
+        malf = f", malfunction: {d['malfunction']}" if d.get("malfunction") else ""
+        return (f"{_who(d.get('firer'))} fires {d['weapon']} at {_who(d.get('target'))}: "
+                f"{d['result']}{malf}; {effects}.")
+    if k == "close-combat":
+        return (f"{_who(d.get('attacker'))} attacks {_who(d.get('target'))} in close combat: "
+                f"{d['result']}; target {d['target_status']}.")
+    if k == "unjam":
+        return f"{d['figure']} tries to clear a jam: {d['result']}."
+    if k == "task":
+        what = f" counter {d['counter']}" if d.get("counter") else ""
+        return f"{d['figure']} attempts {d['task']}{what}: {d['result']}."
+    if k == "counter":
+        if d.get("is") == "spike":
+            return f"{_who(d.get('figure'))} grabs counter {d['counter']}: the data-spike!"
+        if d.get("is") == "trap":
+            return (f"counter {d['counter']} is a trap: it goes off on {_who(d.get('figure'))} "
+                    f"({d['result']}); {d['status']}.")
+        return f"counter {d['counter']} is taken."
+    if k == "aware":
+        return f"team {d['team']} is aware of the enemy."
+    if k == "revealed":
+        return f"{d['figure']} is revealed."
+    if k == "surrender":
+        return f"{d['figure']} surrenders."
+    if k == "pick-up":
+        return f"{d['figure']} picks up {d['carried']}."
+    if k == "dropped":
+        return f"{d['figure']} is put down at {_at(d['to'])}."
+    if k == "exit":
+        load = f" carrying {d['carrying']}" if d.get("carrying") else ""
+        spike = " with the data-spike" if d.get("spike") else ""
+        return f"{d['figure']} leaves the table by the {d['edge']} edge{load}{spike}."
+    if k == "alarm":
+        return f"{d['side']} raises the alarm."
+    if k == "alarm-count":
+        return f"alarm count: {d['count']}."
+    if k == "arrive":
+        return f"{d['side']}'s team {d['team']} arrives."
+    if k == "spike":
+        return f"{d['figure']} picks up the data-spike."
+    if k == "spike-dropped":
+        return f"the data-spike falls at {_at(d['at'])}."
+    if k == "spike-is":
+        return "the game master hides the data-spike under one counter."
+    if k in ("roll", "pick", "draw"):
+        return None
+    if k == "game-over":
+        return f"Game over: {d.get('winner') or 'no winner'}: {d['reason']}."
+    fields = " ".join(f"{key}={value}" for key, value in d.items())
+    return f"{k} {fields}".rstrip()
