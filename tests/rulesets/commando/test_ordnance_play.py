@@ -4,9 +4,12 @@ demolition charges and their timers never reach the other side (ruling C-63, C-9
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from killhouse.rulesets.commando.state import CommandoState
+from killhouse.scenario.model import Scenario
 from tests.conformance import random_playout
 from tests.rulesets.commando.arena import arena, registered
 
@@ -15,8 +18,8 @@ pytestmark = pytest.mark.usefixtures(registered.__name__)
 KIT = ("frag", "frag", "smoke", "satchel", "claymore", "demolition", "law", "thump_gun")
 
 
-def scenario() -> object:
-    men = [
+def scenario() -> Scenario:
+    men: list[tuple[str, str, tuple[int, int], tuple[str, ...], dict[str, Any]]] = [
         ("kane", "raiders", (2, 2), ("m16", *KIT),
          {"man": "commando", "skills": {"demolitions": 18, "sniping": 14, "grenade_toss": 12}}),
         ("bird", "raiders", (2, 6), ("rifle", "rifle_grenade", "illumination", "claymore"),
@@ -36,7 +39,7 @@ def test_no_leak_of_devices_across_a_thousand_random_states() -> None:
     from killhouse.rulesets.commando import ordnance
 
     for seed in range(1, 40):
-        for game in random_playout(scenario(), seed):  # type: ignore[arg-type]
+        for game in random_playout(scenario(), seed):
             states += 1
             s = game.state
             assert isinstance(s, CommandoState)

@@ -463,9 +463,7 @@ def explode(state: CommandoState, device: str, at: Cell, side: str, owner: str,
     caught = sorted(m for m, p in state.pos.items()
                     if p.level == at.level and area[p.y, p.x] and not state.men[m].killed
                     and state.men[m].wound().value != "dead")
-    log.emit("explosion", {"device": device, "at": cell_json(at), "environment": env,
-                           "owner": owner if witnesses(state, side, at, caught) is None
-                           or state.men[owner].side == side else None},
+    log.emit("explosion", {"device": device, "at": cell_json(at), "environment": env},
              witnesses(state, side, at, caught))
     audience = audience_for(state, caught)
     results = grenades.blast(chance, device, env, len(caught), audience)
