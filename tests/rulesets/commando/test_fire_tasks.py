@@ -9,7 +9,15 @@ from killhouse.engine.game import Game, canonical_json
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.commando import fire
-from tests.rulesets.commando.arena import activate, arena, events, kinds, registered, state
+from tests.rulesets.commando.arena import (
+    activate,
+    arena,
+    events,
+    hold_windows,
+    kinds,
+    registered,
+    state,
+)
 
 pytestmark = pytest.mark.usefixtures(registered.__name__)
 
@@ -158,3 +166,23 @@ def test_empty_magazine_blocks_every_fire_task_until_reloaded() -> None:
     got = kinds(game, "raiders")
     assert not {"fire", "aim", "semi", "spray"} & set(got)
     assert "reload" in got
+
+
+def test_a_preserving_man_fires_within_five_squares_and_not_six() -> None:
+    game = duel(at=(6, 4), more=(("g2", (7, 6)),))  # g1 at range 5, g2 at 6
+    s = state(game)
+    activate(game, "kane")
+    s.men["kane"].preserving = True
+    targets = {a.get("target") for a in kinds(game, "raiders")["aim"]}
+    assert targets == {"g1"}
+    assert {a.get("target") for a in kinds(game, "raiders")["semi"]} == {"g1"}
+
+
+def test_aimed_fire_ends_the_activation_even_with_movement_tp_left() -> None:
+    game = duel()
+    s = state(game)
+    activate(game, "kane")
+    s.men["kane"].move_tp = 10  # Move Swiftly & Silently
+    game.apply(Action.make("raiders", "aim", figure="kane", target="g1"))
+    hold_windows(game)
+    assert s.active_man != "kane" and s.men["kane"].move_tp == 0

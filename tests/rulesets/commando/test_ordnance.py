@@ -298,3 +298,17 @@ def test_a_prepared_grenade_drops_when_its_holder_falls() -> None:
     [boom] = events(game, "explosion")
     assert boom["at"] in ((0, 1, 4), [0, 1, 4])
     assert "kane" not in s.ordnance.prepared
+
+
+def test_a_preserving_man_throws_within_five_squares_and_not_six() -> None:
+    game = game_with(("frag",), guard=(7, 4))  # range 6
+    s = state(game)
+    activate(game, "kane")
+    game.apply(Action.make("raiders", "prepare", figure="kane", device="frag"))
+    hold_windows(game)
+    s.men["kane"].preserving = True
+    assert "throw" not in kinds(game, "raiders")
+    with pytest.raises(IllegalActionError, match="within 5"):
+        game.apply(Action.make("raiders", "throw", figure="kane", at=[0, 7, 4]))
+    game.apply(Action.make("raiders", "throw", figure="kane", at=[0, 6, 4]))  # range 5
+    assert events(game, "throw")

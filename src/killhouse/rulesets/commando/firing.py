@@ -97,7 +97,9 @@ def resolve_fire(state: CommandoState, firer: ManState, aims: Sequence[tasks.Aim
 def _targets(state: CommandoState, man: ManState) -> list[str]:
     from killhouse.rulesets.commando import flow
 
-    return list(flow.targets(state, man))
+    reach = tables().preserving_fire_range
+    return [t for t in flow.targets(state, man)  # C-15: a Preserving man fires within 5 only
+            if not man.preserving or flow.rng_between(state.pos[man.id], state.pos[t]) <= reach]
 
 
 def after_task(state: CommandoState, log: EventLog) -> None:
@@ -123,6 +125,7 @@ def do_aim(state: CommandoState, action: Action, chance: Chance, log: EventLog) 
     man = state.men[action.get("figure")]
     resolve_fire(state, man, [aim_for(state, man, action.get("target"))], chance, log,
                  aimed=True, kind="aim")
+    man.move_tp = 0  # C-24: his only task; Move Swiftly's movement TP go too (ruling C-92)
     after_task(state, log)
 
 

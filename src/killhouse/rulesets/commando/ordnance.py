@@ -272,6 +272,9 @@ def why_not_aim(state: CommandoState, man: ManState, device: str, at: Cell) -> s
     rng = flow.rng_between(here, at)
     if grenades.accuracy_base(device, rng) is None:
         return f"a {device} cannot reach range {rng} (P: C-27, C-31)"
+    reach = tables().preserving_fire_range
+    if man.preserving and rng > reach:  # ruling C-93: C-15's 5 squares hold for throws too
+        return f"a Preserving man throws or fires only within {reach} squares (C-15)"
     return None
 
 
