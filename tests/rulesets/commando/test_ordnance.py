@@ -312,3 +312,18 @@ def test_a_preserving_man_throws_within_five_squares_and_not_six() -> None:
         game.apply(Action.make("raiders", "throw", figure="kane", at=[0, 7, 4]))
     game.apply(Action.make("raiders", "throw", figure="kane", at=[0, 6, 4]))  # range 5
     assert events(game, "throw")
+
+
+def test_a_failed_demolitions_roll_keeps_the_charge() -> None:
+    game = game_with(("demolition",), guard=(30, 4), extra={"skills": {"demolitions": 10}},
+                     seed=3, turn_limit=10)  # seed 3: the roll fails
+    s = state(game)
+    for _ in range(3):
+        activate(game, "kane")
+        game.apply(Action.make("raiders", "plant", figure="kane", timer=0))
+        hold_windows(game)
+        if s.men["kane"].task is not None:
+            finish_turn(game)
+    [done] = [e for e in events(game, "plant") if e["done"]]
+    assert done["set"] is False
+    assert "demolition" in s.men["kane"].carried and not s.ordnance.live  # C-96

@@ -548,9 +548,9 @@ def do_plant(state: CommandoState, action: Action, chance: Chance, log: EventLog
     skill = man.ratings.skills["demolitions"]
     pct = skill_chance("demolitions", skill.rating, man.ratings.hero_skill())  # min 35 (C-45)
     ok = percent_check(chance, pct, "skill demolitions", frozenset({man.side}))
-    _use(man, "demolition")
     o = state.ordnance
-    if ok:
+    if ok:  # ruling C-96: a failed roll wastes the TP, not the charge
+        _use(man, "demolition")
         o.live.append(Live(o.next_id("c"), "demolition", at, man.side, man.id, o.seq, timer))
     log.emit("plant", {"figure": man.id, "paid": cost, "cost": cost, "done": True,
                        "set": ok, "timer": timer, "chance": pct}, frozenset({man.side}))
