@@ -186,3 +186,32 @@ def test_aimed_fire_ends_the_activation_even_with_movement_tp_left() -> None:
     game.apply(Action.make("raiders", "aim", figure="kane", target="g1"))
     hold_windows(game)
     assert s.active_man != "kane" and s.men["kane"].move_tp == 0
+
+
+def test_a_flamethrower_hit_sets_him_burning_until_he_ceases_prone() -> None:
+    for seed in range(30):
+        game = duel(gun="flamethrower", at=(4, 4), seed=seed)  # range 3: 80 + mods
+        s = state(game)
+        activate(game, "kane")
+        game.apply(Action.make("raiders", "fire", figure="kane", target="g1"))
+        if s.men["g1"].burning and s.men["g1"].active():
+            break
+    else:
+        pytest.fail("no burning hit in 30 seeds")
+    hold_windows(game)
+    from killhouse.rulesets.commando import ordnance
+
+    before = s.men["g1"].damage
+    ordnance.bookkeeping(s, game.chance, game.log)
+    [burns] = events(game, "burns")
+    assert 1 <= burns["damage"] == s.men["g1"].damage - before <= 6  # 1d6 (C-34)
+    g1 = s.men["g1"]
+    s.active_side, s.active_man, s.tasks_done = "guards", "g1", 0
+    g1.tp = 25
+    assert "cease" not in kinds(game, "guards")  # standing
+    g1.posture = g1.posture.__class__("prone")
+    g1.tp = 24
+    assert "cease" not in kinds(game, "guards")  # 24 TP
+    g1.tp = 25
+    game.apply(Action.make("guards", "cease", figure="g1"))
+    assert not g1.burning and g1.tp == 0

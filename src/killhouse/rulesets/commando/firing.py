@@ -23,7 +23,7 @@ from killhouse.rulesets.commando.tables import tables
 from killhouse.rulesets.kit import Arg, Move
 
 #: the fire task variants as move kinds (ruling C-87)
-KINDS = ("aim", "semi", "spray", "snipe")
+KINDS = ("aim", "semi", "spray", "snipe", "cease")
 
 
 def crowd(state: CommandoState, target: str) -> tuple[str, ...]:
@@ -251,6 +251,29 @@ def do_spray(state: CommandoState, action: Action, chance: Chance, log: EventLog
     after_task(state, log)
 
 
+# -- Cease burning (C-34) ----------------------------------------------------------------------
+
+
+def cease_options(state: CommandoState, side: str) -> Iterable[Action]:
+    """A burning man, prone, with 25 TP puts the fire out."""
+    if state.active_man is None:
+        return
+    man = state.men[state.active_man]
+    if man.burning and man.posture.value == "prone" and \
+            man.tp >= tables().cost["cease_burning"]:
+        yield Action.make(side, "cease", figure=man.id)
+
+
+def do_cease(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:
+    from killhouse.rulesets.commando import flow
+    from killhouse.rulesets.commando.turn import cease_burning
+
+    man = state.men[action.get("figure")]
+    assert cease_burning(man), "checked by the options"
+    log.emit("cease", {"figure": man.id}, flow.audience_of(state, man.id))
+    after_task(state, log)
+
+
 FIGURE = Arg("figure", "figure", help="the man")
 TARGET = Arg("target", "id", help="an enemy his side observes and he sees")
 MOVES: tuple[Move[CommandoState], ...] = (
@@ -265,4 +288,6 @@ MOVES: tuple[Move[CommandoState], ...] = (
          help="spray fire (+7 TP): the fires spread over enemies within 2 squares (C-25)"),
     Move("snipe", (FIGURE, TARGET), snipe_options, do_snipe,
          help="Sniping: a rifle or carbine task at +10 TP; on success he stays unobserved"),
+    Move("cease", (FIGURE,), cease_options, do_cease,
+         help="Cease burning: 25 TP, he must be prone (C-34)"),
 )

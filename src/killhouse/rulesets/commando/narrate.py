@@ -63,6 +63,10 @@ def narrate(event: Event) -> str | None:
         return f"{d['figure']} places a Claymore at {d['at']} facing {d['facing']}"
     if k == "claymore":
         return f"a Claymore goes off at {d['at']} facing {d['facing']}"
+    if k == "burns":
+        return f"{d['figure']} burns for {d['damage']}; {d['status']}"
+    if k == "cease":
+        return f"{d['figure']} puts out the flames"
     if k == "works":
         return f"{d['figure']} is busy with something"
     if k == "door":

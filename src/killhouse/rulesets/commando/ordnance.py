@@ -26,6 +26,7 @@ from killhouse.rulesets.commando.dice import percent_check
 from killhouse.rulesets.commando.men import ManState, Posture
 from killhouse.rulesets.commando.observation import in_range
 from killhouse.rulesets.commando.tables import tables
+from killhouse.rulesets.commando.turn import burn
 from killhouse.rulesets.kit import Arg, Move
 
 if TYPE_CHECKING:
@@ -484,9 +485,9 @@ def explode(state: CommandoState, device: str, at: Cell, side: str, owner: str,
 
 
 def bookkeeping(state: CommandoState, chance: Chance, log: EventLog) -> None:
-    """Bookkeeping steps 1, 2 and 4 (C-64): a prepared grenade whose holder fell drops in his
+    """Bookkeeping steps 1 to 4 (C-64): a prepared grenade whose holder fell drops in his
     square (C-33); timers count down; devices at 0 go off in placement order (C-33, C-77);
-    smoke and illumination that end this turn are cleared."""
+    burning men take 1d6 (C-34); smoke and illumination that end this turn are cleared."""
     o = state.ordnance
     for ident in sorted(o.prepared):
         man = state.men[ident]
@@ -504,6 +505,13 @@ def bookkeeping(state: CommandoState, chance: Chance, log: EventLog) -> None:
     o.live = waiting
     for item in due:
         explode(state, item.device, item.at, item.side, item.owner, chance, log)
+    for ident, man in sorted(state.men.items()):  # step 3: burning (C-34)
+        if man.burning and man.wound().value != "dead":
+            audience = audience_for(state, [ident])
+            before = man.damage
+            burn(chance, man, audience)
+            log.emit("burns", {"figure": ident, "damage": man.damage - before,
+                               "status": man.wound().value}, audience)
     o.clouds = clouds.active(o.clouds, state.turn + 1)
     clouds.lay_smoke(state.board, o.clouds, state.turn + 1)
 

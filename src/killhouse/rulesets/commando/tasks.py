@@ -142,6 +142,8 @@ def fire_task(
             men[victim].kill()
         elif shot.result == fire.WOUND:
             men[victim].take_damage(shot.damage)
+            if weapon == "flamethrower":  # ruling C-34: a hit sets him burning
+                men[victim].burning = True
     report.emptied = fire.mag_check(chance, weapon, semi, audience)
     if report.emptied:
         firer.empty = firer.empty | {weapon}
