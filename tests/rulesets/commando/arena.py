@@ -36,6 +36,7 @@ def arena(
     *, width: int = 40, height: int = 9, light: str = "day",
     walls: tuple[tuple[int, int], ...] = (), doors: tuple[tuple[int, int], ...] = (),
     zones: dict[str, set[Cell]] | None = None, turn_limit: int = 6,
+    options: Mapping[str, Any] | None = None,
 ) -> Scenario:
     """Men as (id, side, (x, y), equipment, extra ruleset keys) on an open board."""
     level = Level.blank("ground", width, height)
@@ -52,7 +53,8 @@ def arena(
         extra = {"man": "doofus", **extra}
         figures.append(FigureSpec(ident, side, "figure", f"figures[{i}]", stats=stats,
                                   at=Cell(0, x, y), equipment=equipment, extra=extra))
-    return Scenario("arena", "commando", board, sides, figures, options={"light": light},
+    return Scenario("arena", "commando", board, sides, figures,
+                    options={"light": light, **(options or {})},
                     turn_limit=turn_limit, content_hash="commando-arena")
 
 

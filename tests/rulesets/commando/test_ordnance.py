@@ -327,3 +327,30 @@ def test_a_failed_demolitions_roll_keeps_the_charge() -> None:
     [done] = [e for e in events(game, "plant") if e["done"]]
     assert done["set"] is False
     assert "demolition" in s.men["kane"].carried and not s.ordnance.live  # C-96
+
+
+def test_claymores_set_by_the_scenario_are_secret_and_checked() -> None:
+    from killhouse import rulesets as registry
+
+    men = [("kane", "raiders", (12, 4), ("m16",), {"man": "commando"}),
+           ("g1", "guards", (4, 4), ("pistol",), {})]
+    mines = [{"side": "guards", "at": "ground:5,4", "facing": "E"}]
+    scenario = arena(men, options={"claymores": mines})
+    game = Game(scenario, seed=2)
+    s = state(game)
+    assert ordnance.view(s, "guards")["mines"] == [
+        {"id": "m1", "at": [0, 5, 4], "facing": "E", "owner": "scenario"}]
+    assert ordnance.view(s, "raiders")["mines"] == []
+    assert "\"m1\"" not in canonical_json(game.view("raiders"))
+    activate(game, "g1")
+    game.apply(Action.make("guards", "detonate", figure="g1", mine="m1"))
+    assert [e["figure"] for e in events(game, "blasted")] == ["kane"]
+    ruleset = registry.get_ruleset("commando")
+    bad = arena(men, options={"claymores": [{"side": "guards", "at": "ground:99,4",
+                                             "facing": "E"},
+                                            {"side": "guards", "at": "ground:5,4",
+                                             "facing": "up"}, "mine"]})
+    issues = ruleset.check_scenario(bad)
+    paths = [i.path for i in issues]
+    assert paths == ["options.claymores[0].at", "options.claymores[1].facing",
+                     "options.claymores[2]"]

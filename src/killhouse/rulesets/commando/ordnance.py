@@ -28,6 +28,8 @@ from killhouse.rulesets.commando.observation import in_range
 from killhouse.rulesets.commando.tables import tables
 from killhouse.rulesets.commando.turn import burn
 from killhouse.rulesets.kit import Arg, Move
+from killhouse.scenario.cellref import RefError, parse_cell
+from killhouse.scenario.model import Issue, Scenario
 
 if TYPE_CHECKING:
     from killhouse.rulesets.commando.state import CommandoState
@@ -99,12 +101,51 @@ class Ordnance:
         return f"{prefix}{self.seq}"
 
 
+def scenario_mines(scenario: Scenario) -> tuple[list[tuple[str, Cell, str]], list[Issue]]:
+    """Claymores set by the scenario (C-36): ``options.claymores``, a list of ``{side, at,
+    facing}``; each bad entry is one issue."""
+    raw = scenario.options.get("claymores", [])
+    out: list[tuple[str, Cell, str]] = []
+    issues: list[Issue] = []
+    if not isinstance(raw, list):
+        return out, [Issue("options.claymores", "must be a list of {side, at, facing}",
+                           'for example [{side: guards, at: "ground:5,4", facing: E}]')]
+    names = [lv.name for lv in scenario.board.levels]
+    sides = [s.id for s in scenario.sides]
+    for i, entry in enumerate(raw):
+        path = f"options.claymores[{i}]"
+        if not isinstance(entry, dict) or set(entry) != {"side", "at", "facing"}:
+            issues.append(Issue(path, "a Claymore needs exactly side, at and facing",
+                                '{side: guards, at: "ground:5,4", facing: E}'))
+            continue
+        if entry["side"] not in sides:
+            issues.append(Issue(f"{path}.side", f"unknown side {entry['side']!r}",
+                                f"one of {', '.join(sides)}"))
+            continue
+        if entry["facing"] not in FACINGS:
+            issues.append(Issue(f"{path}.facing", f"unknown facing {entry['facing']!r}",
+                                f"one of {', '.join(FACINGS)}"))
+            continue
+        try:
+            at = parse_cell(entry["at"], names, scenario.board.levels)
+        except RefError as err:
+            issues.append(Issue(f"{path}.at", err.message, err.hint))
+            continue
+        out.append((str(entry["side"]), at, str(entry["facing"])))
+    return out, issues
+
+
 def setup(state: CommandoState) -> None:
-    """At the start: launchers loaded, rifle grenades not yet affixed (ruling C-88)."""
+    """At the start: launchers loaded, rifle grenades not yet affixed (ruling C-88); the
+    scenario's Claymores in place (C-36)."""
     for man in state.men.values():
         ready: set[str] = {d for d in ("thump_gun", "rocket") if d in man.carried}
         if ready:
             state.ordnance.loaded[man.id] = ready
+    mines, _ = scenario_mines(state.scenario)
+    for side, at, facing in mines:
+        o = state.ordnance
+        o.mines.append(Mine(o.next_id("m"), side, "scenario", at, facing))
 
 
 # -- the map as the throw sees it --------------------------------------------------------------

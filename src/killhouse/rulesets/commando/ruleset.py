@@ -51,6 +51,7 @@ class CommandoRuleset(FlowRuleset[CommandoState]):
                     known = ", ".join((*tables().firearms, *ordnance.ITEMS))
                     issues.append(Issue(f"{f.path}.equipment", f"unknown item {item!r}",
                                         f"one of {known}"))
+        issues.extend(ordnance.scenario_mines(scenario)[1])
         t = tables()
         weather = scenario.options.get("weather", "clear")
         if weather not in t.obs_range:
