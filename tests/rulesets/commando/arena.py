@@ -49,8 +49,9 @@ def arena(
              SideSpec("guards", "Guards", "ai", "sides[1]")]
     figures = []
     for i, (ident, side, (x, y), equipment, extra) in enumerate(men):
-        stats = BOSS if extra.get("man") == "commando" else GRUNT
         extra = {"man": "doofus", **extra}
+        stats = {**(BOSS if extra.get("man") == "commando" else GRUNT),
+                 **extra.pop("stats", {})}
         figures.append(FigureSpec(ident, side, "figure", f"figures[{i}]", stats=stats,
                                   at=Cell(0, x, y), equipment=equipment, extra=extra))
     return Scenario("arena", "commando", board, sides, figures,

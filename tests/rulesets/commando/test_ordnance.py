@@ -354,3 +354,69 @@ def test_claymores_set_by_the_scenario_are_secret_and_checked() -> None:
     paths = [i.path for i in issues]
     assert paths == ["options.claymores[0].at", "options.claymores[1].facing",
                      "options.claymores[2]"]
+
+
+@pytest.mark.parametrize(("device", "inside", "past"), [
+    ("frag", 12, 13), ("smoke", 15, 16), ("illumination", 15, 16), ("satchel", 7, 8),
+    ("rifle_grenade", 36, 37), ("thump_gun", 11, 10), ("thump_gun", 100, 101),
+    ("law", 11, 10),
+])
+def test_every_device_table_edge_in_play(device: str, inside: int, past: int) -> None:
+    """The last (or first) range each table allows, and one step past it (C-27, C-31)."""
+    game = game_with((device,), guard=(1 + inside, 4), width=110)
+    s = state(game)
+    activate(game, "kane")
+    man = s.men["kane"]
+    if device in ordnance.THROWN:
+        s.ordnance.prepared["kane"] = device
+        check, kind = ordnance.check_throw, "throw"
+        args: dict[str, Any] = {}
+    else:
+        s.ordnance.loaded["kane"] = {device}
+        check, kind, args = ordnance.check_launch, "launch", {"device": device}
+    check(s, Action.make("raiders", kind, figure="kane", at=[0, 1 + inside, 4], **args))
+    with pytest.raises(IllegalActionError, match="P"):
+        check(s, Action.make("raiders", kind, figure="kane", at=[0, 1 + past, 4], **args))
+    assert man.tp == 50  # checks change nothing
+
+
+def test_rocket_and_law_open_bands_reach_only_within_observation_range() -> None:
+    # dusk: observation range 25; the rocket's "36+" needs LOS within it, its 26-35 does not
+    game = game_with(("law",), guard=(30, 4), width=110, light="dusk")
+    s = state(game)
+    activate(game, "kane")
+    s.ordnance.loaded["kane"] = {"rocket"}
+    ok = Action.make("raiders", "launch", figure="kane", device="rocket", at=[0, 36, 4])  # 35
+    ordnance.check_launch(s, ok)
+    far = Action.make("raiders", "launch", figure="kane", device="rocket", at=[0, 37, 4])  # 36
+    with pytest.raises(IllegalActionError, match="observation range"):
+        ordnance.check_launch(s, far)
+    day = game_with(("law",), guard=(30, 4), width=110)
+    s = state(day)
+    activate(day, "kane")
+    s.ordnance.loaded["kane"] = {"rocket"}
+    ordnance.check_launch(s, Action.make("raiders", "launch", figure="kane", device="rocket",
+                                         at=[0, 80, 4]))  # day: unlimited range
+    law = Action.make("raiders", "launch", figure="kane", device="law", at=[0, 69, 4])  # 68
+    ordnance.check_launch(s, law)
+
+
+def test_digest_17_item_12_in_play() -> None:
+    """Dex 19 (+3), Hero 15, frag at range 6 (55), a door in between (-10): 48; prone: 24
+    (the digest's woods -5 waits for terrain kinds on the map, C-83)."""
+    stats = {"man": "commando", "stats": {"dex": 19, "hero": 15}}
+    men = [("kane", "raiders", (1, 4), ("m16", "frag"), stats),
+           ("g1", "guards", (7, 4), ("pistol",), {})]
+    scenario = arena(men, doors=((4, 4),))
+    game = Game(scenario, seed=1)
+    s = state(game)
+    s.board.set_terrain(Cell(0, 4, 4), Terrain.DOOR_OPEN)  # he sees through the open door
+    activate(game, "kane")
+    game.apply(Action.make("raiders", "prepare", figure="kane", device="frag"))
+    hold_windows(game)
+    s.men["kane"].posture = s.men["kane"].posture.__class__("prone")
+    game.apply(Action.make("raiders", "throw", figure="kane", at=[0, 7, 4]))
+    [ev] = events(game, "throw")
+    assert ev["chance"] == 24  # floor(48 x 0.5): the door in between counts open or shut
+    if not ev["on_target"]:  # a miss scatters by the Grenade Scatter Table (1d6 -> 1, 2, 3)
+        assert ev["distance"] in (1, 2, 3)

@@ -43,6 +43,8 @@ LOAD_COST = {"rifle_grenade": "affix_rifle_grenade", "thump_gun": "reload",
              "rocket": "reload_rocket_shell"}
 #: every item a scenario may put in a man's ``equipment`` besides firearms (ruling C-88)
 ITEMS = (*THROWN, *LAUNCHERS, "claymore", "demolition")
+#: the open-ended last bands, "36+" and "68+" (ruling C-31)
+OPEN_BANDS = {"rocket": 36, "law": 68}
 FACINGS = tuple(blasts.OFFSETS)
 #: ruling C-36: a Claymore is set off from up to 20 squares away
 DETONATE_REACH = 20
@@ -314,6 +316,11 @@ def why_not_aim(state: CommandoState, man: ManState, device: str, at: Cell) -> s
     rng = flow.rng_between(here, at)
     if grenades.accuracy_base(device, rng) is None:
         return f"a {device} cannot reach range {rng} (P: C-27, C-31)"
+    if device in OPEN_BANDS and rng >= OPEN_BANDS[device] and not (
+            flow.has_los(state, here, at)
+            and in_range(rng, state.weather, light_at(state, at))):
+        # ruling C-31: "36+" and "68+" reach only as far as LOS and observation range allow
+        return f"beyond {OPEN_BANDS[device] - 1} a {device} needs LOS within observation range"
     reach = tables().preserving_fire_range
     if man.preserving and rng > reach:  # ruling C-93: C-15's 5 squares hold for throws too
         return f"a Preserving man throws or fires only within {reach} squares (C-15)"
