@@ -227,3 +227,33 @@ def test_bad_roll_parameters_are_clear_errors() -> None:
         odds("skill", "--skill", "safe_cracking", "--mult", "x")
     assert odds("skill", "--skill", "safe_cracking", "--rating", "12", "--mult", "2")[
         "success"] == F(24, 100)
+
+
+def test_the_list_names_exactly_these_rolls() -> None:
+    assert sorted(ROLLS) == sorted([
+        "fire", "observe", "panic", "preservation", "grenade", "scatter", "h2h", "grapple",
+        "disengage", "draw", "characteristic", "mag", "skill", "initiative", "blast", "claymore",
+    ])
+
+
+def test_blast_odds_digest_17_item_12() -> None:
+    # a Closed room with 3 men: a d100 of 6 or less kills one of them at random, else 2d6
+    got = odds("blast", "--device", "frag", "--environment", "closed", "--men", "3")
+    assert got["killed"] == F(6, 100) * F(1, 3)
+    assert got["damage-7"] == (1 - F(2, 100)) * F(6, 36)
+    assert "damage-1" not in got and "damage-12" in got
+    # satchel in the open: 1d6 - 2, at least 0 (C-30); one man: 2 % kill
+    sat = odds("blast", "--device", "satchel", "--environment", "open", "--men", "1")
+    assert sat["killed"] == F(2, 100)
+    assert sat["damage-0"] == F(98, 100) * F(2, 6)  # faces 1 and 2
+    # the 2 %-per-man rule at 50 men reaches 100 %
+    assert odds("blast", "--men", "50")["killed"] == F(1, 50)
+
+
+@pytest.mark.parametrize(("rng", "base"), [(1, 95), (3, 92), (4, 90), (8, 90), (9, 55), (10, 55)])
+def test_claymore_odds_by_shotgun_band(rng: int, base: int) -> None:
+    got = odds("claymore", "--range", str(rng), "--target-prone")
+    h = base - 12
+    assert got == {"kill": F(min(16, h // 6), 100), "wound": F(h - min(16, h // 6), 100),
+                   "miss": F(100 - h, 100)}
+    assert odds("claymore", "--range", "11") == {"out-of-reach": F(1)}  # one past its reach

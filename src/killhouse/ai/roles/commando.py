@@ -1,5 +1,7 @@
 """Role AI for Commando: the raiders (the first side) close on the enemy and shoot what they
-observe; the defenders plot every man for opportunity fire, hold their ground and shoot.
+observe, throw grenades and fire launchers at enemies (seen, or last seen inside a room) when no
+friend stands near the blast, and aim when a man has TP for only one fire task; the defenders
+plot every man for opportunity fire, hold their ground, shoot and set off their Claymores.
 
 The bots see only their side's view and their legal actions; distances come from
 ``BaselineBot``'s distance fields on the public map. Use ``bot_for(scenario, side)``.
@@ -19,6 +21,14 @@ from killhouse.scenario.model import Scenario
 
 #: a raider stops walking with this many TP left, to keep a fire task in hand
 RESERVE = 20
+#: no friend may stand this close to where a grenade or round is aimed (blast 1-2 plus scatter)
+SAFE = 3
+#: grenades are thrown from this range out to the table's reach (range 1 is too close)
+THROW_FROM = 2
+#: fire task costs (digest 8.1) the bot needs to judge aimed fire; the rules check the rest
+FIRE_COST = {"pistol": 7, "carbine": 13, "rifle": 13, "shotgun": 14, "flamethrower": 20}
+AUTOMATIC_COST = 18
+CLAYMORE_REACH = 10
 
 
 class CommandoBot(BaselineBot):
@@ -70,9 +80,18 @@ class CommandoBot(BaselineBot):
         by_kind: dict[str, list[Action]] = {}
         for a in actions:
             by_kind.setdefault(a.kind, []).append(a)
+        for pick in (self.grenade(view, by_kind.get("throw", [])),
+                     self.grenade(view, by_kind.get("launch", [])),
+                     self.claymore(view, by_kind.get("detonate", [])),
+                     self.aimed(view, by_kind.get("aim", []))):
+            if pick is not None:
+                return pick
         shot = self.nearest_fire(view, actions)
         if shot is not None:
             return shot
+        prepare = self.prepare(view, by_kind.get("prepare", []))
+        if prepare is not None:
+            return prepare
         if "hold" in by_kind:
             return by_kind["hold"][0]
         if "plot" in by_kind and not self.attacker:
@@ -94,6 +113,89 @@ class CommandoBot(BaselineBot):
         if "end" in by_kind:
             return by_kind["end"][0]
         return actions[rng.below(len(actions))]
+
+    # -- grenades, launchers, aimed fire and Claymores ---------------------------------------
+    def enemies(self, view: dict[str, Any]) -> list[Cell]:
+        """Where enemies in action are seen, then where the others were last seen."""
+        out = [cell_of(e["at"]) for e in view["seen"] if e["status"] not in ("dead",
+                                                                               "incapacitated")]
+        out += [cell_of(r["at"]) for r in view["remembered"]]
+        return [c for c in out if c is not None]
+
+    def friends_near(self, view: dict[str, Any], at: Cell, skip: str | None = None) -> bool:
+        for f in view["figures"]:
+            here = cell_of(f["at"])
+            if f["id"] != skip and f["status"] not in ("dead",) and here is not None and \
+                    here.level == at.level and octile(here, at) < SAFE:
+                return True
+        return False
+
+    def grenade(self, view: dict[str, Any], options: list[Action]) -> Action | None:
+        """A throw or launch at an enemy square with no friend (himself included) near it;
+        the square with most enemies within 1, then the nearest."""
+        best: tuple[int, int, Action] | None = None
+        for a in options:
+            at = cell_of(a.get("at"))
+            me = cell_of(self.me(view, a.get("figure")).get("at"))
+            if at is None or me is None or self.friends_near(view, at):
+                continue
+            crowd = sum(1 for e in self.enemies(view) if octile(e, at) <= 1)
+            key = (-crowd, octile(me, at))
+            if best is None or key < best[:2]:
+                best = (*key, a)
+        return None if best is None else best[2]
+
+    def prepare(self, view: dict[str, Any], options: list[Action]) -> Action | None:
+        """Prepare a frag (or satchel) when an enemy is within throwing reach and clear of
+        friends, and there are TP left to throw it."""
+        if not self.attacker:
+            return None
+        for a in options:
+            if a.get("device") not in ("frag", "satchel"):
+                continue
+            man = self.me(view, a.get("figure"))
+            me = cell_of(man.get("at"))
+            reach = 12 if a.get("device") == "frag" else 7
+            if me is None or man.get("tp", 0) < 7 + 15:
+                continue
+            for e in self.enemies(view):
+                if THROW_FROM <= octile(me, e) <= reach and not self.friends_near(view, e):
+                    return a
+        return None
+
+    def aimed(self, view: dict[str, Any], options: list[Action]) -> Action | None:
+        """Aim at the nearest target when his TP pay for only one fire task anyway: the +10
+        then costs nothing (C-24)."""
+        if not options:
+            return None
+        man = self.me(view, options[0].get("figure"))
+        cost = FIRE_COST.get(str(man.get("weapon")), AUTOMATIC_COST)
+        if man.get("tp", 0) >= 2 * cost:
+            return None
+        here = cell_of(man.get("at"))
+        where = {e["id"]: cell_of(e["at"]) for e in view["seen"]}
+
+        def rng(a: Action) -> tuple[int, str]:
+            there = where.get(a.get("target"))
+            d = octile(here, there) if here is not None and there is not None else 99
+            return int(d), str(a.get("target"))
+
+        return min(options, key=rng)
+
+    def claymore(self, view: dict[str, Any], options: list[Action]) -> Action | None:
+        """Set off a Claymore when a seen enemy stands in its cone and no friend does."""
+        mines = {m["id"]: m for m in view.get("ordnance", {}).get("mines", [])}
+        for a in options:
+            mine = mines.get(str(a.get("mine")))
+            at = cell_of(mine["at"]) if mine else None
+            if mine is None or at is None:
+                continue
+            foes = [cell_of(e["at"]) for e in view["seen"] if e["status"] != "dead"]
+            friends = [cell_of(f["at"]) for f in view["figures"] if f["status"] != "dead"]
+            if any(in_cone(at, str(mine["facing"]), e) for e in foes) and \
+                    not any(in_cone(at, str(mine["facing"]), f) for f in friends):
+                return a
+        return None
 
     def pick_man(self, view: dict[str, Any], options: list[Action]) -> Action:
         return options[0]
@@ -153,6 +255,22 @@ class DefenderBot(CommandoBot):
     """Plots every man for opportunity fire and holds its ground."""
 
     name = "commando-defender"
+
+
+FACING = {"N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1),
+          "S": (0, 1), "SW": (-1, 1), "W": (-1, 0), "NW": (-1, -1)}
+
+
+def in_cone(mine: Cell, facing: str, at: Cell | None) -> bool:
+    """Roughly the Claymore's 90-degree cone out to 10 squares (the rules decide the rest)."""
+    if at is None or at.level != mine.level or at == mine:
+        return False
+    dx, dy = at.x - mine.x, at.y - mine.y
+    fx, fy = FACING[facing]
+    if octile(mine, at) > CLAYMORE_REACH:
+        return False
+    dot = dx * fx + dy * fy
+    return dot > 0 and dot * dot >= 0.5 * (dx * dx + dy * dy) * (fx * fx + fy * fy)
 
 
 def bot_for(scenario: Scenario, side: str) -> CommandoBot:

@@ -18,7 +18,7 @@ from killhouse.core.events import Audience, EventLog
 from killhouse.core.geometry import line_of_sight
 from killhouse.core.terrain import Terrain
 from killhouse.rulesets.base import Action, Result
-from killhouse.rulesets.commando import doors, fire, observation, tasks, turn
+from killhouse.rulesets.commando import doors, fire, firing, observation, ordnance, tasks, turn
 from killhouse.rulesets.commando.dice import distance
 from killhouse.rulesets.commando.men import ManState, Posture
 from killhouse.rulesets.commando.movement import step_cost
@@ -46,14 +46,17 @@ def has_los(state: CommandoState, a: Cell, b: Cell) -> bool:
     elevation rules can be read off the map (ruling C-83)."""
     if a.level != b.level:
         return False
-    return line_of_sight(state.board.opaque(a.level), (a.x, a.y), (b.x, b.y))
+    smoke = state.board.smoke(a.level)  # ruling C-35: smoke blocks vision in its 3x3 block
+    return line_of_sight(state.board.opaque(a.level), (a.x, a.y), (b.x, b.y),
+                         smoke if smoke.any() else None)
 
 
 def in_view(state: CommandoState, observer: str, target: str) -> bool:
     """LOS within the observation range of the scenario's weather and light (C-11)."""
     a, b = state.pos[observer], state.pos[target]
     rng = rng_between(a, b)
-    return observation.in_range(rng, state.weather, state.light) and has_los(state, a, b)
+    light = ordnance.light_at(state, b)  # ruling C-35: illumination gives Day range
+    return observation.in_range(rng, state.weather, light) and has_los(state, a, b)
 
 
 def audience_of(state: CommandoState, man: str) -> Audience:
@@ -149,7 +152,9 @@ def activations_done(state: CommandoState) -> bool:
 
 
 def bookkeeping(state: CommandoState, chance: Chance, log: EventLog) -> None:
-    """The end of the turn: victory, the turn limit, else the next turn (ruling C-84)."""
+    """The end of the turn: explosions and clouds (C-33, C-64), victory, the turn limit,
+    else the next turn (ruling C-84)."""
+    ordnance.bookkeeping(state, chance, log)
     if check_victory(state, log):
         return
     if state.turn >= state.limit:
@@ -347,8 +352,7 @@ def shoot(state: CommandoState, firer: ManState, target: str, chance: Chance,
     state.ever_seen[enemy].add(firer.id)
     state.last_seen[enemy][firer.id] = (state.pos[firer.id], state.turn)
     weapon = firer.in_hand or "pistol"
-    a, b = state.pos[firer.id], state.pos[target]
-    aim = tasks.Aim(target, rng_between(a, b), fire.terrain_modifier(CELL_KIND))
+    aim = firing.aim_for(state, firer, target)  # ruling C-37: into H2H, a random victim
     report = tasks.fire_task(chance, firer, weapon, [aim], state.men)
     log.emit("fire", {"figure": firer.id, "target": target, "weapon": weapon,
                       "range": aim.rng,
@@ -475,7 +479,8 @@ FLOW: Flow[CommandoState] = Flow(
               done=plotted_all, advance=begin_activations),
         Phase(ACTIVATE, "single",
               lambda s: [] if s.active_side is None else [s.active_side],
-              ("activate", "step", "posture", "fire", "door", "reload", "end"),
+              ("activate", "step", "posture", "fire", "door", "reload", "end",
+               *firing.KINDS, *ordnance.KINDS),
               "activate one man, then spend his Task Points task by task",
               done=activations_done, advance=bookkeeping),
     ],
@@ -494,6 +499,8 @@ FLOW: Flow[CommandoState] = Flow(
              "open or close an adjacent door (5 TP)"),
         _one("reload", reload_options, do_reload, (FIGURE,), "reload the weapon in hand (25 TP)"),
         _one("end", end_options, do_end, help="end this man's activation"),
+        *firing.MOVES,
+        *ordnance.MOVES,
         Move("opfire", (FIGURE, Arg("target", "id")), opfire_options, None,
              help="a plotted man fires at the man who just acted"),
         Move("hold", (), lambda s, side: [Action.make(side, "hold")], None,

@@ -27,6 +27,49 @@ def narrate(event: Event) -> str | None:
         return (f"{d['figure']} fires his {d['weapon']} at {d['target']} (range {d['range']}):"
                 f" {', '.join(d['results'])}; {d['target']} is {d['status']}"
                 + ("; magazine empty" if d["emptied"] else ""))
+    if k in ("aim", "semi", "spray", "snipe"):
+        how = {"aim": "aimed fire", "semi": "semi-automatic fire", "spray": "spray fire",
+               "snipe": "a sniper's shot"}[k]
+        shots = ", ".join(f"{s['result']} ({s['victim']})" for s in d["shots"])
+        return (f"{d['figure']} puts {how} from his {d['weapon']} at {', '.join(d['targets'])}"
+                f" ({d['cost']} TP, {'/'.join(map(str, d['chances']))} %): {shots}"
+                + ("; unobserved" if d["sniped"] else "")
+                + ("; magazine empty" if d["emptied"] else ""))
+    if k == "fired-upon":
+        shots = ", ".join(f"{s['result']} ({s['victim']})" for s in d["shots"])
+        return f"an unseen firer shoots: {shots}"
+    if k == "prepare":
+        return f"{d['figure']} prepares a {d['device']}"
+    if k in ("throw", "launch"):
+        verb = "throws" if k == "throw" else "fires"
+        where = ("on target" if d["on_target"]
+                 else f"misses {d['distance']} {d['direction']} to {d['lands']}")
+        return f"{d['figure']} {verb} a {d['device']} at {d['at']} ({d['chance']} %): {where}"
+    if k == "load":
+        return f"{d['figure']} makes his {d['device']} ready"
+    if k == "explosion":
+        return f"a {d['device']} goes off at {d['at']} ({d['environment']})"
+    if k == "blasted":
+        hurt = "killed" if d["result"] in ("killed", "kill") else (
+            f"{d['damage']} damage" if d["damage"] else "unhurt")
+        return f"{d['figure']} is caught by the {d['device']}: {hurt}; {d['status']}"
+    if k == "burst":
+        return f"{d['device']} bursts at {d['at']} (lasts to turn {d['until']})"
+    if k == "plant":
+        if not d["done"]:
+            return f"{d['figure']} works on a charge ({d['paid']}/{d['cost']} TP)"
+        return (f"{d['figure']} sets a charge, timer {d['timer']}"
+                if d["set"] else f"{d['figure']} fails to set the charge")
+    if k == "emplace":
+        return f"{d['figure']} places a Claymore at {d['at']} facing {d['facing']}"
+    if k == "claymore":
+        return f"a Claymore goes off at {d['at']} facing {d['facing']}"
+    if k == "burns":
+        return f"{d['figure']} burns for {d['damage']}; {d['status']}"
+    if k == "cease":
+        return f"{d['figure']} puts out the flames"
+    if k == "works":
+        return f"{d['figure']} is busy with something"
     if k == "door":
         return f"{d['figure']} {'opens' if d['open'] else 'closes'} the door at {_at(d['at'])}"
     if k == "reload":

@@ -18,6 +18,7 @@ from killhouse.rulesets.commando.characters import (
     hero_class,
     skill_check,
 )
+from killhouse.rulesets.commando.dice import blast_damage, percent_check
 from killhouse.rulesets.commando.tables import tables
 from killhouse.rulesets.commando.wounds import Wound
 
@@ -150,6 +151,35 @@ def odds_initiative(chance: Chance, p: Mapping[str, Any]) -> str:
     from killhouse.rulesets.commando.dice import initiative
 
     return ("first side", "second side")[initiative(chance)]
+
+
+def odds_blast(chance: Chance, p: Mapping[str, Any]) -> str:
+    """What a blast does to one man of MEN in the area (C-28, C-65): the kill d100 against
+    2 x MEN, the victim drawn uniformly, else his own damage roll. The other men's damage
+    rolls (``grenades.blast`` makes them in play) do not change his, so they are left out."""
+    men = int(p["men"])
+    if men < 1:
+        raise UnknownRollError("--men: at least 1 man in the blast area")
+    device, env = str(p["device"]), str(p["environment"])
+    t = tables()
+    if percent_check(chance, t.blast_kill_per_man * men, "blast kill") and \
+            chance.pick(range(men), "blast victim") == 0:
+        return "killed"
+    dice = t.blast_damage[grenades.DAMAGE_TABLE[device]][env]
+    return f"damage-{blast_damage(chance, dice, 'blast damage')}"
+
+
+def odds_claymore(chance: Chance, p: Mapping[str, Any]) -> str:
+    """One Claymore attack on a man in its cone (C-36): the Shotgun row by range plus terrain
+    and prone only; kill, wound or miss."""
+    from killhouse.rulesets.commando import claymore
+
+    rng = int(p["range"])
+    if not 1 <= rng <= claymore.REACH:
+        return "out-of-reach"
+    h = claymore.claymore_chance(rng, fire.terrain_modifier(str(p["terrain"])),
+                                 bool(p["target-prone"]))
+    return fire.fire_roll(chance, h)
 
 
 def _flag(name: str, help_text: str) -> Param:
@@ -319,6 +349,27 @@ ROLLS: dict[str, RollSpec] = {
             Param("mult", int, 1, "DiffMult for Safe-Cracking's objects (locked doors 2)"),
         ),
         odds_skill,
+    ),
+    "blast": RollSpec(
+        "blast", "A blast (9.6, C-28/C-30/C-65): one d100 <= 2 x MEN kills one man at random; "
+        "every other man rolls the damage table of the environment. Result for the first man.",
+        (
+            Param("device", str, "frag", "what goes off",
+                  tuple(d for d in grenades.DAMAGE_TABLE)),
+            Param("environment", str, "open", "the landing square's environment",
+                  grenades.ENVIRONMENTS),
+            Param("men", int, 1, "men in the blast area"),
+        ),
+        odds_blast,
+    ),
+    "claymore": RollSpec(
+        "claymore", "A Claymore attack (C-36): Shotgun row by range + terrain + prone (-12).",
+        (
+            Param("range", int, 5, "squares from the mine (1-10)"),
+            Param("terrain", str, "clear", "the target's field terrain", FIELD),
+            _flag("target-prone", "target prone (-12)"),
+        ),
+        odds_claymore,
     ),
     "initiative": RollSpec(
         "initiative", "Initiative (C-16): 1d10 each, ties re-rolled.", (), odds_initiative,

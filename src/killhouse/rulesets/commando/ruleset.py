@@ -12,7 +12,7 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import Event, EventLog
 from killhouse.errors import KillhouseError
 from killhouse.rulesets.base import GameInfo, Result, RollSpec
-from killhouse.rulesets.commando import views
+from killhouse.rulesets.commando import ordnance, views
 from killhouse.rulesets.commando.flow import FLOW, note_sightings, start_turn
 from killhouse.rulesets.commando.rolls import ROLLS
 from killhouse.rulesets.commando.roster import FIGURE_KEYS, read_roster
@@ -47,9 +47,11 @@ class CommandoRuleset(FlowRuleset[CommandoState]):
                 issues.append(Issue(f"{f.path}.at", "every man starts on the map with a side",
                                     "off-map entry is not built yet (ruling C-83)"))
             for item in f.equipment:
-                if item not in tables().firearms:
-                    issues.append(Issue(f"{f.path}.equipment", f"unknown firearm {item!r}",
-                                        f"one of {', '.join(tables().firearms)}"))
+                if item not in tables().firearms and item not in ordnance.ITEMS:
+                    known = ", ".join((*tables().firearms, *ordnance.ITEMS))
+                    issues.append(Issue(f"{f.path}.equipment", f"unknown item {item!r}",
+                                        f"one of {known}"))
+        issues.extend(ordnance.scenario_mines(scenario)[1])
         t = tables()
         weather = scenario.options.get("weather", "clear")
         if weather not in t.obs_range:
@@ -82,6 +84,7 @@ class CommandoRuleset(FlowRuleset[CommandoState]):
             observed={s: set() for s in sides}, ever_seen={s: set() for s in sides},
             last_seen={s: {} for s in sides},
         )
+        ordnance.setup(state)
         note_sightings(state)
         start_turn(state, chance, log)
         return state

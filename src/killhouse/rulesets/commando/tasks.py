@@ -50,6 +50,7 @@ class FireReport:
     shots: list[tuple[str, fire.Shot]] = field(default_factory=list)
     emptied: bool = False
     sniped: bool = False   # a successful Sniping roll: the firer is not auto-observed (12.1)
+    chances: list[int] = field(default_factory=list)  # the final H of each aim (8.2)
 
 
 def fire_cost_for(
@@ -123,7 +124,7 @@ def fire_task(
     if cost > firer.tp:
         raise TaskRefused(f"{firer.id} has {firer.tp} TP; this fire task costs {cost}")
     firer.spend(cost)
-    report = FireReport(weapon, cost)
+    report = FireReport(weapon, cost, chances=list(chances))
     if sniping:
         report.sniped = skill_check(chance, "sniping", firer.ratings.skills["sniping"].rating,
                                     firer.ratings.hero_skill(), audience=audience)
@@ -141,6 +142,8 @@ def fire_task(
             men[victim].kill()
         elif shot.result == fire.WOUND:
             men[victim].take_damage(shot.damage)
+            if weapon == "flamethrower":  # ruling C-34: a hit sets him burning
+                men[victim].burning = True
     report.emptied = fire.mag_check(chance, weapon, semi, audience)
     if report.emptied:
         firer.empty = firer.empty | {weapon}

@@ -1,0 +1,84 @@
+"""The role AI with the new tasks, from its own side's view: raiders throw grenades into rooms
+where enemies were last seen and aim when one fire task is all they can pay; defenders set off
+a Claymore when an enemy stands in its cone."""
+
+from __future__ import annotations
+
+import pytest
+
+from killhouse.ai.roles.commando import DefenderBot, RaiderBot, in_cone
+from killhouse.core.cells import Cell
+from killhouse.core.rng import Rng
+from killhouse.engine.game import Game
+from killhouse.rulesets.base import Action
+from killhouse.rulesets.commando import ordnance
+from tests.rulesets.commando.arena import activate, arena, events, hold_windows, registered, state
+
+pytestmark = pytest.mark.usefixtures(registered.__name__)
+
+ROOM_WALLS = tuple((x, y) for x in range(9, 14) for y in (1, 7)) + \
+    tuple((x, y) for x in (9, 13) for y in range(1, 8) if (x, y) != (9, 4))
+
+
+def test_raider_prepares_and_throws_a_grenade_where_the_enemy_was_last_seen() -> None:
+    men = [("kane", "raiders", (4, 4), ("m16", "frag"), {"man": "commando"}),
+           ("g1", "guards", (11, 4), ("pistol",), {})]
+    game = Game(arena(men, walls=ROOM_WALLS, doors=((9, 4),)), seed=2)
+    s = state(game)
+    s.last_seen["raiders"]["g1"] = (Cell(0, 11, 4), 1)  # seen going into the room
+    s.ever_seen["raiders"].add("g1")
+    activate(game, "kane")
+    bot = RaiderBot(game.scenario, "raiders")
+    rng = Rng.from_seed(1)
+    for _ in range(2):
+        game.apply(bot.choose(game.view("raiders"), game.legal_actions("raiders"), rng))
+        hold_windows(game)
+    [throw] = events(game, "throw")
+    assert throw["at"] in ([0, 11, 4], (0, 11, 4))
+    # no door between the pair is open: the throw has no LOS (x0.5) and a door in between (-10)
+    assert throw["chance"] == (55 + 1 + 2 - 10) // 2
+
+
+def test_raider_holds_the_grenade_when_a_friend_stands_near_the_target() -> None:
+    men = [("kane", "raiders", (4, 4), ("m16", "frag"), {"man": "commando"}),
+           ("bird", "raiders", (10, 5), ("m16",), {"man": "grunt", "leader": "kane"}),
+           ("g1", "guards", (11, 4), ("pistol",), {})]
+    game = Game(arena(men, walls=((7, 3), (7, 4), (7, 5))), seed=2)
+    s = state(game)
+    s.last_seen["raiders"]["g1"] = (Cell(0, 11, 4), 1)
+    activate(game, "kane")
+    bot = RaiderBot(game.scenario, "raiders")
+    pick = bot.choose(game.view("raiders"), game.legal_actions("raiders"), Rng.from_seed(1))
+    assert pick.kind != "prepare"
+
+
+def test_raider_aims_when_his_tp_pay_for_one_fire_only() -> None:
+    men = [("kane", "raiders", (1, 4), ("m16",), {"man": "commando"}),
+           ("g1", "guards", (11, 4), ("pistol",), {})]
+    game = Game(arena(men), seed=2)
+    s = state(game)
+    s.observed["raiders"] = {"g1"}
+    activate(game, "kane")
+    bot = RaiderBot(game.scenario, "raiders")
+    s.men["kane"].tp = 35  # 35 < 2 x 18: one M16 task either way
+    assert bot.choose(game.view("raiders"), game.legal_actions("raiders"),
+                      Rng.from_seed(1)).kind == "aim"
+    s.men["kane"].tp = 36  # two fire tasks: fire, do not aim
+    assert bot.choose(game.view("raiders"), game.legal_actions("raiders"),
+                      Rng.from_seed(1)).kind == "fire"
+
+
+def test_defender_sets_off_a_claymore_with_an_enemy_in_its_cone() -> None:
+    men = [("kane", "raiders", (12, 4), ("m16",), {"man": "commando"}),
+           ("g1", "guards", (4, 4), ("pistol",), {})]
+    game = Game(arena(men), seed=2)
+    s = state(game)
+    s.ordnance.mines.append(ordnance.Mine("m1", "guards", "g1", Cell(0, 5, 4), "E"))
+    s.observed["guards"] = {"kane"}
+    activate(game, "g1")
+    bot = DefenderBot(game.scenario, "guards")
+    pick = bot.choose(game.view("guards"), game.legal_actions("guards"), Rng.from_seed(1))
+    assert pick == Action.make("guards", "detonate", figure="g1", mine="m1")
+    assert in_cone(Cell(0, 5, 4), "E", Cell(0, 15, 4))       # 10 squares
+    assert not in_cone(Cell(0, 5, 4), "E", Cell(0, 16, 4))   # 11
+    assert not in_cone(Cell(0, 5, 4), "E", Cell(0, 3, 4))    # behind it
