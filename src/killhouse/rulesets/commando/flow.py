@@ -15,13 +15,11 @@ from typing import Any
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import Audience, EventLog
-from killhouse.core.geometry import line_of_sight
 from killhouse.core.terrain import Terrain
 from killhouse.rulesets.base import Action, Result
-from killhouse.rulesets.commando import doors, fire, observation, tasks, turn
+from killhouse.rulesets.commando import doors, fire, ground, observation, tasks, turn
 from killhouse.rulesets.commando.dice import distance
 from killhouse.rulesets.commando.men import ManState, Posture
-from killhouse.rulesets.commando.movement import step_cost
 from killhouse.rulesets.commando.state import ACTIVATE, OVER, PLOT, CommandoState
 from killhouse.rulesets.commando.tables import tables
 from killhouse.rulesets.kit import Arg, Flow, Move, Phase, Reaction, Window
@@ -29,8 +27,6 @@ from killhouse.rulesets.kit import Arg, Flow, Move, Phase, Reaction, Window
 #: the compass steps, in the order C-80 breaks ties
 COMPASS = {"n": (0, -1), "ne": (1, -1), "e": (1, 0), "se": (1, 1),
            "s": (0, 1), "sw": (-1, 1), "w": (-1, 0), "nw": (-1, -1)}
-#: ruling C-83: until the core's terrain-kind layer lands every standable cell is ``clear``
-CELL_KIND = "clear"
 
 
 # -- the map as the rules read it ---------------------------------------------------------
@@ -42,11 +38,9 @@ def rng_between(a: Cell, b: Cell) -> int:
 
 
 def has_los(state: CommandoState, a: Cell, b: Cell) -> bool:
-    """Line of sight on one level (K-1's exact rule); none between levels until C-10's
-    elevation rules can be read off the map (ruling C-83)."""
-    if a.level != b.level:
-        return False
-    return line_of_sight(state.board.opaque(a.level), (a.x, a.y), (b.x, b.y))
+    """Line of sight by C-10 over the map's terrain and elevation, between storeys along
+    stair links (K-7; ruling C-120 replaces C-83)."""
+    return ground.sees(state.board, a, b)
 
 
 def in_view(state: CommandoState, observer: str, target: str) -> bool:
@@ -87,9 +81,14 @@ def observation_phase(state: CommandoState, chance: Chance) -> None:
     def pct(o: str, t: str) -> int:
         man, target = state.men[o], state.men[t]
         leader = state.men.get(man.leader) if man.leader else None
+        at, there = state.pos[o], state.pos[t]
+        inside = ground.building(state.board, there)
         return observation.observation_chance(observation.Sighting(
-            man.obs_code(leader), rng_between(state.pos[o], state.pos[t]),
+            man.obs_code(leader), rng_between(at, there),
             target_prone=target.posture is Posture.PRONE,
+            terrain=ground.cell_kind(state.board, there),
+            target_in_building=inside is not None and ground.building(state.board, at) is None,
+            large_building=inside == "large",
             target_moving=target.moved_last_turn))
 
     for side in state.sides:
@@ -247,10 +246,8 @@ def end_activation(state: CommandoState, log: EventLog) -> None:
 
 
 def standable(state: CommandoState, cell: Cell, mover: str) -> bool:
-    board = state.board
-    if not board.in_bounds(cell) or not board.passable(cell):
-        return False
-    if board.terrain(cell) is Terrain.DOOR_CLOSED:  # C-62: opening it is its own 5 TP task
+    # C-62: a closed door is opened as its own 5 TP task; windows and fences are entered (C-1)
+    if not ground.enterable(state.board, cell):
         return False
     # ruling C-83: no hand-to-hand yet, so a square holds men of one side only
     side = state.men[mover].side
@@ -258,9 +255,11 @@ def standable(state: CommandoState, cell: Cell, mover: str) -> bool:
                    for m, p in state.pos.items())
 
 
-def step_price(man: ManState, dx: int, dy: int) -> int:
-    cost = step_cost(CELL_KIND, source=CELL_KIND, diagonal=bool(dx and dy),
-                     prone=man.posture is Posture.PRONE)
+def step_price(state: CommandoState, man: ManState, dx: int, dy: int) -> int:
+    """C-6 on the map: terrain multiple and additive, roads along roads, elevation (C-120)."""
+    at = state.pos[man.id]
+    cost = ground.step_tp(state.board, at, Cell(at.level, at.x + dx, at.y + dy),
+                          prone=man.posture is Posture.PRONE)
     assert cost is not None
     return cost
 
@@ -272,14 +271,15 @@ def step_options(state: CommandoState, side: str) -> Iterable[Action]:
     at = state.pos[man.id]
     for name, (dx, dy) in COMPASS.items():
         to = Cell(at.level, at.x + dx, at.y + dy)
-        if standable(state, to, man.id) and man.tp + man.move_tp >= step_price(man, dx, dy):
+        if standable(state, to, man.id) and \
+                man.tp + man.move_tp >= step_price(state, man, dx, dy):
             yield Action.make(side, "step", figure=man.id, dir=name, hint={"to": cell_json(to)})
 
 
 def do_step(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:
     man = current(state)
     dx, dy = COMPASS[action.get("dir")]
-    man.spend(step_price(man, dx, dy), movement=True)
+    man.spend(step_price(state, man, dx, dy), movement=True)
     at = state.pos[man.id]
     state.pos[man.id] = Cell(at.level, at.x + dx, at.y + dy)
     man.moved_this_turn = True
@@ -348,7 +348,10 @@ def shoot(state: CommandoState, firer: ManState, target: str, chance: Chance,
     state.last_seen[enemy][firer.id] = (state.pos[firer.id], state.turn)
     weapon = firer.in_hand or "pistol"
     a, b = state.pos[firer.id], state.pos[target]
-    aim = tasks.Aim(target, rng_between(a, b), fire.terrain_modifier(CELL_KIND))
+    # ruling C-22: the target's cell and the worst line terrain within 1 square of him
+    aim = tasks.Aim(target, rng_between(a, b), fire.terrain_modifier(
+        ground.cell_kind(state.board, b), ground.fire_lines(state.board, a, b),
+        firer_in_water=ground.cell_kind(state.board, a) == "water"))
     report = tasks.fire_task(chance, firer, weapon, [aim], state.men)
     log.emit("fire", {"figure": firer.id, "target": target, "weapon": weapon,
                       "range": aim.rng,

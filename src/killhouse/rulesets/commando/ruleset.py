@@ -10,10 +10,12 @@ from typing import Any, ClassVar
 
 from killhouse.core.chance import Chance
 from killhouse.core.events import Event, EventLog
+from killhouse.core.layers import LayerSpec
 from killhouse.errors import KillhouseError
 from killhouse.rulesets.base import GameInfo, Result, RollSpec
 from killhouse.rulesets.commando import views
 from killhouse.rulesets.commando.flow import FLOW, note_sightings, start_turn
+from killhouse.rulesets.commando.ground import LAYERS
 from killhouse.rulesets.commando.rolls import ROLLS
 from killhouse.rulesets.commando.roster import FIGURE_KEYS, read_roster
 from killhouse.rulesets.commando.state import CommandoState
@@ -33,6 +35,8 @@ class CommandoRuleset(FlowRuleset[CommandoState]):
         ("simultaneous", "alternating", "reaction"), True, ("raider", "defender"), "1 square",
     )
     flow = FLOW
+    #: terrain kinds, hill levels and buildings drawn on the map (ruling C-120)
+    layers: ClassVar[Mapping[str, LayerSpec]] = LAYERS
     default_turn_limit: ClassVar[int] = 12
 
     def check_scenario(self, scenario: Scenario) -> list[Issue]:
