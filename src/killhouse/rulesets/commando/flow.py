@@ -17,7 +17,16 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import Audience, EventLog
 from killhouse.core.terrain import Terrain
 from killhouse.rulesets.base import Action, Result
-from killhouse.rulesets.commando import doors, fire, ground, observation, tasks, turn
+from killhouse.rulesets.commando import (
+    doors,
+    fire,
+    ground,
+    lights,
+    maptasks,
+    observation,
+    tasks,
+    turn,
+)
 from killhouse.rulesets.commando.dice import distance
 from killhouse.rulesets.commando.men import ManState, Posture
 from killhouse.rulesets.commando.state import ACTIVATE, OVER, PLOT, CommandoState
@@ -47,7 +56,9 @@ def in_view(state: CommandoState, observer: str, target: str) -> bool:
     """LOS within the observation range of the scenario's weather and light (C-11)."""
     a, b = state.pos[observer], state.pos[target]
     rng = rng_between(a, b)
-    return observation.in_range(rng, state.weather, state.light) and has_los(state, a, b)
+    # ruling C-13: a target in a searchlight's lit block is observed at the Day range
+    light = "day" if state.lights and b in lights.lit_cells(state) else state.light
+    return observation.in_range(rng, state.weather, light) and has_los(state, a, b)
 
 
 def audience_of(state: CommandoState, man: str) -> Audience:
@@ -70,26 +81,48 @@ def note_sightings(state: CommandoState) -> None:
                     rng_between(state.pos[o], state.pos[t]),
                     has_los(state, state.pos[o], state.pos[t]))}
         state.observed[side] = set(kept) | near
+        if side == state.sides[1] and state.observed[side] and state.alarm_turn is None:
+            state.alarm_turn = state.turn  # ruling C-122
         for t in state.observed[side]:
             state.ever_seen[side].add(t)
             state.last_seen[side][t] = (state.pos[t], state.turn)
+
+
+def phase_one_chance(state: CommandoState, o: str, t: str) -> int:
+    """One phase-1 roll's chance: the observer's code and every 6.3 modifier the map gives
+    (target terrain and building, ruling C-120), the searchlight's (C-13, C-123) and the
+    defending side's −20 (C-12, C-122)."""
+    man, target = state.men[o], state.men[t]
+    leader = state.men.get(man.leader) if man.leader else None
+    at, there = state.pos[o], state.pos[t]
+    inside = ground.building(state.board, there)
+    lit = lights.lit_cells(state)
+    return observation.observation_chance(observation.Sighting(
+        man.obs_code(leader), rng_between(at, there),
+        target_prone=target.posture is Posture.PRONE,
+        terrain=ground.cell_kind(state.board, there),
+        target_in_building=inside is not None and ground.building(state.board, at) is None,
+        large_building=inside == "large",
+        target_moving=target.moved_last_turn,
+        target_in_searchlight=there in lit and lights.near_light(state, at, there),
+        observer_in_searchlight=at in lit and there not in lit,
+        defending=defending(state, man.side),
+        move_swiftly="move_swiftly" in target.ratings.abilities))
+
+
+def defending(state: CommandoState, side: str) -> bool:
+    """Ruling C-12/C-122: the second side defends; its −20 lasts until the turn after the one
+    in which it first observed a man of the attacking side."""
+    if side != state.sides[1]:
+        return False
+    return state.alarm_turn is None or state.turn <= state.alarm_turn
 
 
 def observation_phase(state: CommandoState, chance: Chance) -> None:
     """Phase 1: each side rolls for the enemies in LOS and range it does not yet observe."""
 
     def pct(o: str, t: str) -> int:
-        man, target = state.men[o], state.men[t]
-        leader = state.men.get(man.leader) if man.leader else None
-        at, there = state.pos[o], state.pos[t]
-        inside = ground.building(state.board, there)
-        return observation.observation_chance(observation.Sighting(
-            man.obs_code(leader), rng_between(at, there),
-            target_prone=target.posture is Posture.PRONE,
-            terrain=ground.cell_kind(state.board, there),
-            target_in_building=inside is not None and ground.building(state.board, at) is None,
-            large_building=inside == "large",
-            target_moving=target.moved_last_turn))
+        return phase_one_chance(state, o, t)
 
     for side in state.sides:
         watchers = [m.id for m in state.up(side)]
@@ -344,6 +377,8 @@ def shoot(state: CommandoState, firer: ManState, target: str, chance: Chance,
     """One plain fire task (digest 8.7); the firer is observed by the enemy (ruling C-86)."""
     enemy = state.enemy(firer.side)
     state.observed[enemy].add(firer.id)
+    if enemy == state.sides[1] and state.alarm_turn is None:
+        state.alarm_turn = state.turn  # ruling C-122
     state.ever_seen[enemy].add(firer.id)
     state.last_seen[enemy][firer.id] = (state.pos[firer.id], state.turn)
     weapon = firer.in_hand or "pistol"
@@ -478,7 +513,8 @@ FLOW: Flow[CommandoState] = Flow(
               done=plotted_all, advance=begin_activations),
         Phase(ACTIVATE, "single",
               lambda s: [] if s.active_side is None else [s.active_side],
-              ("activate", "step", "posture", "fire", "door", "reload", "end"),
+              ("activate", "step", "posture", "fire", "door", "reload", "end",
+               "climb", "force", "pick", "operate", "destroy"),
               "activate one man, then spend his Task Points task by task",
               done=activations_done, advance=bookkeeping),
     ],
@@ -497,6 +533,17 @@ FLOW: Flow[CommandoState] = Flow(
              "open or close an adjacent door (5 TP)"),
         _one("reload", reload_options, do_reload, (FIGURE,), "reload the weapon in hand (25 TP)"),
         _one("end", end_options, do_end, help="end this man's activation"),
+        _one("climb", maptasks.climb_options, maptasks.do_climb, (FIGURE, Arg("to", "cell")),
+             "climb or go down a stairway or ladder, one level (25 TP)"),
+        _one("force", maptasks.force_options, maptasks.do_force, (FIGURE, Arg("at", "cell")),
+             "force an adjacent locked door (25 TP, d100 <= 40 + St modifier)"),
+        _one("pick", maptasks.pick_options, maptasks.do_pick, (FIGURE, Arg("at", "cell")),
+             "pick an adjacent lock (Safe-Cracking x2, 50 TP over one or more turns)"),
+        _one("operate", lights.operate_options, lights.do_operate,
+             (FIGURE, Arg("light", "id"), Arg("to", "cell")),
+             "aim an adjacent searchlight at a square (50 TP)"),
+        _one("destroy", lights.destroy_options, lights.do_destroy, (FIGURE, Arg("light", "id")),
+             "destroy an adjacent searchlight (5 TP)"),
         Move("opfire", (FIGURE, Arg("target", "id")), opfire_options, None,
              help="a plotted man fires at the man who just acted"),
         Move("hold", (), lambda s, side: [Action.make(side, "hold")], None,
