@@ -23,6 +23,7 @@ from killhouse.rulesets.commando import (
     ground,
     lights,
     maptasks,
+    morale,
     observation,
     tasks,
     turn,
@@ -145,6 +146,7 @@ def start_turn(state: CommandoState, chance: Chance, log: EventLog) -> None:
     """Phases 0 and 1, then the plot."""
     for man in state.men.values():
         man.start_turn()
+    morale.start_turn(state)
     log.emit("turn", {"turn": state.turn})
     observation_phase(state, chance)
     state.phase = PLOT
@@ -184,6 +186,7 @@ def bookkeeping(state: CommandoState, chance: Chance, log: EventLog) -> None:
     """The end of the turn: victory, the turn limit, else the next turn (ruling C-84)."""
     if check_victory(state, log):
         return
+    morale.bookkeeping(state, chance, log)  # digest 7.2 (ruling C-15)
     if state.turn >= state.limit:
         defender = state.sides[1]
         finish(state, Result(defender, f"the raid ran out of time after turn {state.turn}"),
@@ -256,6 +259,12 @@ def do_activate(state: CommandoState, action: Action, chance: Chance, log: Event
     man.activated = True
     tasks.pay_op_fire_fee(man)  # ruling C-26: at his first op fire or his phase-6 start
     log.emit("activates", {"figure": man.id, "tp": man.tp}, audience_of(state, man.id))
+    # ruling C-14: a Grunt or Doofus checks panic before he first spends TP this turn
+    result = morale.check_panic(state, man, chance, log)
+    if result != "steady":
+        morale.play_out(state, man, result, chance, log)
+        if state.result is None:
+            end_activation(state, log)
 
 
 def end_options(state: CommandoState, side: str) -> Iterable[Action]:
@@ -304,7 +313,7 @@ def step_options(state: CommandoState, side: str) -> Iterable[Action]:
     at = state.pos[man.id]
     for name, (dx, dy) in COMPASS.items():
         to = Cell(at.level, at.x + dx, at.y + dy)
-        if standable(state, to, man.id) and \
+        if standable(state, to, man.id) and morale.step_allowed(state, man, to) and \
                 man.tp + man.move_tp >= step_price(state, man, dx, dy):
             yield Action.make(side, "step", figure=man.id, dir=name, hint={"to": cell_json(to)})
 
@@ -352,7 +361,8 @@ def targets(state: CommandoState, man: ManState, only: str | None = None) -> lis
         if not state.men[t].active():
             continue
         a, b = state.pos[man.id], state.pos[t]
-        if has_los(state, a, b) and fire.base_chance(weapon, rng_between(a, b)) is not None:
+        if has_los(state, a, b) and fire.base_chance(weapon, rng_between(a, b)) is not None \
+                and morale.fire_allowed(state, man, t):
             out.append(t)
     return out
 
@@ -381,6 +391,7 @@ def shoot(state: CommandoState, firer: ManState, target: str, chance: Chance,
         state.alarm_turn = state.turn  # ruling C-122
     state.ever_seen[enemy].add(firer.id)
     state.last_seen[enemy][firer.id] = (state.pos[firer.id], state.turn)
+    state.fired_at.add(target)
     weapon = firer.in_hand or "pistol"
     a, b = state.pos[firer.id], state.pos[target]
     # ruling C-22: the target's cell and the worst line terrain within 1 square of him
@@ -492,7 +503,13 @@ def resume_opfire(state: CommandoState, window: Window, chance: Chance, log: Eve
     if answer.kind == "opfire":
         firer = state.men[answer.get("figure")]
         tasks.pay_op_fire_fee(firer)
-        shoot(state, firer, answer.get("target"), chance, log)
+        # ruling C-125: a man whose first TP this turn is an op fire checks panic first; a
+        # panic costs the op fire, and its result is played out at once
+        result = morale.check_panic(state, firer, chance, log)
+        if result == "steady":
+            shoot(state, firer, answer.get("target"), chance, log)
+        else:
+            morale.play_out(state, firer, result, chance, log)
         if check_victory(state, log):
             return
     if state.active_man is not None:

@@ -43,6 +43,9 @@ class CommandoState:
     alarm_turn: int | None = None
     #: searchlights by object id (``lights.Light``: where it stands, what it lights; C-123)
     lights: dict[str, Any] = field(default_factory=dict)
+    #: men fired at this turn, and men in action at its start (preservation, C-124)
+    fired_at: set[str] = field(default_factory=set)
+    up_at_start: set[str] = field(default_factory=set)
 
     def enemy(self, side: str) -> str:
         return self.sides[1] if side == self.sides[0] else self.sides[0]
