@@ -21,6 +21,8 @@ from killhouse.rulesets.commando import (
     doors,
     fire,
     ground,
+    h2h,
+    h2hflow,
     lights,
     maptasks,
     morale,
@@ -169,7 +171,8 @@ def begin_activations(state: CommandoState, chance: Chance, log: EventLog) -> No
 
 
 def eligible(state: CommandoState, side: str) -> list[ManState]:
-    return [m for m in state.up(side) if not m.activated]
+    # ruling C-37: engaged men spend no TP in phases 5 and 6
+    return [m for m in state.up(side) if not m.activated and not m.engaged]
 
 
 def pass_on(state: CommandoState, just: str, log: EventLog) -> None:
@@ -313,7 +316,8 @@ def step_options(state: CommandoState, side: str) -> Iterable[Action]:
     at = state.pos[man.id]
     for name, (dx, dy) in COMPASS.items():
         to = Cell(at.level, at.x + dx, at.y + dy)
-        if standable(state, to, man.id) and morale.step_allowed(state, man, to) and \
+        if (standable(state, to, man.id) or may_engage(state, man, to)) and \
+                morale.step_allowed(state, man, to) and \
                 man.tp + man.move_tp >= step_price(state, man, dx, dy):
             yield Action.make(side, "step", figure=man.id, dir=name, hint={"to": cell_json(to)})
 
@@ -325,10 +329,29 @@ def do_step(state: CommandoState, action: Action, chance: Chance, log: EventLog)
     at = state.pos[man.id]
     state.pos[man.id] = Cell(at.level, at.x + dx, at.y + dy)
     man.moved_this_turn = True
+    man.must_leave = False
     note_sightings(state)
     log.emit("step", {"figure": man.id, "to": cell_json(state.pos[man.id])},
              audience_of(state, man.id))
+    crowd = [m for i, m in sorted(state.men.items())
+             if state.pos[i] == state.pos[man.id] and m.active()]
+    if any(m.side != man.side for m in crowd):
+        # ruling C-37: entering an enemy's square engages everyone there and ends his
+        # activation
+        h2h.engage(crowd)
+        man.tp = man.move_tp = 0
+        log.emit("engaged", {"square": cell_json(state.pos[man.id]),
+                             "men": [m.id for m in crowd]})
     after_task(state, log)
+
+
+def may_engage(state: CommandoState, man: ManState, to: Cell) -> bool:
+    """Ruling C-37: a man may step into an enemy's square if his side has fewer than 2 men in
+    action there; not a Preserving man (7.2) nor one who must leave an engagement (C-42)."""
+    if man.preserving or man.must_leave or not ground.enterable(state.board, to):
+        return False
+    crowd = [m for i, m in state.men.items() if state.pos[i] == to and m.active()]
+    return any(m.side != man.side for m in crowd) and h2h.may_enter(crowd, man.side)
 
 
 def posture_options(state: CommandoState, side: str) -> Iterable[Action]:
@@ -395,9 +418,12 @@ def shoot(state: CommandoState, firer: ManState, target: str, chance: Chance,
     weapon = firer.in_hand or "pistol"
     a, b = state.pos[firer.id], state.pos[target]
     # ruling C-22: the target's cell and the worst line terrain within 1 square of him
+    # digest 8.6: fire into a hand-to-hand square picks each victim among everyone there
+    crowd = tuple(i for i, m in sorted(state.men.items())
+                  if state.men[target].engaged and state.pos[i] == b and m.active())
     aim = tasks.Aim(target, rng_between(a, b), fire.terrain_modifier(
         ground.cell_kind(state.board, b), ground.fire_lines(state.board, a, b),
-        firer_in_water=ground.cell_kind(state.board, a) == "water"))
+        firer_in_water=ground.cell_kind(state.board, a) == "water"), crowd=crowd)
     report = tasks.fire_task(chance, firer, weapon, [aim], state.men)
     log.emit("fire", {"figure": firer.id, "target": target, "weapon": weapon,
                       "range": aim.rng,
@@ -527,7 +553,12 @@ FLOW: Flow[CommandoState] = Flow(
         Phase(PLOT, "simultaneous",
               lambda s: [x for x in s.sides if x not in s.committed], ("plot", "commit"),
               "secret opportunity-fire plot: name the men who will hold fire, then commit",
-              done=plotted_all, advance=begin_activations),
+              done=plotted_all, advance=h2hflow.after_plot),
+        Phase(h2hflow.H2H, "simultaneous", h2hflow.deciders,
+              ("leave", "strike", "grapple", "evade", "draw", "ready"),
+              "hand-to-hand: secretly name who tries to leave, then each round one choice per "
+              "engaged man; ready when done",
+              done=h2hflow.done, advance=h2hflow.advance),
         Phase(ACTIVATE, "single",
               lambda s: [] if s.active_side is None else [s.active_side],
               ("activate", "step", "posture", "fire", "door", "reload", "end",
@@ -561,6 +592,22 @@ FLOW: Flow[CommandoState] = Flow(
              "aim an adjacent searchlight at a square (50 TP)"),
         _one("destroy", lights.destroy_options, lights.do_destroy, (FIGURE, Arg("light", "id")),
              "destroy an adjacent searchlight (5 TP)"),
+        _one("leave", h2hflow.leave_options, h2hflow.do_leave, (FIGURE,),
+             "an engaged man tries to disengage (20 TP, secret until both are ready)"),
+        _one("strike", lambda s, side: [a for a in h2hflow.declare_options(s, side)
+                                        if a.kind == "strike"],
+             h2hflow.do_declare, (FIGURE, Arg("target", "id")), "strike an opponent"),
+        _one("grapple", lambda s, side: [a for a in h2hflow.declare_options(s, side)
+                                         if a.kind == "grapple"],
+             h2hflow.do_declare, (FIGURE, Arg("target", "id")), "grapple an opponent"),
+        _one("evade", lambda s, side: [a for a in h2hflow.declare_options(s, side)
+                                       if a.kind == "evade"],
+             h2hflow.do_declare, (FIGURE,), "evade (strikes at him -20; breaks a grapple)"),
+        _one("draw", lambda s, side: [a for a in h2hflow.declare_options(s, side)
+                                      if a.kind == "draw"],
+             h2hflow.do_declare, (FIGURE, Arg("weapon", "id")), "draw a weapon"),
+        _one("ready", h2hflow.ready_options, h2hflow.do_ready,
+             help="this side's hand-to-hand choices are made"),
         Move("opfire", (FIGURE, Arg("target", "id")), opfire_options, None,
              help="a plotted man fires at the man who just acted"),
         Move("hold", (), lambda s, side: [Action.make(side, "hold")], None,

@@ -66,6 +66,18 @@ def narrate_map(k: str, d: Mapping[str, Any]) -> str | None:
         return f"{d['figure']} fires his {d['weapon']} into the air"
     if k == "run":
         return f"{d['figure']} runs to {d['to']}"
+    if k == "engaged":
+        return f"hand-to-hand at {d['square']}: {', '.join(d['men'])}"
+    if k == "disengage":
+        freed = ", ".join(d["freed"]) or "nobody"
+        return f"{', '.join(d['leaving'])} try to break away: {freed} gets away"
+    if k == "h2h-declared":
+        return f"{d['figure']} will {d['choice']}" + (
+            f" {d['target']}" if d.get("target") else "")
+    if k == "h2h-round":
+        blows = "; ".join(f"{s} on {t}: {r}" + (f" ({n})" if n else "")
+                          for s, t, r, n in d["blows"]) or "no blows"
+        return f"hand-to-hand round {d['round']} at {d['square']}: {blows}"
     if k == "preserving":
         return f"{d['figure']} is preserving himself ({d['conditions']} conditions)"
     return None

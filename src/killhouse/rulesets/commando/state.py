@@ -46,6 +46,8 @@ class CommandoState:
     #: men fired at this turn, and men in action at its start (preservation, C-124)
     fired_at: set[str] = field(default_factory=set)
     up_at_start: set[str] = field(default_factory=set)
+    #: phase 4 in progress: step, round, each side's secret orders, who is ready (C-126)
+    h2h: dict[str, Any] = field(default_factory=dict)
 
     def enemy(self, side: str) -> str:
         return self.sides[1] if side == self.sides[0] else self.sides[0]
