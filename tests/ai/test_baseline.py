@@ -46,16 +46,16 @@ def test_with_only_a_hostage_in_the_sights_the_bot_holds_its_fire() -> None:
 
 def test_no_friend_is_a_target_and_no_grenade_lands_on_one() -> None:
     b = bot()
-    assert b.attack_value(VIEW, fire("a1", 0.9)) == -1.0
+    assert b.attack_worth(VIEW, fire("a1", 0.9)) == -1.0
     throw_on_hostage = Action.make("fbi", "throw", {"role": "attack", "p": 0.8},
                                    figure="a1", at=[0, 6, 5])
     throw_on_gunman = Action.make("fbi", "throw", {"role": "attack", "p": 0.8},
                                   figure="a1", at=[0, 9, 5])
-    assert b.attack_value(VIEW, throw_on_hostage) == -1.0
-    assert b.attack_value(VIEW, throw_on_gunman) == 1.0
+    assert b.attack_worth(VIEW, throw_on_hostage) == -1.0
+    assert b.attack_worth(VIEW, throw_on_gunman) == 1.0
 
 
 def test_a_value_the_ruleset_still_gives_is_kept() -> None:
     shot = Action.make("fbi", "fire", {"role": "attack", "target": "t1", "p": 0.5, "value": 2.0},
                        figure="a1", target="t1")
-    assert bot().attack_value(VIEW, shot) == 2.0
+    assert bot().attack_worth(VIEW, shot) == 2.0

@@ -92,7 +92,7 @@ class BaselineBot:
         """Higher is better; override in role bots to add a side's own priorities."""
         hint = action.hint
         role = hint.get("role", "other")
-        value = self.attack_value(view, action) if role == "attack" else hint.get("value", 1.0)
+        value = self.attack_worth(view, action) if role == "attack" else hint.get("value", 1.0)
         expected = float(hint.get("p", 0.0)) * float(value)
         if role == "attack":
             return ATTACK + 100.0 * expected if expected > 0 else -1.0
@@ -104,7 +104,7 @@ class BaselineBot:
             return PASS
         return 1.0
 
-    def attack_value(self, view: dict[str, Any], action: Action) -> float:
+    def attack_worth(self, view: dict[str, Any], action: Action) -> float:
         """What a successful attack is worth to the side, read from its own view: -1 when it
         would strike a hostage or a friend (by the target's id, or a throw's square)."""
         spare = self._spared(view)

@@ -89,6 +89,9 @@ def activate(game: Game, figure: str) -> None:
         if s.active_man is None:
             ident = next(m.id for m in s.up(other) if not m.activated)
             game.apply(Action.make(other, "activate", figure=ident))
+            hold_windows(game)
+            if s.active_man != ident:  # a panic check ended his activation (C-14)
+                continue
         game.apply(Action.make(other, "end"))
     raise AssertionError("could not reach his activation")
 

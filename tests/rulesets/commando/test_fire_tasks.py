@@ -46,7 +46,9 @@ def test_aimed_fire_is_the_only_task_costs_all_tp_and_adds_ten() -> None:
     # Mk 22 (+9), Hero 22 (+2), WP +1, range 10 (band 9-20: 69), aimed +10
     assert ev["chances"] == [69 + 9 + 2 + 1 + 10]
     assert ev["cost"] == 50 and len(ev["shots"]) == 3
-    assert s.men["kane"].tp == 0 and s.active_man != "kane"  # all his TP: activation over
+    assert s.men["kane"].tp == 0  # all his TP: his activation is over once op fire is asked
+    if s.active_man == "kane":
+        assert game.pending()[0].kind == "opfire"
 
 
 def test_aimed_fire_not_after_another_task_and_needs_the_fire_cost() -> None:
@@ -150,8 +152,9 @@ def test_snipe_needs_the_skill_and_a_rifle_or_carbine() -> None:
 def test_fire_into_hand_to_hand_draws_each_victim_from_the_square() -> None:
     game = duel(more=(("g2", (11, 4)),))
     s = state(game)
-    s.men["g1"].engaged = s.men["g2"].engaged = True  # g1 and g2 stand in one square
     activate(game, "kane")
+    # g1 and g2 stand in one square; engaged there (set after phase 4 would have settled it)
+    s.men["g1"].engaged = s.men["g2"].engaged = True
     game.apply(Action.make("raiders", "fire", figure="kane", target="g1"))
     picks = [e for e in game.log.events
              if e.kind == "pick" and e.data.get("purpose") == "victim in hand-to-hand"]

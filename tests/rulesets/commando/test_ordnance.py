@@ -194,7 +194,7 @@ def test_a_missed_throw_scatters_and_a_wall_stops_it() -> None:
 
 def test_demolition_charge_over_activations_then_timer() -> None:
     game = game_with(("demolition",), guard=(30, 4), extra={"skills": {"demolitions": 10}},
-                     seed=6, turn_limit=10)  # seed 6: the Demolitions roll succeeds
+                     seed=1, turn_limit=10)  # seed 1: the Demolitions roll succeeds
     s = state(game)
     activate(game, "kane")
     assert {a.get("timer") for a in kinds(game, "raiders")["plant"]} == set(range(6))
@@ -316,7 +316,7 @@ def test_a_preserving_man_throws_within_five_squares_and_not_six() -> None:
 
 def test_a_failed_demolitions_roll_keeps_the_charge() -> None:
     game = game_with(("demolition",), guard=(30, 4), extra={"skills": {"demolitions": 10}},
-                     seed=3, turn_limit=10)  # seed 3: the roll fails
+                     seed=2, turn_limit=10)  # seed 2: the roll fails
     s = state(game)
     for _ in range(3):
         activate(game, "kane")

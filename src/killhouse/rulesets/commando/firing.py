@@ -16,7 +16,7 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
-from killhouse.rulesets.commando import fire, tasks
+from killhouse.rulesets.commando import fire, ground, tasks
 from killhouse.rulesets.commando.men import ManState
 from killhouse.rulesets.commando.state import CommandoState
 from killhouse.rulesets.commando.tables import tables
@@ -46,7 +46,11 @@ def aim_for(state: CommandoState, firer: ManState, target: str, primary: str | N
     spread = 0
     if primary is not None and primary != target:
         spread = flow.rng_between(state.pos[primary], b)
-    return tasks.Aim(target, flow.rng_between(a, b), fire.terrain_modifier(flow.CELL_KIND),
+    # ruling C-22: the target's cell and the worst line terrain within 1 square of him
+    terrain = fire.terrain_modifier(
+        ground.cell_kind(state.board, b), ground.fire_lines(state.board, a, b),
+        firer_in_water=ground.cell_kind(state.board, a) == "water")
+    return tasks.Aim(target, flow.rng_between(a, b), terrain,
                      crowd=crowd(state, target), from_primary=spread)
 
 

@@ -15,13 +15,25 @@ from typing import Any
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import Audience, EventLog
-from killhouse.core.geometry import line_of_sight
 from killhouse.core.terrain import Terrain
 from killhouse.rulesets.base import Action, Result
-from killhouse.rulesets.commando import doors, fire, firing, observation, ordnance, tasks, turn
+from killhouse.rulesets.commando import (
+    doors,
+    fire,
+    firing,
+    ground,
+    h2h,
+    h2hflow,
+    lights,
+    maptasks,
+    morale,
+    observation,
+    ordnance,
+    tasks,
+    turn,
+)
 from killhouse.rulesets.commando.dice import distance
 from killhouse.rulesets.commando.men import ManState, Posture
-from killhouse.rulesets.commando.movement import step_cost
 from killhouse.rulesets.commando.state import ACTIVATE, OVER, PLOT, CommandoState
 from killhouse.rulesets.commando.tables import tables
 from killhouse.rulesets.kit import Arg, Flow, Move, Phase, Reaction, Window
@@ -29,8 +41,6 @@ from killhouse.rulesets.kit import Arg, Flow, Move, Phase, Reaction, Window
 #: the compass steps, in the order C-80 breaks ties
 COMPASS = {"n": (0, -1), "ne": (1, -1), "e": (1, 0), "se": (1, 1),
            "s": (0, 1), "sw": (-1, 1), "w": (-1, 0), "nw": (-1, -1)}
-#: ruling C-83: until the core's terrain-kind layer lands every standable cell is ``clear``
-CELL_KIND = "clear"
 
 
 # -- the map as the rules read it ---------------------------------------------------------
@@ -42,13 +52,9 @@ def rng_between(a: Cell, b: Cell) -> int:
 
 
 def has_los(state: CommandoState, a: Cell, b: Cell) -> bool:
-    """Line of sight on one level (K-1's exact rule); none between levels until C-10's
-    elevation rules can be read off the map (ruling C-83)."""
-    if a.level != b.level:
-        return False
-    smoke = state.board.smoke(a.level)  # ruling C-35: smoke blocks vision in its 3x3 block
-    return line_of_sight(state.board.opaque(a.level), (a.x, a.y), (b.x, b.y),
-                         smoke if smoke.any() else None)
+    """Line of sight by C-10 over the map's terrain and elevation, between storeys along
+    stair links (K-7; ruling C-120 replaces C-83); smoke blocks it (ruling C-35)."""
+    return ground.sees(state.board, a, b)
 
 
 def in_view(state: CommandoState, observer: str, target: str) -> bool:
@@ -56,6 +62,9 @@ def in_view(state: CommandoState, observer: str, target: str) -> bool:
     a, b = state.pos[observer], state.pos[target]
     rng = rng_between(a, b)
     light = ordnance.light_at(state, b)  # ruling C-35: illumination gives Day range
+    # ruling C-13: a target in a searchlight's lit block is observed at the Day range
+    if state.lights and b in lights.lit_cells(state):
+        light = "day"
     return observation.in_range(rng, state.weather, light) and has_los(state, a, b)
 
 
@@ -79,21 +88,48 @@ def note_sightings(state: CommandoState) -> None:
                     rng_between(state.pos[o], state.pos[t]),
                     has_los(state, state.pos[o], state.pos[t]))}
         state.observed[side] = set(kept) | near
+        if side == state.sides[1] and state.observed[side] and state.alarm_turn is None:
+            state.alarm_turn = state.turn  # ruling C-122
         for t in state.observed[side]:
             state.ever_seen[side].add(t)
             state.last_seen[side][t] = (state.pos[t], state.turn)
+
+
+def phase_one_chance(state: CommandoState, o: str, t: str) -> int:
+    """One phase-1 roll's chance: the observer's code and every 6.3 modifier the map gives
+    (target terrain and building, ruling C-120), the searchlight's (C-13, C-123) and the
+    defending side's −20 (C-12, C-122)."""
+    man, target = state.men[o], state.men[t]
+    leader = state.men.get(man.leader) if man.leader else None
+    at, there = state.pos[o], state.pos[t]
+    inside = ground.building(state.board, there)
+    lit = lights.lit_cells(state)
+    return observation.observation_chance(observation.Sighting(
+        man.obs_code(leader), rng_between(at, there),
+        target_prone=target.posture is Posture.PRONE,
+        terrain=ground.cell_kind(state.board, there),
+        target_in_building=inside is not None and ground.building(state.board, at) is None,
+        large_building=inside == "large",
+        target_moving=target.moved_last_turn,
+        target_in_searchlight=there in lit and lights.near_light(state, at, there),
+        observer_in_searchlight=at in lit and there not in lit,
+        defending=defending(state, man.side),
+        move_swiftly="move_swiftly" in target.ratings.abilities))
+
+
+def defending(state: CommandoState, side: str) -> bool:
+    """Ruling C-12/C-122: the second side defends; its −20 lasts until the turn after the one
+    in which it first observed a man of the attacking side."""
+    if side != state.sides[1]:
+        return False
+    return state.alarm_turn is None or state.turn <= state.alarm_turn
 
 
 def observation_phase(state: CommandoState, chance: Chance) -> None:
     """Phase 1: each side rolls for the enemies in LOS and range it does not yet observe."""
 
     def pct(o: str, t: str) -> int:
-        man, target = state.men[o], state.men[t]
-        leader = state.men.get(man.leader) if man.leader else None
-        return observation.observation_chance(observation.Sighting(
-            man.obs_code(leader), rng_between(state.pos[o], state.pos[t]),
-            target_prone=target.posture is Posture.PRONE,
-            target_moving=target.moved_last_turn))
+        return phase_one_chance(state, o, t)
 
     for side in state.sides:
         watchers = [m.id for m in state.up(side)]
@@ -116,6 +152,7 @@ def start_turn(state: CommandoState, chance: Chance, log: EventLog) -> None:
     """Phases 0 and 1, then the plot."""
     for man in state.men.values():
         man.start_turn()
+    morale.start_turn(state)
     log.emit("turn", {"turn": state.turn})
     observation_phase(state, chance)
     state.phase = PLOT
@@ -138,7 +175,8 @@ def begin_activations(state: CommandoState, chance: Chance, log: EventLog) -> No
 
 
 def eligible(state: CommandoState, side: str) -> list[ManState]:
-    return [m for m in state.up(side) if not m.activated]
+    # ruling C-37: engaged men spend no TP in phases 5 and 6
+    return [m for m in state.up(side) if not m.activated and not m.engaged]
 
 
 def pass_on(state: CommandoState, just: str, log: EventLog) -> None:
@@ -157,6 +195,7 @@ def bookkeeping(state: CommandoState, chance: Chance, log: EventLog) -> None:
     ordnance.bookkeeping(state, chance, log)
     if check_victory(state, log):
         return
+    morale.bookkeeping(state, chance, log)  # digest 7.2 (ruling C-15)
     if state.turn >= state.limit:
         defender = state.sides[1]
         finish(state, Result(defender, f"the raid ran out of time after turn {state.turn}"),
@@ -229,6 +268,12 @@ def do_activate(state: CommandoState, action: Action, chance: Chance, log: Event
     man.activated = True
     tasks.pay_op_fire_fee(man)  # ruling C-26: at his first op fire or his phase-6 start
     log.emit("activates", {"figure": man.id, "tp": man.tp}, audience_of(state, man.id))
+    # ruling C-14: a Grunt or Doofus checks panic before he first spends TP this turn
+    result = morale.check_panic(state, man, chance, log)
+    if result != "steady":
+        morale.play_out(state, man, result, chance, log)
+        if state.result is None:
+            end_activation(state, log)
 
 
 def end_options(state: CommandoState, side: str) -> Iterable[Action]:
@@ -252,10 +297,8 @@ def end_activation(state: CommandoState, log: EventLog) -> None:
 
 
 def standable(state: CommandoState, cell: Cell, mover: str) -> bool:
-    board = state.board
-    if not board.in_bounds(cell) or not board.passable(cell):
-        return False
-    if board.terrain(cell) is Terrain.DOOR_CLOSED:  # C-62: opening it is its own 5 TP task
+    # C-62: a closed door is opened as its own 5 TP task; windows and fences are entered (C-1)
+    if not ground.enterable(state.board, cell):
         return False
     # ruling C-83: no hand-to-hand yet, so a square holds men of one side only
     side = state.men[mover].side
@@ -263,9 +306,11 @@ def standable(state: CommandoState, cell: Cell, mover: str) -> bool:
                    for m, p in state.pos.items())
 
 
-def step_price(man: ManState, dx: int, dy: int) -> int:
-    cost = step_cost(CELL_KIND, source=CELL_KIND, diagonal=bool(dx and dy),
-                     prone=man.posture is Posture.PRONE)
+def step_price(state: CommandoState, man: ManState, dx: int, dy: int) -> int:
+    """C-6 on the map: terrain multiple and additive, roads along roads, elevation (C-120)."""
+    at = state.pos[man.id]
+    cost = ground.step_tp(state.board, at, Cell(at.level, at.x + dx, at.y + dy),
+                          prone=man.posture is Posture.PRONE)
     assert cost is not None
     return cost
 
@@ -277,21 +322,42 @@ def step_options(state: CommandoState, side: str) -> Iterable[Action]:
     at = state.pos[man.id]
     for name, (dx, dy) in COMPASS.items():
         to = Cell(at.level, at.x + dx, at.y + dy)
-        if standable(state, to, man.id) and man.tp + man.move_tp >= step_price(man, dx, dy):
+        if (standable(state, to, man.id) or may_engage(state, man, to)) and \
+                morale.step_allowed(state, man, to) and \
+                man.tp + man.move_tp >= step_price(state, man, dx, dy):
             yield Action.make(side, "step", figure=man.id, dir=name, hint={"to": cell_json(to)})
 
 
 def do_step(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:
     man = current(state)
     dx, dy = COMPASS[action.get("dir")]
-    man.spend(step_price(man, dx, dy), movement=True)
+    man.spend(step_price(state, man, dx, dy), movement=True)
     at = state.pos[man.id]
     state.pos[man.id] = Cell(at.level, at.x + dx, at.y + dy)
     man.moved_this_turn = True
+    man.must_leave = False
     note_sightings(state)
     log.emit("step", {"figure": man.id, "to": cell_json(state.pos[man.id])},
              audience_of(state, man.id))
+    crowd = [m for i, m in sorted(state.men.items())
+             if state.pos[i] == state.pos[man.id] and m.active()]
+    if any(m.side != man.side for m in crowd):
+        # ruling C-37: entering an enemy's square engages everyone there and ends his
+        # activation
+        h2h.engage(crowd)
+        man.tp = man.move_tp = 0
+        log.emit("engaged", {"square": cell_json(state.pos[man.id]),
+                             "men": [m.id for m in crowd]})
     after_task(state, log)
+
+
+def may_engage(state: CommandoState, man: ManState, to: Cell) -> bool:
+    """Ruling C-37: a man may step into an enemy's square if his side has fewer than 2 men in
+    action there; not a Preserving man (7.2) nor one who must leave an engagement (C-42)."""
+    if man.preserving or man.must_leave or not ground.enterable(state.board, to):
+        return False
+    crowd = [m for i, m in state.men.items() if state.pos[i] == to and m.active()]
+    return any(m.side != man.side for m in crowd) and h2h.may_enter(crowd, man.side)
 
 
 def posture_options(state: CommandoState, side: str) -> Iterable[Action]:
@@ -324,7 +390,8 @@ def targets(state: CommandoState, man: ManState, only: str | None = None) -> lis
         if not state.men[t].active():
             continue
         a, b = state.pos[man.id], state.pos[t]
-        if has_los(state, a, b) and fire.base_chance(weapon, rng_between(a, b)) is not None:
+        if has_los(state, a, b) and fire.base_chance(weapon, rng_between(a, b)) is not None \
+                and morale.fire_allowed(state, man, t):
             out.append(t)
     return out
 
@@ -349,10 +416,14 @@ def shoot(state: CommandoState, firer: ManState, target: str, chance: Chance,
     """One plain fire task (digest 8.7); the firer is observed by the enemy (ruling C-86)."""
     enemy = state.enemy(firer.side)
     state.observed[enemy].add(firer.id)
+    if enemy == state.sides[1] and state.alarm_turn is None:
+        state.alarm_turn = state.turn  # ruling C-122
     state.ever_seen[enemy].add(firer.id)
     state.last_seen[enemy][firer.id] = (state.pos[firer.id], state.turn)
+    state.fired_at.add(target)
     weapon = firer.in_hand or "pistol"
-    aim = firing.aim_for(state, firer, target)  # ruling C-37: into H2H, a random victim
+    # ruling C-22 terrain, C-37 into hand-to-hand: a random victim
+    aim = firing.aim_for(state, firer, target)
     report = tasks.fire_task(chance, firer, weapon, [aim], state.men)
     log.emit("fire", {"figure": firer.id, "target": target, "weapon": weapon,
                       "range": aim.rng,
@@ -458,7 +529,13 @@ def resume_opfire(state: CommandoState, window: Window, chance: Chance, log: Eve
     if answer.kind == "opfire":
         firer = state.men[answer.get("figure")]
         tasks.pay_op_fire_fee(firer)
-        shoot(state, firer, answer.get("target"), chance, log)
+        # ruling C-125: a man whose first TP this turn is an op fire checks panic first; a
+        # panic costs the op fire, and its result is played out at once
+        result = morale.check_panic(state, firer, chance, log)
+        if result == "steady":
+            shoot(state, firer, answer.get("target"), chance, log)
+        else:
+            morale.play_out(state, firer, result, chance, log)
         if check_victory(state, log):
             return
     if state.active_man is not None:
@@ -476,10 +553,16 @@ FLOW: Flow[CommandoState] = Flow(
         Phase(PLOT, "simultaneous",
               lambda s: [x for x in s.sides if x not in s.committed], ("plot", "commit"),
               "secret opportunity-fire plot: name the men who will hold fire, then commit",
-              done=plotted_all, advance=begin_activations),
+              done=plotted_all, advance=h2hflow.after_plot),
+        Phase(h2hflow.H2H, "simultaneous", h2hflow.deciders,
+              ("leave", "strike", "grapple", "evade", "draw", "ready"),
+              "hand-to-hand: secretly name who tries to leave, then each round one choice per "
+              "engaged man; ready when done",
+              done=h2hflow.done, advance=h2hflow.advance),
         Phase(ACTIVATE, "single",
               lambda s: [] if s.active_side is None else [s.active_side],
               ("activate", "step", "posture", "fire", "door", "reload", "end",
+               "climb", "force", "pick", "operate", "destroy",
                *firing.KINDS, *ordnance.KINDS),
               "activate one man, then spend his Task Points task by task",
               done=activations_done, advance=bookkeeping),
@@ -501,6 +584,33 @@ FLOW: Flow[CommandoState] = Flow(
         _one("end", end_options, do_end, help="end this man's activation"),
         *firing.MOVES,
         *ordnance.MOVES,
+        _one("climb", maptasks.climb_options, maptasks.do_climb, (FIGURE, Arg("to", "cell")),
+             "climb or go down a stairway or ladder, one level (25 TP)"),
+        _one("force", maptasks.force_options, maptasks.do_force, (FIGURE, Arg("at", "cell")),
+             "force an adjacent locked door (25 TP, d100 <= 40 + St modifier)"),
+        _one("pick", maptasks.pick_options, maptasks.do_pick, (FIGURE, Arg("at", "cell")),
+             "pick an adjacent lock (Safe-Cracking x2, 50 TP over one or more turns)"),
+        _one("operate", lights.operate_options, lights.do_operate,
+             (FIGURE, Arg("light", "id"), Arg("to", "cell")),
+             "aim an adjacent searchlight at a square (50 TP)"),
+        _one("destroy", lights.destroy_options, lights.do_destroy, (FIGURE, Arg("light", "id")),
+             "destroy an adjacent searchlight (5 TP)"),
+        _one("leave", h2hflow.leave_options, h2hflow.do_leave, (FIGURE,),
+             "an engaged man tries to disengage (20 TP, secret until both are ready)"),
+        _one("strike", lambda s, side: [a for a in h2hflow.declare_options(s, side)
+                                        if a.kind == "strike"],
+             h2hflow.do_declare, (FIGURE, Arg("target", "id")), "strike an opponent"),
+        _one("grapple", lambda s, side: [a for a in h2hflow.declare_options(s, side)
+                                         if a.kind == "grapple"],
+             h2hflow.do_declare, (FIGURE, Arg("target", "id")), "grapple an opponent"),
+        _one("evade", lambda s, side: [a for a in h2hflow.declare_options(s, side)
+                                       if a.kind == "evade"],
+             h2hflow.do_declare, (FIGURE,), "evade (strikes at him -20; breaks a grapple)"),
+        _one("draw", lambda s, side: [a for a in h2hflow.declare_options(s, side)
+                                      if a.kind == "draw"],
+             h2hflow.do_declare, (FIGURE, Arg("weapon", "id")), "draw a weapon"),
+        _one("ready", h2hflow.ready_options, h2hflow.do_ready,
+             help="this side's hand-to-hand choices are made"),
         Move("opfire", (FIGURE, Arg("target", "id")), opfire_options, None,
              help="a plotted man fires at the man who just acted"),
         Move("hold", (), lambda s, side: [Action.make(side, "hold")], None,

@@ -20,7 +20,7 @@ from killhouse.core.events import Audience, EventLog
 from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
-from killhouse.rulesets.commando import blasts, claymore, clouds, fire, grenades
+from killhouse.rulesets.commando import blasts, claymore, clouds, fire, grenades, ground
 from killhouse.rulesets.commando.characters import skill_chance, skill_check
 from killhouse.rulesets.commando.dice import percent_check
 from killhouse.rulesets.commando.men import ManState, Posture
@@ -294,7 +294,7 @@ def throw_situation(state: CommandoState, man: ManState, device: str, at: Cell,
     doors = (Terrain.DOOR_OPEN, Terrain.DOOR_CLOSED, Terrain.DOOR_LOCKED)
     return grenades.Throw(
         device, flow.rng_between(here, at), dex=man.ratings.dex, mk=man.ratings.mk,
-        hero_combat=man.ratings.hero_combat(), terrain=flow.CELL_KIND,
+        hero_combat=man.ratings.hero_combat(), terrain=ground.cell_kind(state.board, at),
         target_higher=at.level > here.level, target_by_wall=by_wall(state, at),
         door_between=any(t in doors for t in path),
         window_or_slit_between=any(t is Terrain.WINDOW for t in path),

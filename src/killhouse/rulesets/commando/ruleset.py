@@ -10,10 +10,12 @@ from typing import Any, ClassVar
 
 from killhouse.core.chance import Chance
 from killhouse.core.events import Event, EventLog
+from killhouse.core.layers import LayerSpec
 from killhouse.errors import KillhouseError
 from killhouse.rulesets.base import GameInfo, Result, RollSpec
-from killhouse.rulesets.commando import ordnance, views
+from killhouse.rulesets.commando import lights, ordnance, views
 from killhouse.rulesets.commando.flow import FLOW, note_sightings, start_turn
+from killhouse.rulesets.commando.ground import LAYERS
 from killhouse.rulesets.commando.rolls import ROLLS
 from killhouse.rulesets.commando.roster import FIGURE_KEYS, read_roster
 from killhouse.rulesets.commando.state import CommandoState
@@ -28,11 +30,14 @@ class CommandoRuleset(FlowRuleset[CommandoState]):
     id: ClassVar[str] = "commando"
     title: ClassVar[str] = "Commando (SPI, 1979; Royal Irvanian Commando charts)"
     source: ClassVar[str] = "SPI 'Commando' (1979) and the Royal Irvanian Commando fan charts"
-    scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = {"figure": FIGURE_KEYS}
+    scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = {
+        "figure": FIGURE_KEYS, "object": frozenset({"aim"})}
     info: ClassVar[GameInfo] = GameInfo(
         ("simultaneous", "alternating", "reaction"), True, ("raider", "defender"), "1 square",
     )
     flow = FLOW
+    #: terrain kinds, hill levels and buildings drawn on the map (ruling C-120)
+    layers: ClassVar[Mapping[str, LayerSpec]] = LAYERS
     default_turn_limit: ClassVar[int] = 12
 
     def check_scenario(self, scenario: Scenario) -> list[Issue]:
@@ -52,6 +57,14 @@ class CommandoRuleset(FlowRuleset[CommandoState]):
                     issues.append(Issue(f"{f.path}.equipment", f"unknown item {item!r}",
                                         f"one of {known}"))
         issues.extend(ordnance.scenario_mines(scenario)[1])
+        for obj in scenario.objects:
+            # ruling C-123: searchlights are the scenario objects commando plays so far
+            if obj.type != "searchlight":
+                issues.append(Issue(f"{obj.path}.type", f"unknown object type {obj.type!r}",
+                                    "commando objects: searchlight"))
+            elif lights.parse_aim(scenario, obj.extra.get("aim")) is None:
+                issues.append(Issue(f"{obj.path}.aim", "a searchlight needs the square it lights",
+                                    'aim: "ground:12,5"'))
         t = tables()
         weather = scenario.options.get("weather", "clear")
         if weather not in t.obs_range:
@@ -83,6 +96,7 @@ class CommandoRuleset(FlowRuleset[CommandoState]):
             limit=scenario.turn_limit or self.default_turn_limit,
             observed={s: set() for s in sides}, ever_seen={s: set() for s in sides},
             last_seen={s: {} for s in sides},
+            lights=lights.from_scenario(scenario),
         )
         ordnance.setup(state)
         note_sightings(state)

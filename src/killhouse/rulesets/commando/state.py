@@ -4,6 +4,7 @@ who observes whom (digest 3, 6, 15)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from killhouse.core.board import Board
 from killhouse.core.cells import Cell
@@ -40,6 +41,15 @@ class CommandoState:
     last_seen: dict[str, dict[str, tuple[Cell, int]]] = field(default_factory=dict)
     windows: list[Window] = field(default_factory=list)
     result: Result | None = None
+    #: the turn the defending side first observed an attacker (its −20 ends after it, C-122)
+    alarm_turn: int | None = None
+    #: searchlights by object id (``lights.Light``: where it stands, what it lights; C-123)
+    lights: dict[str, Any] = field(default_factory=dict)
+    #: men fired at this turn, and men in action at its start (preservation, C-124)
+    fired_at: set[str] = field(default_factory=set)
+    up_at_start: set[str] = field(default_factory=set)
+    #: phase 4 in progress: step, round, each side's secret orders, who is ready (C-126)
+    h2h: dict[str, Any] = field(default_factory=dict)
 
     def enemy(self, side: str) -> str:
         return self.sides[1] if side == self.sides[0] else self.sides[0]

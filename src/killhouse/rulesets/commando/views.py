@@ -63,6 +63,10 @@ def view(state: CommandoState, side: str) -> dict[str, Any]:
             "active_side": state.active_side,
             "waiting": [s for w in state.windows for s in w.waiting()],
             "committed": sorted(state.committed),
+            # searchlights are seen by everyone (ruling C-123)
+            "searchlights": {i: {"at": cell_json(lt.at),
+                                 "aim": None if lt.aim is None else cell_json(lt.aim)}
+                             for i, lt in sorted(state.lights.items())},
         },
         "active_man": state.active_man if state.active_side == side else None,
         "question": own_question(state.windows, side),
