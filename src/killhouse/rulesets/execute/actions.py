@@ -324,13 +324,14 @@ def move_actions(state: ExecuteState, side: str) -> list[Action]:
         if f.pos is None and f.kind != AGENT:
             continue
         for cell, cost in sorted(destinations(state, f).items()):
-            # built directly (what Action.make gives: args sorted, cells frozen to tuples);
+            # built directly (what Action.make gives: args sorted; the cell is a tuple, equal
+            # to and hashed as its frozen form, so bots read it without converting it back);
             # a turn lists thousands of moves
             out.append(
                 Action(
                     side,
                     "move",
-                    (("figure", f.id), ("to", tuple(cell))),
+                    (("figure", f.id), ("to", cell)),
                     {"role": "move", "to": cell_json(cell), "cost": cost, "figure": f.id},
                 )
             )
