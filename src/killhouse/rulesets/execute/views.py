@@ -71,8 +71,11 @@ def _goals(
         goals += [x["at"] for x in hostages]
         goals += [c for c in _cells(state.entry) if c is not None]
     unique: list[list[int]] = []
+    met: set[tuple[int, ...]] = set()
     for g in goals:
-        if g not in unique:
+        key = tuple(g)
+        if key not in met:
+            met.add(key)
             unique.append(g)
     return unique
 
