@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from killhouse.core.cells import Cell, cell_json
@@ -30,7 +31,13 @@ def role(state: ExecuteState, side: str) -> str:
 
 
 def _cells(cells: frozenset[Cell]) -> list[list[int] | None]:
-    return [cell_json(c) for c in sorted(cells)]
+    return [cell_json(c) for c in _sorted(cells)]
+
+
+@lru_cache(maxsize=64)
+def _sorted(cells: frozenset[Cell]) -> tuple[Cell, ...]:
+    """A zone's squares in order (the entry and extraction zones, asked for at every view)."""
+    return tuple(sorted(cells))
 
 
 def _devices(state: ExecuteState, side: str) -> list[dict[str, Any]]:
