@@ -59,9 +59,15 @@ def main() -> None:
         total[1] += elapsed
         total[2] += cpu
         name = f"{path.parent.name}/{path.name}"
-        print(f"{name:<40} {args.games:>5} {actions:>8} {actions / elapsed:>10.0f} {actions / cpu:>9.0f}")
+        print(
+            f"{name:<40} {args.games:>5} {actions:>8} {actions / elapsed:>10.0f} "
+            f"{actions / cpu:>9.0f}"
+        )
     for ruleset, (actions, elapsed, cpu) in totals.items():
-        print(f"{'all ' + ruleset:<40} {'':>5} {actions:>8.0f} {actions / elapsed:>10.0f} {actions / cpu:>9.0f}")
+        print(
+            f"{'all ' + ruleset:<40} {'':>5} {actions:>8.0f} {actions / elapsed:>10.0f} "
+            f"{actions / cpu:>9.0f}"
+        )
 
 
 if __name__ == "__main__":

@@ -308,3 +308,32 @@ def test_batched_fields_equal_the_whole_level_reference(
         if expected is not None:
             assert (field == expected).all()
         assert field.shape == opaque.shape and field.dtype == bool
+
+
+def test_a_batch_gives_each_observer_its_own_field_exactly_as_one_call_does() -> None:
+    # rooms, doors, smoke, observers in and out of the smoke, every arc the rules use
+    gen = np.random.default_rng(7)
+    level = Level.blank("ground", 23, 17)
+    level.terrain[gen.random((17, 23)) < 0.18] = Terrain.WALL
+    level.terrain[8, :] = Terrain.WALL
+    level.terrain[8, 5] = Terrain.DOOR_OPEN
+    level.terrain[8, 15] = Terrain.DOOR_CLOSED
+    level.smoke[3:6, 10:14] = True
+    board = Board([level, Level.blank("upper", 9, 5)])
+    cells = [Cell(0, int(x), int(y)) for x, y in gen.integers((0, 0), (23, 17), (40, 2))]
+    cells += [Cell(0, 11, 4), Cell(1, 0, 0), Cell(1, 8, 4)]
+    for half_angle in (180.0, 90.0, 45.0, 22.5):
+        observers = [
+            (c, None if half_angle == 180.0 and i % 2 else COMPASS_ORDER[i % 8], half_angle)
+            for i, c in enumerate(cells)
+        ]
+        for veil in (True, False):
+            batch = fields_of_view(board, observers, veil=veil)
+            for (cell, facing, half), mask in zip(observers, batch, strict=True):
+                alone = field_of_view(board, cell, facing, half, veil=veil)
+                assert mask.shape == alone.shape
+                assert (mask == alone).all(), (cell, facing, half, veil)
+    # each mask is its own: changing one leaves the others alone
+    first, second = fields_of_view(board, [(Cell(0, 1, 1), None, 180.0)] * 2)
+    first[:] = False
+    assert second.any()

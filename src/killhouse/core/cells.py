@@ -23,7 +23,7 @@ class Cell(NamedTuple):
 
 def cell_json(cell: Cell | None) -> list[int] | None:
     """A cell as views, events and actions write it: ``[level, x, y]`` (``None`` off the map)."""
-    return None if cell is None else [cell.level, cell.x, cell.y]
+    return None if cell is None else list(cell)  # (level, x, y): faster than by name
 
 
 #: The eight compass facings as unit steps on the map (y grows southwards).

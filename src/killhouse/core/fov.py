@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 
 from killhouse.core.board import Board
 from killhouse.core.cells import COMPASS, Cell
+from killhouse.core.fovjit import cut_field
 from killhouse.core.geometry import arc_test, los_from
 
 BoolArray = NDArray[np.bool_]
@@ -88,8 +89,17 @@ def fields_of_view(
     veil: bool = True,
     exact: bool = False,
 ) -> list[BoolArray]:
-    """``field_of_view`` for many observers, building each level's transparency only once."""
+    """``field_of_view`` for many observers, building each level's transparency only once.
+
+    The masks are views into one zeroed block per level and call (no array is allocated per
+    observer); each observer's mask is its own and stays valid.
+    """
     views: dict[int, _View] = {}
+    counts: dict[int, int] = {}
+    for origin, _, _ in observers:
+        counts[origin.level] = counts.get(origin.level, 0) + 1
+    blocks: dict[int, NDArray[np.bool_]] = {}
+    used: dict[int, int] = {}
     out: list[BoolArray] = []
     for origin, facing, half_angle in observers:
         level = origin.level
@@ -99,8 +109,37 @@ def fields_of_view(
             views[level] = _View(
                 _clear(opaque, smoke), opaque if exact else None, smoke, reuse=len(observers) > 1
             )
-        out.append(views[level].field(origin, facing, half_angle, radius))
+            blocks[level] = np.zeros((counts[level], *opaque.shape), dtype=bool)
+            used[level] = 0
+        view = views[level]
+        target = blocks[level][used[level]]
+        used[level] += 1
+        if radius > 0 or exact or not view.reuse:
+            target[...] = view.field(origin, facing, half_angle, radius)
+        else:
+            view.fill(origin, facing, half_angle, target)
+        out.append(target)
     return out
+
+
+#: origin-centred arc masks by (facing, half-angle, level shape): see ``fovjit.cut_field``
+_ARCS: dict[tuple[str, float, int, int], BoolArray] = {}
+_NO_MASK = np.zeros((1, 1), dtype=bool)
+_NO_BUFFER = np.zeros((1, 1, 1), dtype=bool)
+
+
+def _arc(facing: str, half_angle: float, height: int, width: int) -> BoolArray:
+    key = (facing, half_angle, height, width)
+    found = _ARCS.get(key)
+    if found is None:
+        if len(_ARCS) > 64:
+            _ARCS.clear()
+        ys, xs = np.indices((2 * height - 1, 2 * width - 1))
+        found = np.ascontiguousarray(
+            arc_test(COMPASS[facing], xs - (width - 1), ys - (height - 1), half_angle)
+        )
+        _ARCS[key] = found
+    return found
 
 
 class _View:
@@ -118,6 +157,7 @@ class _View:
         self.smoke = smoke
         self.reuse = reuse  # many observers: keep one libtcod map for the level
         self._map: tcod.map.Map | None = None
+        self._cells: BoolArray | None = None  # the reused map's buffer (see ``_buffer``)
 
     def _whole_level(self, x: int, y: int) -> BoolArray:
         """Shadowcast over the whole level on one reused libtcod map.
@@ -140,6 +180,55 @@ class _View:
             self._map.transparent[:] = self.clear
         self._map.compute_fov(x, y, 0, True, ALGORITHM)
         return self._map.fov  # a view of the map's buffer: callers copy what they keep
+
+    def _buffer(self, seen: BoolArray) -> tuple[BoolArray, int]:
+        """The shadowcast as (array, channel) for ``cut_field``: the reused map's interleaved
+        buffer itself when ``seen`` is its fov channel (checked once per map), else a copy."""
+        if self._cells is None and self._map is not None:
+            base = seen.base
+            height, width = self.clear.shape
+            if (
+                isinstance(base, np.ndarray)
+                and base.shape == (height, width, 3)
+                and base.dtype == np.bool_
+                and base.flags.c_contiguous
+                and seen.strides == (3 * width, 3)
+                and seen.ctypes.data - base.ctypes.data == 2
+            ):
+                self._cells = base
+            else:
+                self._cells = _NO_BUFFER
+        if self._cells is not None and self._cells is not _NO_BUFFER:
+            return self._cells, 2
+        return np.ascontiguousarray(seen)[:, :, None], 0
+
+    def fill(self, origin: Cell, facing: str | None, half_angle: float, out: BoolArray) -> None:
+        """Mark ``field(origin, facing, half_angle, 0)`` in ``out``, which comes in all False
+        (reused map, no exact rule): one shadowcast and one compiled pass, no temporaries."""
+        height, width = self.clear.shape
+        x, y = origin.x, origin.y
+        if not (0 <= x < width and 0 <= y < height):
+            raise ValueError(f"{origin} is off its level ({width}x{height})")
+        if facing is not None and facing not in COMPASS:
+            raise ValueError(f"unknown facing {facing!r}; expected one of {', '.join(COMPASS)}")
+        smoke = self.smoke
+        if smoke is not None and smoke[y, x]:
+            out[y, x] = True  # ruling G-8: a figure in smoke can see nobody
+            return
+        seen = self._whole_level(x, y)
+        arc = facing is not None and half_angle < 180.0
+        cells, channel = self._buffer(seen)
+        cut_field(
+            cells,
+            channel,
+            _arc(facing, half_angle, height, width) if arc and facing is not None else _NO_MASK,
+            arc,
+            x,
+            y,
+            smoke if smoke is not None else _NO_MASK,
+            smoke is not None,
+            out,
+        )
 
     def field(self, origin: Cell, facing: str | None, half_angle: float, radius: int) -> BoolArray:
         height, width = self.clear.shape

@@ -76,6 +76,16 @@ class Action:
         )
         return action
 
+    @classmethod
+    def frozen(
+        cls, side: str, kind: str, args: tuple[tuple[str, JSON], ...], hint: dict[str, JSON]
+    ) -> Action:
+        """An action from arguments already in ``make``'s form (sorted by name, frozen to
+        tuples), taking ``hint`` as it is: for rulesets that list moves by the thousand."""
+        action = _NEW(cls)
+        action.__dict__.update(side=side, kind=kind, args=args, hint=hint)
+        return action
+
     def get(self, key: str, default: JSON = None) -> JSON:
         for k, v in self.args:
             if k == key:

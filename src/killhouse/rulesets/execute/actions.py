@@ -14,7 +14,7 @@ from typing import Any
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.geometry import chebyshev, los_pairs
 from killhouse.rulesets.base import Action
-from killhouse.rulesets.execute.movement import claimable, destinations
+from killhouse.rulesets.execute.movement import claimable, destinations, moves_key
 from killhouse.rulesets.execute.rolls import (
     device_tn,
     grenade_tn,
@@ -40,7 +40,7 @@ from killhouse.rulesets.execute.state import (
 )
 from killhouse.rulesets.execute.tables import STATS, tables
 from killhouse.rulesets.execute.tasks import adjacent
-from killhouse.rulesets.execute.vision import visible_ids
+from killhouse.rulesets.execute.vision import MEMO_LIMIT, visible_ids
 
 MAX_TEXT = 500
 MAX_NOTES = 10
@@ -323,17 +323,26 @@ def move_actions(state: ExecuteState, side: str) -> list[Action]:
     for f in ready(state, side, on_map=False):
         if f.pos is None and f.kind != AGENT:
             continue
-        for cell, cost in sorted(destinations(state, f).items()):
-            # built directly (what Action.make gives: args sorted, cells frozen to tuples);
+        # a figure's moves are kept under what they are computed from (``moves_key``)
+        key = ("moves", side, f.id, moves_key(state, f))
+        moves: list[Action] | None = state.memo.get(key)
+        if moves is None:
+            # built directly (what Action.make gives: args sorted; the cell is a tuple, equal
+            # to and hashed as its frozen form, so bots read it without converting it back);
             # a turn lists thousands of moves
-            out.append(
-                Action(
+            moves = [
+                Action.frozen(
                     side,
                     "move",
-                    (("figure", f.id), ("to", tuple(cell))),
+                    (("figure", f.id), ("to", cell)),
                     {"role": "move", "to": cell_json(cell), "cost": cost, "figure": f.id},
                 )
-            )
+                for cell, cost in sorted(destinations(state, f).items())
+            ]
+            if len(state.memo) >= MEMO_LIMIT:
+                state.memo.clear()
+            state.memo[key] = moves
+        out += moves
     if side != state.fbi:
         return out
     claimants = [f for f in ready(state, side) if f.kind == AGENT]

@@ -23,7 +23,7 @@ from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.execute.facts import STAIR_COST, STEP_RULES, step_costs
 from killhouse.rulesets.execute.state import AGENT, EXTRACTED, HOSTAGE, ExecuteState, Figure
-from killhouse.rulesets.execute.vision import witnesses
+from killhouse.rulesets.execute.vision import MEMO_LIMIT, witnesses
 
 
 def blocking_side(state: ExecuteState, figure: Figure) -> str:
@@ -165,11 +165,26 @@ def reach(state: ExecuteState, figure: Figure) -> Reach:
             state.memo.clear()
         state.memo[memo_key] = result
     state.cache[key] = result
+    state.cache[("reach-key", figure.id)] = memo_key
     return result
 
 
-#: entries ``state.memo`` keeps before it starts afresh
-MEMO_LIMIT = 512
+def moves_key(state: ExecuteState, figure: Figure) -> tuple[object, ...]:
+    """Everything ``destinations(state, figure)`` is computed from: the figure's reach (by its
+    memo key), its allowance, and the squares it may not end on that lie within reach. A
+    figure far from the one that just moved keeps its list of moves."""
+    r = reach(state, figure)
+    mp = figure.card.movement
+    blocked = {f.pos for f in state.figures.values() if f.active and f.pos is not None}
+    blocked |= windows(state)
+    if figure.pos is not None:
+        blocked.add(figure.pos)
+    near = []
+    for c in blocked:
+        cost = r.cost(c)
+        if cost is not None and cost <= mp:
+            near.append(c)
+    return (state.cache[("reach-key", figure.id)], mp, tuple(sorted(near)))
 
 
 def destinations(state: ExecuteState, figure: Figure) -> dict[Cell, int]:

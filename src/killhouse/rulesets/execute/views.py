@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from killhouse.core.cells import Cell, cell_json
@@ -30,7 +31,13 @@ def role(state: ExecuteState, side: str) -> str:
 
 
 def _cells(cells: frozenset[Cell]) -> list[list[int] | None]:
-    return [cell_json(c) for c in sorted(cells)]
+    return [cell_json(c) for c in _sorted(cells)]
+
+
+@lru_cache(maxsize=64)
+def _sorted(cells: frozenset[Cell]) -> tuple[Cell, ...]:
+    """A zone's squares in order (the entry and extraction zones, asked for at every view)."""
+    return tuple(sorted(cells))
 
 
 def _devices(state: ExecuteState, side: str) -> list[dict[str, Any]]:
@@ -71,8 +78,11 @@ def _goals(
         goals += [x["at"] for x in hostages]
         goals += [c for c in _cells(state.entry) if c is not None]
     unique: list[list[int]] = []
+    met: set[tuple[int, ...]] = set()
     for g in goals:
-        if g not in unique:
+        key = tuple(g)
+        if key not in met:
+            met.add(key)
             unique.append(g)
     return unique
 

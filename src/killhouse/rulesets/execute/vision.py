@@ -37,11 +37,40 @@ def camera_cells(state: ExecuteState) -> frozenset[Cell]:
 
 
 def cells_in_sight(state: ExecuteState, side: str, cells: Sequence[Cell]) -> list[bool]:
-    """For each cell, whether ``side`` sees it now (LOS from an observer, or a camera)."""
-    out = [False] * len(cells)
+    """For each cell, whether ``side`` sees it now (LOS from an observer, or a camera).
+
+    Kept in ``state.memo`` under what the answer is computed from (the observers' squares,
+    the cells asked, the terrain, the working cameras): after an action that moved nobody
+    and opened no door, both sides' sight is known without a line traced.
+    """
     if not cells:
-        return out
+        return []
     eyes = observers(state, side)
+    key = (
+        "sight",
+        side,
+        tuple(f.pos for f in eyes),
+        tuple(cells),
+        tuple(lv.terrain.tobytes() for lv in state.board.levels),
+        camera_cells(state) if side == state.terrorists else None,
+    )
+    known: list[bool] | None = state.memo.get(key)
+    if known is None:
+        known = _cells_in_sight(state, side, cells, eyes)
+        if len(state.memo) >= MEMO_LIMIT:
+            state.memo.clear()
+        state.memo[key] = known
+    return list(known)
+
+
+#: entries ``state.memo`` keeps before it starts afresh (shared with ``movement.reach``)
+MEMO_LIMIT = 512
+
+
+def _cells_in_sight(
+    state: ExecuteState, side: str, cells: Sequence[Cell], eyes: list[Figure]
+) -> list[bool]:
+    out = [False] * len(cells)
     by_level: dict[int, list[tuple[int, int]]] = {}
     for f in eyes:
         assert f.pos is not None

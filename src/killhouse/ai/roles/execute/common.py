@@ -103,6 +103,17 @@ class ExecuteBot(BaselineBot):
 
     # -- helpers ---------------------------------------------------------------------------
     @staticmethod
+    def dest(action: Action) -> Cell | None:
+        """Where a move goes: its ``to`` argument (a cell as listed), else the hint's."""
+        to = action.get("to")
+        return to if type(to) is Cell else cell_of(action.hint.get("to"))
+
+    @staticmethod
+    def places(mine: dict[str, dict[str, Any]]) -> dict[str, Cell | None]:
+        """Each own figure's square, read from the view once per decision."""
+        return {fid: cell_of(f.get("at")) for fid, f in mine.items()}
+
+    @staticmethod
     def first(actions: Sequence[Action], kind: str) -> Action | None:
         return next((a for a in actions if a.kind == kind), None)
 

@@ -86,7 +86,7 @@ class FbiBot(ExecuteBot):
         dests: dict[str, set[Cell]] = {}
         for a in actions:
             if a.kind == "move":
-                to = cell_of(a.hint.get("to"))
+                to = self.dest(a)
                 if to is not None:
                     dests.setdefault(str(a.get("figure")), set()).add(to)
         for f in view.get("figures", []):
@@ -160,15 +160,13 @@ class FbiBot(ExecuteBot):
         bomb_field = self.distances(timers) if timers else None
         team = [c for c in (cell_of(f.get("at")) for f in mine.values()
                             if f.get("status") == "active") if c is not None]
-        shots = self.los_counts((c for c in (cell_of(a.hint.get("to")) for a in actions
-                                             if a.kind == "move") if c is not None), enemies)
+        moves = [(a, self.dest(a)) for a in actions if a.kind == "move"]
+        shots = self.los_counts((c for _, c in moves if c is not None), enemies)
+        where = self.places(mine)
         scored: list[tuple[float, Action]] = []
-        for action in actions:
-            if action.kind != "move":
-                continue
+        for action, dest in moves:
             fid = str(action.get("figure"))
-            here = cell_of(mine.get(fid, {}).get("at"))
-            dest = cell_of(action.hint.get("to"))
+            here = where.get(fid)
             if dest is None:
                 continue
             if fid in led:
@@ -255,14 +253,14 @@ class FbiBot(ExecuteBot):
     def unstick(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action | None:
         """Nobody could get closer for two turns (a gunman holds the top of the stairs, say):
         step off the stairs beside them and wait for whoever comes down, or shuffle a little."""
-        mine = self.own(view)
+        where = self.places(self.own(view))
         scored: list[tuple[float, Action]] = []
         for action in actions:
             if action.kind != "move":
                 continue
             fid = str(action.get("figure"))
-            here = cell_of(mine.get(fid, {}).get("at"))
-            dest = cell_of(action.hint.get("to"))
+            here = where.get(fid)
+            dest = self.dest(action)
             if here is None or dest is None or dest.level != here.level:
                 continue
             on_stairs = self.plan.terrain(here) in (Terrain.STAIRS_UP, Terrain.STAIRS_DOWN)

@@ -94,16 +94,14 @@ class TerroristBot(ExecuteBot):
                                   if m.get("kind") == "agent") if c is not None]
         field = self.distances(seen_agents + noise + remembered)
         places = [c for c in (cell_of(f.get("at")) for f in mine.values()) if c is not None]
-        places += [c for c in (cell_of(a.hint.get("to")) for a in actions if a.kind == "move")
-                   if c is not None]
+        moves = [(a, self.dest(a)) for a in actions if a.kind == "move"]
+        places += [c for _, c in moves if c is not None]
         sight = self.los_counts(places, seen_agents) if seen_agents else {}
+        where = self.places(mine)
         scored: list[tuple[float, Action]] = []
-        for action in actions:
-            if action.kind != "move":
-                continue
+        for action, dest in moves:
             fid = str(action.get("figure"))
-            here = cell_of(mine.get(fid, {}).get("at"))
-            dest = cell_of(action.hint.get("to"))
+            here = where.get(fid)
             if here is None or dest is None:
                 continue
             if fid in self.guards:
