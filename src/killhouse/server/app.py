@@ -9,6 +9,7 @@ and changes nothing.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import json
 import logging
 import random
@@ -44,6 +45,8 @@ STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 16 * 1024
 #: the largest scenario upload
 MAX_SCENARIO = 512 * 1024
+#: the largest game log upload (a long game logs a few MB; ``killhouse replay`` reads 128 MiB)
+MAX_LOG_UPLOAD = 32 * 1024 * 1024
 _STATUS = {"unknown-game": 404, "bad-token": 403, "forbidden": 403, "too-large": 413}
 
 
@@ -267,6 +270,30 @@ def create_app(store: Store, scenarios: Path | None = None) -> FastAPI:
             out["hotseat"] = f"/game/{room.id}#token=" + ",".join(tokens[s] for s in humans)
         return out
 
+    @app.post("/api/logs")
+    async def upload_log(request: Request) -> dict[str, Any]:
+        """A ``killhouse`` game log (.jsonl), checked as ``killhouse replay`` checks it, kept
+        as a game to replay: its link opens the replay page with the umpire's token."""
+        data = await read_json(request, MAX_LOG_UPLOAD + 4096)
+        text, name = data.get("text"), Path(str(data.get("name") or "upload.jsonl")).name
+        if not isinstance(text, str):
+            raise ApiError("bad-request", "send the log as text")
+        scn, records = _checked_log(text, name or "upload.jsonl")
+        actions = [dict(r["action"]) for r in records if r.get("type") == "action"]
+        seats = dict.fromkeys(scn.side_ids(), "human")  # nobody plays on unless asked to
+        try:
+            room, tokens = rooms.create(
+                scn.source_text or "", scn.file, int(records[0]["seed"]), seats,
+                options={"log": name}, prefix=actions,
+            )
+        except ScenarioError as exc:
+            raise ApiError("bad-log", f"error: {name}: {exc}") from exc
+        return {
+            "game": room.id,
+            "steps": len(actions),
+            "replay": f"/replay/{room.id}#token={tokens[UMPIRE]}",
+        }
+
     @app.get("/api/games/{game_id}/board")
     async def board(game_id: str) -> dict[str, Any]:
         room = rooms.get(game_id)
@@ -310,6 +337,45 @@ def create_app(store: Store, scenarios: Path | None = None) -> FastAPI:
                 hub.remove(game_id, conn)
 
     return app
+
+
+def _checked_log(text: str, name: str) -> tuple[Any, list[dict[str, Any]]]:
+    """The scenario and records of an uploaded log, checked and replayed as ``killhouse
+    replay`` does; anything wrong is ``bad-log`` with the one line it prints."""
+    import tempfile
+
+    from killhouse.engine.record import logged_scenario, read_log, replay
+
+    if len(text.encode()) > MAX_LOG_UPLOAD:
+        raise ApiError("too-large", f"error: {name}: the log is larger than "
+                       f"{MAX_LOG_UPLOAD >> 20} MiB")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / name
+        path.write_text(text, encoding="utf-8")
+
+        def line(message: str) -> str:
+            # the line ``killhouse replay NAME`` prints, naming the upload, not the temp file
+            message = message.replace(str(path), name)
+            return f"error: {'' if message.startswith(name) else name + ': '}{message}"
+
+        try:
+            records = read_log(path)
+            scn = logged_scenario(records, loads_scenario)
+            if scn is None:
+                raise ApiError("bad-log", line(
+                    "the log holds no scenario text (an old log): replay it with "
+                    "killhouse replay --scenario"))
+            report = replay(records, scn)
+        except ScenarioError as exc:
+            raise ApiError("bad-log", line(
+                f"the logged scenario does not load: {exc.problems[0]}")) from exc
+        except KillhouseError as exc:
+            if isinstance(exc, ApiError):
+                raise
+            raise ApiError("bad-log", line(str(exc))) from exc
+    if not report.identical:
+        raise ApiError("bad-log", f"diverged: {report.message}")
+    return scn, records
 
 
 def _delayed_request(value: Any) -> dict[str, int]:
@@ -463,7 +529,15 @@ async def _handle(room: Room, conn: Conn, hub: Hub, msg: dict[str, Any]) -> None
 def replay_step(room: Room, data: dict[str, Any]) -> dict[str, Any]:
     """The game after its first ``step`` actions, as ``perspective`` (a side or umpire) knew it."""
     total = len(room.game.actions)
-    step = _int(data.get("step", total), "step")
+    first, last = room.turn0, room.turns[-1] if room.turns else room.turn0
+    if data.get("turn") is not None:
+        # jump to a turn: the step at which it begins (ruling W-10)
+        turn = _int(data.get("turn"), "turn")
+        if not first <= turn <= last:
+            raise ApiError("bad-index", f"turn must be {first} to {last} in this game")
+        step = 0 if turn <= first else bisect.bisect_left(room.turns, turn) + 1
+    else:
+        step = _int(data.get("step", total), "step")
     if not 0 <= step <= total:
         raise ApiError("bad-index", f"step must be 0 to {total}")
     perspective = str(data.get("perspective", UMPIRE))
@@ -477,6 +551,7 @@ def replay_step(room: Room, data: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "step": step,
         "steps": total,
+        "turns": [first, last],
         "perspective": perspective,
         "turn": snapshot.get("turn"),
         "result": game.result.to_json() if game.result else None,
