@@ -84,6 +84,7 @@ Seat.prototype.receive = function (msg) {
 Seat.prototype.act = function (action) {
   if (this.outbox) return; // one action in flight at a time
   this.seq += 1;
+  $("error").textContent = ""; // the last refusal's reason goes with the next try
   this.outbox = { type: "action", seq: this.seq, action };
   this.save();
   this.ws.send(JSON.stringify(this.outbox));
@@ -250,7 +251,15 @@ function renderActions(seat) {
   }
   if (ui.selected) {
     const mine = legal.filter((a) => actorOf(a) === ui.selected && oneClick(a) && !targetsOf(a, st.view || {}).length);
-    if (mine.length) box.append(h("div", { class: "fig" }, `${ui.selected}:`), ...mine.slice(0, 40).map((a) => actionButton(seat, a)));
+    // a kind with few choices: one button each; with many (routes): its form, figure filled in
+    const byKind = new Map();
+    for (const a of mine) { if (!byKind.has(a.kind)) byKind.set(a.kind, []); byKind.get(a.kind).push(a); }
+    const quick = [];
+    for (const [kind, acts] of byKind) {
+      if (acts.length <= 12 || !ui.schemas[kind]) quick.push(...acts.slice(0, 12).map((a) => actionButton(seat, a)));
+      else quick.push(h("button", { class: "compose", "data-kind": kind, onclick: () => { ui.form = newForm(kind, ui.schemas[kind], ui.selected); render(); } }, `${kind}… (${acts.length} choices)`));
+    }
+    if (quick.length) box.append(h("div", { class: "fig" }, `${ui.selected}:`), ...quick);
   }
   // kinds that take no argument: one button each
   const bare = kinds.filter((k) => { const sc = ui.schemas[k]; return sc ? !argsOf(sc).length : false; });
