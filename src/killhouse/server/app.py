@@ -13,6 +13,9 @@ import bisect
 import json
 import logging
 import random
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +38,7 @@ from killhouse.server.rooms import (
     ApiError,
     Room,
     Rooms,
+    ruleset_schemas,
 )
 from killhouse.server.store import Store
 
@@ -47,7 +51,13 @@ MAX_MESSAGE = 16 * 1024
 MAX_SCENARIO = 512 * 1024
 #: the largest game log upload (a long game logs a few MB; ``killhouse replay`` reads 128 MiB)
 MAX_LOG_UPLOAD = 32 * 1024 * 1024
-_STATUS = {"unknown-game": 404, "bad-token": 403, "forbidden": 403, "too-large": 413}
+_STATUS = {
+    "unknown-game": 404,
+    "unknown-ruleset": 404,
+    "bad-token": 403,
+    "forbidden": 403,
+    "too-large": 413,
+}
 
 
 def default_scenarios_dir() -> Path:
@@ -140,9 +150,44 @@ def scenario_summary(path: Path, root: Path) -> dict[str, Any]:
 
 def create_app(store: Store, scenarios: Path | None = None) -> FastAPI:
     """The server app over ``store``; ``scenarios`` is the folder of shipped scenarios."""
-    app = FastAPI(title="killhouse", docs_url=None, redoc_url=None, openapi_url=None)
     rooms = Rooms(store)
     hub = Hub()
+
+    async def refresh(game_id: str | None) -> None:
+        """Another process committed actions of ``game_id`` (``None``: of any game): catch
+        the room up and push the seats open here, without a reload."""
+        for gid in [game_id] if game_id is not None else rooms.loaded_ids():
+            room = rooms.loaded(gid)
+            if room is None or not hub.conns.get(gid):
+                continue
+            try:
+                with room.lock:
+                    moved = room.catch_up()
+            except Exception:  # a bad row must not stop the listener
+                log.exception("game %s: catching up with another process failed", gid)
+                continue
+            if moved:
+                await hub.broadcast(room)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        loop = asyncio.get_running_loop()
+        stop = threading.Event()
+
+        def on_game(game_id: str | None) -> None:  # the listener's thread
+            loop.call_soon_threadsafe(lambda: loop.create_task(refresh(game_id)))
+
+        thread = store.listen(on_game, stop)
+        try:
+            yield
+        finally:
+            stop.set()
+            if thread is not None:
+                await asyncio.to_thread(thread.join, 5)
+
+    app = FastAPI(
+        title="killhouse", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan
+    )
     root = (scenarios or default_scenarios_dir()).resolve()
     app.state.rooms = rooms
     app.state.hub = hub
@@ -203,6 +248,15 @@ def create_app(store: Store, scenarios: Path | None = None) -> FastAPI:
             info["scenarios"] = [s for s in shipped() if s["ruleset"] == rid]
             out.append(info)
         return {"rulesets": out}
+
+    @app.get("/api/rulesets/{ruleset}/schemas")
+    async def schemas(ruleset: str) -> dict[str, Any]:
+        """The JSON Schema of each action kind of a ruleset (public: the page's controls)."""
+        from killhouse.rulesets import ruleset_ids
+
+        if ruleset not in ruleset_ids():
+            raise ApiError("unknown-ruleset", f"there is no ruleset {ruleset!r}")
+        return {"ruleset": ruleset, "schemas": ruleset_schemas(ruleset)}
 
     @app.post("/api/validate")
     async def validate(request: Request) -> dict[str, Any]:
@@ -471,8 +525,6 @@ def board_message(room: Room) -> dict[str, Any]:
         },
         "seats": room.record.seats,
         "board": present.board_json(scn.board),
-        # the action schemas the page builds its controls from
-        "schemas": room.schemas,
     }
 
 

@@ -105,13 +105,17 @@ class Room:
         self.seats = Seats(self.game, humans)
         self.catch_up()
 
-    def catch_up(self) -> None:
-        """Apply actions stored (by this or another process) beyond what the game holds."""
+    def catch_up(self) -> int:
+        """Apply actions stored (by this or another process) beyond what the game holds;
+        return how many."""
+        applied = 0
         for stored in self.store.actions(self.id, len(self.game.actions)):
             if stored.index != len(self.game.actions):
                 raise StoreError(f"game {self.id}: action {stored.index} is out of order")
             self.game.apply(Action.from_json({**stored.action, "side": stored.side}))
             self._note_turns()
+            applied += 1
+        return applied
 
     def _note_turns(self) -> None:
         """Record the turn the game stands at for the actions applied since the last note."""
@@ -131,7 +135,7 @@ class Room:
     @property
     def schemas(self) -> dict[str, dict[str, Any]]:
         """The JSON Schema of each action kind of the game's ruleset."""
-        return _schemas(self.game.ruleset.id)
+        return ruleset_schemas(self.game.ruleset.id)
 
     def own_actions(self, side: str) -> int:
         """How many actions ``side`` has taken (a number it knows; the game's total it may not)."""
@@ -368,7 +372,8 @@ class Room:
 
 
 @functools.cache
-def _schemas(ruleset: str) -> dict[str, dict[str, Any]]:
+def ruleset_schemas(ruleset: str) -> dict[str, dict[str, Any]]:
+    """The action schemas of a registered ruleset (computed once)."""
     from killhouse.rulesets import get_ruleset
 
     return get_ruleset(ruleset).schemas()
@@ -465,6 +470,15 @@ class Rooms:
             self.store.append(record.id, writes)
         room = self.get(record.id)
         return room, tokens
+
+    def loaded(self, game_id: str) -> Room | None:
+        """The room of ``game_id`` if this process has it in memory (no store read)."""
+        with self._lock:
+            return self._rooms.get(game_id)
+
+    def loaded_ids(self) -> list[str]:
+        with self._lock:
+            return list(self._rooms)
 
     def drop(self, game_id: str) -> None:
         with self._lock:

@@ -46,7 +46,13 @@ Seat.prototype.connect = function () {
 };
 Seat.prototype.receive = function (msg) {
   if (msg.type === "board") {
-    ui.board = msg.board; ui.scenario = msg.scenario; ui.schemas = msg.schemas || {}; this.role = msg.role; this.save();
+    ui.board = msg.board; ui.scenario = msg.scenario; this.role = msg.role; this.save();
+    if (!ui.schemasFor) {
+      // the ruleset's action schemas, public and the same for every seat: the controls
+      ui.schemasFor = msg.scenario.ruleset;
+      fetch(`/api/rulesets/${msg.scenario.ruleset}/schemas`).then((r) => r.json())
+        .then((d) => { ui.schemas = d.schemas || {}; render(); });
+    }
     return;
   }
   if (msg.type === "state") {
