@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import gc
 import json
 import logging
 import random
@@ -571,8 +572,9 @@ async def _handle(room: Room, conn: Conn, hub: Hub, msg: dict[str, Any]) -> None
         if conn.role not in room.record.seats:
             raise ApiError("not-a-side", f"the {conn.role} seat cannot act")
         answer, changed = room.submit(conn.role, seq, action)
-        await conn.send(answer)
+        await conn.send(answer)  # the action is committed: acknowledge it before the AI thinks
         if changed:
+            room.play_ai()
             await hub.broadcast(room)
     else:
         raise ApiError("bad-message", f"unknown message type {kind!r} (hello, action, sync, ping)")
@@ -628,6 +630,10 @@ def serve(host: str, port: int, db: str, scenarios: Path | None = None) -> None:
 
     store = open_store(db)
     app = create_app(store, scenarios)
+    # what is loaded now lives as long as the server: keep it out of the collector's scans,
+    # so a full collection does not pause an action's round trip for its length
+    gc.collect()
+    gc.freeze()
     print(f"killhouse is serving on http://{host}:{port}/  (database: {_db_name(db)})",
           flush=True)
     try:

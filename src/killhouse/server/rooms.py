@@ -1,9 +1,10 @@
 """Rooms: one live game each, rebuilt from the store by replay, with its seats and sockets.
 
-A room applies a human's action through the engine (which validates it), lets the AI
-sides answer as long as they are pending, commits all of it in one transaction, and only
-then acknowledges and broadcasts. A client's sequence number is stored with the answer it
-got, so a resent action gets that first answer and is never applied twice.
+A room applies a human's action through the engine (which validates it) and commits it
+before acknowledging it; then the AI sides answer as long as they are pending, their actions
+are committed, and only then is anything broadcast (ruling W-6). A client's sequence number
+is stored with the answer it got, so a resent action gets that first answer and is never
+applied twice.
 """
 
 from __future__ import annotations
@@ -207,9 +208,7 @@ class Room:
 
     def start(self) -> None:
         """Let AI sides move if they are to decide first (a new or reloaded game)."""
-        with self.lock:
-            writes = self._ai_writes()
-            self._commit(writes)
+        self.play_ai()
 
     def _commit(self, writes: list[Write]) -> None:
         if not writes:
@@ -258,12 +257,24 @@ class Room:
             writes = [
                 Write(len(self.game.actions) - 1, side, _args(action.to_json()), seq, answer)
             ]
-            writes += self._ai_writes()
             try:
                 self._commit(writes)
             except StoreError as exc:
                 return ApiError("conflict", str(exc)).to_json(seq), True
             return answer, True
+
+    def play_ai(self) -> bool:
+        """Let the AI sides answer a committed human action, and commit what they did (ruling
+        W-6: after the human's acknowledgement, before anything is broadcast); whether any
+        AI acted."""
+        with self.lock:
+            writes = self._ai_writes()
+            try:
+                self._commit(writes)
+            except StoreError:
+                log.warning("game %s: another process moved first; reloaded", self.id)
+                return True
+            return bool(writes)
 
     def _action(self, side: str, data: Mapping[str, Any]) -> Action:
         if side not in self.record.seats:

@@ -132,7 +132,7 @@ class Store(ABC):
             )
 
     def game(self, game_id: str) -> GameRecord | None:
-        with self._tx() as cur:
+        with self._read() as cur:
             cur.execute(self._sql("SELECT * FROM games WHERE id = ?"), (game_id,))
             row = cur.fetchone()
         if row is None:
@@ -149,13 +149,13 @@ class Store(ABC):
         )
 
     def game_ids(self) -> list[str]:
-        with self._tx() as cur:
+        with self._read() as cur:
             cur.execute("SELECT id FROM games ORDER BY created")
             return [str(r[0]) for r in cur.fetchall()]
 
     # -- actions ----------------------------------------------------------------------
     def actions(self, game_id: str, start: int = 0) -> list[StoredAction]:
-        with self._tx() as cur:
+        with self._read() as cur:
             cur.execute(
                 self._sql(
                     "SELECT idx, side, action FROM actions WHERE game_id = ? AND idx >= ? "
@@ -167,7 +167,7 @@ class Store(ABC):
         return [StoredAction(int(r[0]), str(r[1]), json.loads(r[2])) for r in rows]
 
     def action_count(self, game_id: str) -> int:
-        with self._tx() as cur:
+        with self._read() as cur:
             cur.execute(self._sql("SELECT COUNT(*) FROM actions WHERE game_id = ?"), (game_id,))
             row = cur.fetchone()
         return int(row[0]) if row else 0
@@ -198,6 +198,12 @@ class Store(ABC):
                 ) from exc
             raise
 
+    @contextmanager
+    def _read(self) -> Iterator[Any]:
+        """A cursor for one reading statement (a transaction where the back end needs one)."""
+        with self._tx() as cur:
+            yield cur
+
     # -- other server processes ---------------------------------------------------------
     def _announce(self, cur: Any, game_id: str) -> None:
         """Tell other server processes, on commit, that ``game_id`` has new actions (nothing
@@ -214,7 +220,7 @@ class Store(ABC):
 
     # -- answers to client sequence numbers --------------------------------------------
     def answer(self, game_id: str, side: str, seq: int) -> dict[str, Any] | None:
-        with self._tx() as cur:
+        with self._read() as cur:
             cur.execute(
                 self._sql("SELECT answer FROM answers WHERE game_id = ? AND side = ? AND seq = ?"),
                 (game_id, side, seq),
@@ -271,6 +277,16 @@ class SqliteStore(Store):
                 cur.execute("ROLLBACK")
                 raise
             cur.execute("COMMIT")
+
+    @contextmanager
+    def _read(self) -> Iterator[Any]:
+        # one SELECT is its own read transaction in WAL mode: no write lock, no commit
+        with self._lock:
+            cur = self._db.cursor()
+            try:
+                yield cur
+            finally:
+                cur.close()
 
     def pragma(self, name: str) -> Any:
         with self._lock:
