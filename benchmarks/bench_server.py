@@ -93,9 +93,9 @@ async def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
     return await asyncio.to_thread(call)
 
 
-def commit_cost(folder: Path, rounds: int) -> float:
-    """Median milliseconds of one bare SQLite commit (WAL, synchronous=FULL) on this disk:
-    the floor of an acknowledged action's round trip."""
+def commit_cost(folder: Path, rounds: int) -> tuple[float, float]:
+    """Median and p99 milliseconds of one bare SQLite commit (WAL, synchronous=FULL) on this
+    disk: the floor of an acknowledged action's round trip."""
     import sqlite3
 
     db = sqlite3.connect(folder / "fsync.sqlite3", isolation_level=None)
@@ -110,7 +110,7 @@ def commit_cost(folder: Path, rounds: int) -> float:
         db.execute("COMMIT")
         times.append(time.perf_counter() - start)
     db.close()
-    return statistics.median(times) * 1000.0
+    return statistics.median(times) * 1000.0, pct(times, 0.99) * 1000.0
 
 
 def pct(values: list[float], q: float) -> float:
@@ -290,9 +290,14 @@ def main() -> None:
                 f"median {trips['echo_median_ms']:.2f} ms, p99 {trips['echo_p99_ms']:.2f} ms"
             )
             print(f"p99 ratio (action / echo): {trips['p99_ratio']:.2f}")
+            commit_median, commit_p99 = commit_cost(folder, min(args.rounds, 300))
             print(
                 f"one bare SQLite commit (WAL, synchronous=FULL) on this disk: median "
-                f"{commit_cost(folder, min(args.rounds, 200)):.2f} ms"
+                f"{commit_median:.2f} ms, p99 {commit_p99:.2f} ms"
+            )
+            print(
+                f"action / bare commit: median {trips['action_median_ms'] / commit_median:.2f}, "
+                f"p99 {trips['action_p99_ms'] / commit_p99:.2f}"
             )
             load = asyncio.run(concurrent(server, args.games, args.seconds))
             print(

@@ -3,6 +3,8 @@ it is and offers no decision."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from playwright.sync_api import Page, expect
 
 from tests.browser.test_play import TIMEOUT
@@ -23,3 +25,31 @@ def test_a_delayed_spectator_link_from_the_start_page(page: Page, server: Server
     expect(page.locator("#delayed")).to_contain_text("opens once 3 turn(s)")
     expect(page.locator("#actions")).to_contain_text("nothing to decide")
     assert page.locator("svg.board g.figure").count() == 0  # nothing shown before it opens
+
+
+def test_a_log_uploaded_on_the_start_page_replays_and_jumps_to_a_turn(
+    page: Page, server: ServerProcess, tmp_path: Path, artefacts: Path
+) -> None:
+    from tests.server.test_replay import _log_text, _played
+
+    played = _played("execute/embassy.yaml", 4, 80)
+    log = tmp_path / "game.jsonl"
+    log.write_text(_log_text(played), encoding="utf-8")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not a log\n", encoding="utf-8")
+    page.goto(server.url + "/")
+    page.set_input_files("#log-upload", str(bad))
+    expect(page.locator("#log-problems")).to_have_text(
+        "error: bad.jsonl:1: not a killhouse game log (not JSON: Expecting value)")
+    page.set_input_files("#log-upload", str(log))
+    page.wait_for_url("**/replay/**", timeout=TIMEOUT)
+    page.wait_for_selector("svg.board")
+    steps = len(played.actions)
+    expect(page.locator("#where")).to_contain_text(f"step {steps} of {steps}")
+    page.fill("#turn", "1")
+    page.click("#goturn")
+    expect(page.locator("#where")).to_contain_text("turn 1")
+    page.screenshot(path=str(artefacts / "replay-uploaded-log.png"))
+    page.fill("#turn", "999")
+    page.click("#goturn")
+    expect(page.locator("#error")).to_contain_text("bad-index")

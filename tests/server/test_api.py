@@ -279,8 +279,9 @@ def test_an_action_is_checked_against_its_schema_and_refused_with_the_reason(
     game = open_game(client, EMBASSY, {"fbi": "human"})
     gid = game["game"]
     with client.websocket_connect(f"/ws/{gid}") as ws:
-        board, state = hello(ws, token(game["links"]["fbi"]))
-        schemas = board["schemas"]
+        _, state = hello(ws, token(game["links"]["fbi"]))
+        schemas = client.get("/api/rulesets/execute/schemas").json()["schemas"]
+        assert client.get("/api/rulesets/nope/schemas").status_code == 404
         assert schemas["talk"]["properties"]["text"]["type"] == "string"
         open_kinds = {a["kind"] for a in state["legal"]}
         assert "talk" in open_kinds

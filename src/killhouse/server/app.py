@@ -9,9 +9,14 @@ and changes nothing.
 from __future__ import annotations
 
 import asyncio
+import bisect
+import gc
 import json
 import logging
 import random
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +39,7 @@ from killhouse.server.rooms import (
     ApiError,
     Room,
     Rooms,
+    ruleset_schemas,
 )
 from killhouse.server.store import Store
 
@@ -44,7 +50,15 @@ STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 16 * 1024
 #: the largest scenario upload
 MAX_SCENARIO = 512 * 1024
-_STATUS = {"unknown-game": 404, "bad-token": 403, "forbidden": 403, "too-large": 413}
+#: the largest game log upload (a long game logs a few MB; ``killhouse replay`` reads 128 MiB)
+MAX_LOG_UPLOAD = 32 * 1024 * 1024
+_STATUS = {
+    "unknown-game": 404,
+    "unknown-ruleset": 404,
+    "bad-token": 403,
+    "forbidden": 403,
+    "too-large": 413,
+}
 
 
 def default_scenarios_dir() -> Path:
@@ -137,9 +151,44 @@ def scenario_summary(path: Path, root: Path) -> dict[str, Any]:
 
 def create_app(store: Store, scenarios: Path | None = None) -> FastAPI:
     """The server app over ``store``; ``scenarios`` is the folder of shipped scenarios."""
-    app = FastAPI(title="killhouse", docs_url=None, redoc_url=None, openapi_url=None)
     rooms = Rooms(store)
     hub = Hub()
+
+    async def refresh(game_id: str | None) -> None:
+        """Another process committed actions of ``game_id`` (``None``: of any game): catch
+        the room up and push the seats open here, without a reload."""
+        for gid in [game_id] if game_id is not None else rooms.loaded_ids():
+            room = rooms.loaded(gid)
+            if room is None or not hub.conns.get(gid):
+                continue
+            try:
+                with room.lock:
+                    moved = room.catch_up()
+            except Exception:  # a bad row must not stop the listener
+                log.exception("game %s: catching up with another process failed", gid)
+                continue
+            if moved:
+                await hub.broadcast(room)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        loop = asyncio.get_running_loop()
+        stop = threading.Event()
+
+        def on_game(game_id: str | None) -> None:  # the listener's thread
+            loop.call_soon_threadsafe(lambda: loop.create_task(refresh(game_id)))
+
+        thread = store.listen(on_game, stop)
+        try:
+            yield
+        finally:
+            stop.set()
+            if thread is not None:
+                await asyncio.to_thread(thread.join, 5)
+
+    app = FastAPI(
+        title="killhouse", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan
+    )
     root = (scenarios or default_scenarios_dir()).resolve()
     app.state.rooms = rooms
     app.state.hub = hub
@@ -200,6 +249,15 @@ def create_app(store: Store, scenarios: Path | None = None) -> FastAPI:
             info["scenarios"] = [s for s in shipped() if s["ruleset"] == rid]
             out.append(info)
         return {"rulesets": out}
+
+    @app.get("/api/rulesets/{ruleset}/schemas")
+    async def schemas(ruleset: str) -> dict[str, Any]:
+        """The JSON Schema of each action kind of a ruleset (public: the page's controls)."""
+        from killhouse.rulesets import ruleset_ids
+
+        if ruleset not in ruleset_ids():
+            raise ApiError("unknown-ruleset", f"there is no ruleset {ruleset!r}")
+        return {"ruleset": ruleset, "schemas": ruleset_schemas(ruleset)}
 
     @app.post("/api/validate")
     async def validate(request: Request) -> dict[str, Any]:
@@ -267,6 +325,30 @@ def create_app(store: Store, scenarios: Path | None = None) -> FastAPI:
             out["hotseat"] = f"/game/{room.id}#token=" + ",".join(tokens[s] for s in humans)
         return out
 
+    @app.post("/api/logs")
+    async def upload_log(request: Request) -> dict[str, Any]:
+        """A ``killhouse`` game log (.jsonl), checked as ``killhouse replay`` checks it, kept
+        as a game to replay: its link opens the replay page with the umpire's token."""
+        data = await read_json(request, MAX_LOG_UPLOAD + 4096)
+        text, name = data.get("text"), Path(str(data.get("name") or "upload.jsonl")).name
+        if not isinstance(text, str):
+            raise ApiError("bad-request", "send the log as text")
+        scn, records = _checked_log(text, name or "upload.jsonl")
+        actions = [dict(r["action"]) for r in records if r.get("type") == "action"]
+        seats = dict.fromkeys(scn.side_ids(), "human")  # nobody plays on unless asked to
+        try:
+            room, tokens = rooms.create(
+                scn.source_text or "", scn.file, int(records[0]["seed"]), seats,
+                options={"log": name}, prefix=actions,
+            )
+        except ScenarioError as exc:
+            raise ApiError("bad-log", f"error: {name}: {exc}") from exc
+        return {
+            "game": room.id,
+            "steps": len(actions),
+            "replay": f"/replay/{room.id}#token={tokens[UMPIRE]}",
+        }
+
     @app.get("/api/games/{game_id}/board")
     async def board(game_id: str) -> dict[str, Any]:
         room = rooms.get(game_id)
@@ -310,6 +392,45 @@ def create_app(store: Store, scenarios: Path | None = None) -> FastAPI:
                 hub.remove(game_id, conn)
 
     return app
+
+
+def _checked_log(text: str, name: str) -> tuple[Any, list[dict[str, Any]]]:
+    """The scenario and records of an uploaded log, checked and replayed as ``killhouse
+    replay`` does; anything wrong is ``bad-log`` with the one line it prints."""
+    import tempfile
+
+    from killhouse.engine.record import logged_scenario, read_log, replay
+
+    if len(text.encode()) > MAX_LOG_UPLOAD:
+        raise ApiError("too-large", f"error: {name}: the log is larger than "
+                       f"{MAX_LOG_UPLOAD >> 20} MiB")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / name
+        path.write_text(text, encoding="utf-8")
+
+        def line(message: str) -> str:
+            # the line ``killhouse replay NAME`` prints, naming the upload, not the temp file
+            message = message.replace(str(path), name)
+            return f"error: {'' if message.startswith(name) else name + ': '}{message}"
+
+        try:
+            records = read_log(path)
+            scn = logged_scenario(records, loads_scenario)
+            if scn is None:
+                raise ApiError("bad-log", line(
+                    "the log holds no scenario text (an old log): replay it with "
+                    "killhouse replay --scenario"))
+            report = replay(records, scn)
+        except ScenarioError as exc:
+            raise ApiError("bad-log", line(
+                f"the logged scenario does not load: {exc.problems[0]}")) from exc
+        except KillhouseError as exc:
+            if isinstance(exc, ApiError):
+                raise
+            raise ApiError("bad-log", line(str(exc))) from exc
+    if not report.identical:
+        raise ApiError("bad-log", f"diverged: {report.message}")
+    return scn, records
 
 
 def _delayed_request(value: Any) -> dict[str, int]:
@@ -405,8 +526,6 @@ def board_message(room: Room) -> dict[str, Any]:
         },
         "seats": room.record.seats,
         "board": present.board_json(scn.board),
-        # the action schemas the page builds its controls from
-        "schemas": room.schemas,
     }
 
 
@@ -453,8 +572,9 @@ async def _handle(room: Room, conn: Conn, hub: Hub, msg: dict[str, Any]) -> None
         if conn.role not in room.record.seats:
             raise ApiError("not-a-side", f"the {conn.role} seat cannot act")
         answer, changed = room.submit(conn.role, seq, action)
-        await conn.send(answer)
+        await conn.send(answer)  # the action is committed: acknowledge it before the AI thinks
         if changed:
+            room.play_ai()
             await hub.broadcast(room)
     else:
         raise ApiError("bad-message", f"unknown message type {kind!r} (hello, action, sync, ping)")
@@ -463,7 +583,15 @@ async def _handle(room: Room, conn: Conn, hub: Hub, msg: dict[str, Any]) -> None
 def replay_step(room: Room, data: dict[str, Any]) -> dict[str, Any]:
     """The game after its first ``step`` actions, as ``perspective`` (a side or umpire) knew it."""
     total = len(room.game.actions)
-    step = _int(data.get("step", total), "step")
+    first, last = room.turn0, room.turns[-1] if room.turns else room.turn0
+    if data.get("turn") is not None:
+        # jump to a turn: the step at which it begins (ruling W-10)
+        turn = _int(data.get("turn"), "turn")
+        if not first <= turn <= last:
+            raise ApiError("bad-index", f"turn must be {first} to {last} in this game")
+        step = 0 if turn <= first else bisect.bisect_left(room.turns, turn) + 1
+    else:
+        step = _int(data.get("step", total), "step")
     if not 0 <= step <= total:
         raise ApiError("bad-index", f"step must be 0 to {total}")
     perspective = str(data.get("perspective", UMPIRE))
@@ -477,6 +605,7 @@ def replay_step(room: Room, data: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "step": step,
         "steps": total,
+        "turns": [first, last],
         "perspective": perspective,
         "turn": snapshot.get("turn"),
         "result": game.result.to_json() if game.result else None,
@@ -501,6 +630,10 @@ def serve(host: str, port: int, db: str, scenarios: Path | None = None) -> None:
 
     store = open_store(db)
     app = create_app(store, scenarios)
+    # what is loaded now lives as long as the server: keep it out of the collector's scans,
+    # so a full collection does not pause an action's round trip for its length
+    gc.collect()
+    gc.freeze()
     print(f"killhouse is serving on http://{host}:{port}/  (database: {_db_name(db)})",
           flush=True)
     try:

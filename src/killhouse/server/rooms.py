@@ -1,9 +1,10 @@
 """Rooms: one live game each, rebuilt from the store by replay, with its seats and sockets.
 
-A room applies a human's action through the engine (which validates it), lets the AI
-sides answer as long as they are pending, commits all of it in one transaction, and only
-then acknowledges and broadcasts. A client's sequence number is stored with the answer it
-got, so a resent action gets that first answer and is never applied twice.
+A room applies a human's action through the engine (which validates it) and commits it
+before acknowledging it; then the AI sides answer as long as they are pending, their actions
+are committed, and only then is anything broadcast (ruling W-6). A client's sequence number
+is stored with the answer it got, so a resent action gets that first answer and is never
+applied twice.
 """
 
 from __future__ import annotations
@@ -105,13 +106,17 @@ class Room:
         self.seats = Seats(self.game, humans)
         self.catch_up()
 
-    def catch_up(self) -> None:
-        """Apply actions stored (by this or another process) beyond what the game holds."""
+    def catch_up(self) -> int:
+        """Apply actions stored (by this or another process) beyond what the game holds;
+        return how many."""
+        applied = 0
         for stored in self.store.actions(self.id, len(self.game.actions)):
             if stored.index != len(self.game.actions):
                 raise StoreError(f"game {self.id}: action {stored.index} is out of order")
             self.game.apply(Action.from_json({**stored.action, "side": stored.side}))
             self._note_turns()
+            applied += 1
+        return applied
 
     def _note_turns(self) -> None:
         """Record the turn the game stands at for the actions applied since the last note."""
@@ -131,7 +136,7 @@ class Room:
     @property
     def schemas(self) -> dict[str, dict[str, Any]]:
         """The JSON Schema of each action kind of the game's ruleset."""
-        return _schemas(self.game.ruleset.id)
+        return ruleset_schemas(self.game.ruleset.id)
 
     def own_actions(self, side: str) -> int:
         """How many actions ``side`` has taken (a number it knows; the game's total it may not)."""
@@ -203,9 +208,7 @@ class Room:
 
     def start(self) -> None:
         """Let AI sides move if they are to decide first (a new or reloaded game)."""
-        with self.lock:
-            writes = self._ai_writes()
-            self._commit(writes)
+        self.play_ai()
 
     def _commit(self, writes: list[Write]) -> None:
         if not writes:
@@ -254,12 +257,24 @@ class Room:
             writes = [
                 Write(len(self.game.actions) - 1, side, _args(action.to_json()), seq, answer)
             ]
-            writes += self._ai_writes()
             try:
                 self._commit(writes)
             except StoreError as exc:
                 return ApiError("conflict", str(exc)).to_json(seq), True
             return answer, True
+
+    def play_ai(self) -> bool:
+        """Let the AI sides answer a committed human action, and commit what they did (ruling
+        W-6: after the human's acknowledgement, before anything is broadcast); whether any
+        AI acted."""
+        with self.lock:
+            writes = self._ai_writes()
+            try:
+                self._commit(writes)
+            except StoreError:
+                log.warning("game %s: another process moved first; reloaded", self.id)
+                return True
+            return bool(writes)
 
     def _action(self, side: str, data: Mapping[str, Any]) -> Action:
         if side not in self.record.seats:
@@ -368,7 +383,8 @@ class Room:
 
 
 @functools.cache
-def _schemas(ruleset: str) -> dict[str, dict[str, Any]]:
+def ruleset_schemas(ruleset: str) -> dict[str, dict[str, Any]]:
+    """The action schemas of a registered ruleset (computed once)."""
     from killhouse.rulesets import get_ruleset
 
     return get_ruleset(ruleset).schemas()
@@ -465,6 +481,15 @@ class Rooms:
             self.store.append(record.id, writes)
         room = self.get(record.id)
         return room, tokens
+
+    def loaded(self, game_id: str) -> Room | None:
+        """The room of ``game_id`` if this process has it in memory (no store read)."""
+        with self._lock:
+            return self._rooms.get(game_id)
+
+    def loaded_ids(self) -> list[str]:
+        with self._lock:
+            return list(self._rooms)
 
     def drop(self, game_id: str) -> None:
         with self._lock:

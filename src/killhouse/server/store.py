@@ -10,17 +10,20 @@ caller acknowledges or broadcasts anything.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from killhouse.errors import KillhouseError
+
+log = logging.getLogger("killhouse.server")
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS games (
@@ -129,7 +132,7 @@ class Store(ABC):
             )
 
     def game(self, game_id: str) -> GameRecord | None:
-        with self._tx() as cur:
+        with self._read() as cur:
             cur.execute(self._sql("SELECT * FROM games WHERE id = ?"), (game_id,))
             row = cur.fetchone()
         if row is None:
@@ -146,13 +149,13 @@ class Store(ABC):
         )
 
     def game_ids(self) -> list[str]:
-        with self._tx() as cur:
+        with self._read() as cur:
             cur.execute("SELECT id FROM games ORDER BY created")
             return [str(r[0]) for r in cur.fetchall()]
 
     # -- actions ----------------------------------------------------------------------
     def actions(self, game_id: str, start: int = 0) -> list[StoredAction]:
-        with self._tx() as cur:
+        with self._read() as cur:
             cur.execute(
                 self._sql(
                     "SELECT idx, side, action FROM actions WHERE game_id = ? AND idx >= ? "
@@ -164,7 +167,7 @@ class Store(ABC):
         return [StoredAction(int(r[0]), str(r[1]), json.loads(r[2])) for r in rows]
 
     def action_count(self, game_id: str) -> int:
-        with self._tx() as cur:
+        with self._read() as cur:
             cur.execute(self._sql("SELECT COUNT(*) FROM actions WHERE game_id = ?"), (game_id,))
             row = cur.fetchone()
         return int(row[0]) if row else 0
@@ -186,6 +189,8 @@ class Store(ABC):
                             self._sql("INSERT INTO answers VALUES (?, ?, ?, ?)"),
                             (game_id, w.side, w.seq, json.dumps(w.answer)),
                         )
+                if writes:
+                    self._announce(cur, game_id)
         except Exception as exc:
             if _is_integrity_error(exc):
                 raise StoreError(
@@ -193,9 +198,29 @@ class Store(ABC):
                 ) from exc
             raise
 
+    @contextmanager
+    def _read(self) -> Iterator[Any]:
+        """A cursor for one reading statement (a transaction where the back end needs one)."""
+        with self._tx() as cur:
+            yield cur
+
+    # -- other server processes ---------------------------------------------------------
+    def _announce(self, cur: Any, game_id: str) -> None:
+        """Tell other server processes, on commit, that ``game_id`` has new actions (nothing
+        to tell where one process serves the store)."""
+        return None
+
+    def listen(
+        self, on_game: Callable[[str | None], None], stop: threading.Event
+    ) -> threading.Thread | None:
+        """Call ``on_game(id)`` (from another thread) whenever any process commits actions of a
+        game, and ``on_game(None)`` when every game may have moved (after a reconnect); ``None``
+        if this back end serves one process only."""
+        return None
+
     # -- answers to client sequence numbers --------------------------------------------
     def answer(self, game_id: str, side: str, seq: int) -> dict[str, Any] | None:
-        with self._tx() as cur:
+        with self._read() as cur:
             cur.execute(
                 self._sql("SELECT answer FROM answers WHERE game_id = ? AND side = ? AND seq = ?"),
                 (game_id, side, seq),
@@ -253,6 +278,16 @@ class SqliteStore(Store):
                 raise
             cur.execute("COMMIT")
 
+    @contextmanager
+    def _read(self) -> Iterator[Any]:
+        # one SELECT is its own read transaction in WAL mode: no write lock, no commit
+        with self._lock:
+            cur = self._db.cursor()
+            try:
+                yield cur
+            finally:
+                cur.close()
+
     def pragma(self, name: str) -> Any:
         with self._lock:
             row = self._db.execute(f"PRAGMA {name}").fetchone()
@@ -284,9 +319,41 @@ class PostgresStore(Store):
         with self._lock, self._db.transaction(), self._db.cursor() as cur:
             yield cur
 
+    def _announce(self, cur: Any, game_id: str) -> None:
+        # NOTIFY inside the transaction: delivered when (and only if) it commits
+        cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, game_id))
+
+    def listen(
+        self, on_game: Callable[[str | None], None], stop: threading.Event
+    ) -> threading.Thread | None:
+        """LISTEN on its own connection in a thread; reconnects (and reports every game as
+        moved, since notifications sent meanwhile are lost) until ``stop`` is set."""
+        import psycopg
+
+        def run() -> None:
+            while not stop.is_set():
+                try:
+                    with psycopg.connect(self.url, autocommit=True) as conn:
+                        conn.execute(f"LISTEN {CHANNEL}")
+                        on_game(None)
+                        while not stop.is_set():
+                            for note in conn.notifies(timeout=0.5):
+                                on_game(note.payload)
+                except psycopg.Error as exc:
+                    log.warning("listening for other servers' actions: %s", _first_line(exc))
+                    stop.wait(1.0)
+
+        thread = threading.Thread(target=run, name="killhouse-listen", daemon=True)
+        thread.start()
+        return thread
+
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+#: the PostgreSQL channel a commit of actions is announced on (payload: the game id)
+CHANNEL = "killhouse_actions"
 
 
 def _first_line(exc: Exception) -> str:

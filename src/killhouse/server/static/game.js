@@ -46,7 +46,13 @@ Seat.prototype.connect = function () {
 };
 Seat.prototype.receive = function (msg) {
   if (msg.type === "board") {
-    ui.board = msg.board; ui.scenario = msg.scenario; ui.schemas = msg.schemas || {}; this.role = msg.role; this.save();
+    ui.board = msg.board; ui.scenario = msg.scenario; this.role = msg.role; this.save();
+    if (!ui.schemasFor) {
+      // the ruleset's action schemas, public and the same for every seat: the controls
+      ui.schemasFor = msg.scenario.ruleset;
+      fetch(`/api/rulesets/${msg.scenario.ruleset}/schemas`).then((r) => r.json())
+        .then((d) => { ui.schemas = d.schemas || {}; render(); });
+    }
     return;
   }
   if (msg.type === "state") {
@@ -84,6 +90,7 @@ Seat.prototype.receive = function (msg) {
 Seat.prototype.act = function (action) {
   if (this.outbox) return; // one action in flight at a time
   this.seq += 1;
+  $("error").textContent = ""; // the last refusal's reason goes with the next try
   this.outbox = { type: "action", seq: this.seq, action };
   this.save();
   this.ws.send(JSON.stringify(this.outbox));
@@ -250,7 +257,15 @@ function renderActions(seat) {
   }
   if (ui.selected) {
     const mine = legal.filter((a) => actorOf(a) === ui.selected && oneClick(a) && !targetsOf(a, st.view || {}).length);
-    if (mine.length) box.append(h("div", { class: "fig" }, `${ui.selected}:`), ...mine.slice(0, 40).map((a) => actionButton(seat, a)));
+    // a kind with few choices: one button each; with many (routes): its form, figure filled in
+    const byKind = new Map();
+    for (const a of mine) { if (!byKind.has(a.kind)) byKind.set(a.kind, []); byKind.get(a.kind).push(a); }
+    const quick = [];
+    for (const [kind, acts] of byKind) {
+      if (acts.length <= 12 || !ui.schemas[kind]) quick.push(...acts.slice(0, 12).map((a) => actionButton(seat, a)));
+      else quick.push(h("button", { class: "compose", "data-kind": kind, onclick: () => { ui.form = newForm(kind, ui.schemas[kind], ui.selected); render(); } }, `${kind}… (${acts.length} choices)`));
+    }
+    if (quick.length) box.append(h("div", { class: "fig" }, `${ui.selected}:`), ...quick);
   }
   // kinds that take no argument: one button each
   const bare = kinds.filter((k) => { const sc = ui.schemas[k]; return sc ? !argsOf(sc).length : false; });

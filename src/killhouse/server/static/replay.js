@@ -13,9 +13,10 @@ async function post(url, body) {
   return r.json();
 }
 
-async function load(step) {
-  const data = await post(`/api/games/${gameId}/replay`, { token, step: step ?? undefined, perspective: ui.perspective });
+async function load(step, turn) {
+  const data = await post(`/api/games/${gameId}/replay`, { token, step: step ?? undefined, turn: turn ?? undefined, perspective: ui.perspective });
   if (data.error) { $("error").textContent = `${data.error.code}: ${data.error.message}`; return; }
+  $("error").textContent = "";
   ui.data = data; ui.step = data.step; ui.steps = data.steps;
   render();
 }
@@ -24,6 +25,7 @@ function render() {
   const d = ui.data;
   $("slider").max = String(ui.steps);
   $("slider").value = String(ui.step);
+  if (d.turns) { $("turn").min = String(d.turns[0]); $("turn").max = String(d.turns[1]); }
   $("where").textContent = `step ${ui.step} of ${ui.steps} · turn ${d.turn ?? "?"}${d.result ? ` · ${d.result.winner || "draw"}: ${d.result.reason}` : ""}`;
   const levels = $("levels");
   levels.replaceChildren(h("span", {}, "level: "), ...ui.board.levels.map((lv, i) =>
@@ -51,6 +53,7 @@ async function main() {
   $("forward").onclick = () => load(Math.min(ui.steps, ui.step + 1));
   $("last").onclick = () => load(ui.steps);
   $("slider").onchange = (e) => load(Number(e.target.value));
+  $("goturn").onclick = () => { if ($("turn").value !== "") load(null, Math.trunc(Number($("turn").value))); };
   $("playon").onclick = async () => {
     const seats = {};
     info.scenario.sides.forEach((s, i) => { seats[s.id] = info.seats[s.id] || (i === 0 ? "human" : "ai"); });

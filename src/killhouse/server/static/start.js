@@ -80,6 +80,20 @@ async function main() {
           h("p", {}, `sides: ${scn.sides.map((s) => s.name || s.id).join(" v ")}`), form, open)));
     }
   }
+  document.getElementById("log-upload").onchange = async (ev) => {
+    const file = ev.target.files[0];
+    if (!file) return;
+    const out = document.getElementById("log-result");
+    out.replaceChildren("checking the log…");
+    const res = await post("/api/logs", { text: await file.text(), name: file.name });
+    if (res.error) {
+      // one line, as `killhouse replay` prints it
+      out.replaceChildren(h("pre", { class: "problems", id: "log-problems" }, res.error.message));
+      return;
+    }
+    out.replaceChildren(h("a", { href: res.replay, id: "log-replay" }, `replay ${file.name} (${res.steps} actions)`));
+    location.href = res.replay;
+  };
   document.getElementById("upload").onchange = async (ev) => {
     const file = ev.target.files[0];
     if (!file) return;
