@@ -706,3 +706,47 @@ def test_sight_follows_doors_and_figures() -> None:
     s.figures["r1"].condition = "dead"
     refresh(s)
     assert "b1" not in s.visible["r1"]  # the dead see nothing
+
+
+def test_q64_disarm_is_offered_next_to_the_device_not_two_cells_away() -> None:
+    g, s = game(DEVICE)
+    b1 = s.figures["b1"]
+    b1.at = Cell(0, 2, 3)  # on the device's neighbour (edge)
+    ready(s, "blue")
+    assert [a for a in g.legal_actions("blue") if a.get("task") == "disarm"]
+    b1.at = Cell(0, 4, 3)  # two cells away: one past the edge
+    ready(s, "blue")
+    assert not [a for a in g.legal_actions("blue") if a.get("task") == "disarm"]
+    ready(s, "red")
+    s.figures["r1"].at = Cell(0, 3, 4)  # the gunmen never disarm (Q-64)
+    assert not [a for a in g.legal_actions("red") if a.get("task") == "disarm"]
+
+
+GLASS = """
+name: glass
+ruleset: cqb
+turn_limit: 9
+map:
+  levels:
+    g: |
+      .#...........................
+      .=...........................
+      .#...........................
+sides:
+  - {id: blue, role: rescuers, controller: ai}
+  - {id: red, role: terrorists, controller: ai}
+figures:
+  - {id: b1, side: blue, ability: elite, at: "g:0,1", equipment: [mp5]}
+  - {id: r1, side: red, ability: veteran, at: "g:25,1", equipment: [ak47]}
+"""
+
+
+@pytest.mark.parametrize(("x", "heard"), [(25, True), (26, False)])
+def test_q65_breaking_glass_is_heard_within_24_inches(x: int, heard: bool) -> None:
+    g, s = game(GLASS)
+    s.figures["r1"].at = Cell(0, x, 1)  # 24" from the window (edge), or 25"
+    ready(s, "blue")
+    s.sounds.clear()
+    g.apply(Action.make("blue", "window", figure="b1", at=[0, 1, 1], do="break"))
+    got = any(snd["kind"] == "glass" for snd in s.sounds.get("red", []))
+    assert got is heard

@@ -61,6 +61,10 @@ class CqbBot(BaselineBot):
             unexplored = [c for c, r in self.rooms.items() if r in self.inside
                           and r not in self.looked]
             cells.extend(unexplored[:: max(1, len(unexplored) // 40)])
+            for device in view.get("public", {}).get("devices", []):  # go and disarm
+                at = cell_of(device.get("at"))
+                if device.get("state") == "armed" and at is not None:
+                    cells.append(at)
         return cells
 
     # -- choosing ----------------------------------------------------------------------

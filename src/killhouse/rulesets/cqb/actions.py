@@ -88,10 +88,12 @@ def move_options(state: CqbState, fig: Figure) -> Iterator[Action]:
     cell for Normal and Fast, doorways always), each along the field's cheapest path.
 
     They depend only on the figure's place, side, posture, legs and gas, where every figure
-    stands and the terrain, so a side asked again before anything moved gets them again."""
+    stands, the terrain and the stairs, so a side asked again before anything moved gets them
+    again."""
     key = (fig.id, fig.side, fig.at, fig.posture, fig.legs_ooa, fig.overcome,
            tuple((f.at, f.side, f.extracted) for f in state.figures.values()),
-           tuple(lv.terrain.tobytes() for lv in state.board.levels))
+           tuple((lv.terrain.shape, lv.terrain.tobytes()) for lv in state.board.levels),
+           tuple(sorted(state.board.stairs.items())))
     found = _MOVES.get(key)
     if found is None:
         found = _MOVES[key] = tuple(_move_options(state, fig))
