@@ -82,3 +82,28 @@ def test_defender_sets_off_a_claymore_with_an_enemy_in_its_cone() -> None:
     assert in_cone(Cell(0, 5, 4), "E", Cell(0, 15, 4))       # 10 squares
     assert not in_cone(Cell(0, 5, 4), "E", Cell(0, 16, 4))   # 11
     assert not in_cone(Cell(0, 5, 4), "E", Cell(0, 3, 4))    # behind it
+
+
+def test_raider_never_steps_into_a_grenade_that_will_go_off_and_leaves_one() -> None:
+    men = [("kane", "raiders", (4, 4), ("m16",), {"man": "commando"}),
+           ("g1", "guards", (30, 4), ("pistol",), {})]
+    game = Game(arena(men), seed=2)
+    s = state(game)
+    s.last_seen["raiders"]["g1"] = (Cell(0, 30, 4), 1)
+    s.ordnance.live.append(ordnance.Live("x9", "frag", Cell(0, 7, 4), "guards", "g1", 1))
+    activate(game, "kane")
+    bot = RaiderBot(game.scenario, "raiders")
+    rng = Rng.from_seed(1)
+    for _ in range(6):
+        pick = bot.choose(game.view("raiders"), game.legal_actions("raiders"), rng)
+        if pick.kind != "step":
+            break
+        game.apply(pick)
+        hold_windows(game)
+        at = s.pos["kane"]
+        assert max(abs(at.x - 7), abs(at.y - 4)) > 2  # never within the blast's reach
+    # standing by the grenade with few TP left, he still steps away
+    s.pos["kane"] = Cell(0, 9, 4)
+    s.men["kane"].tp = 10
+    pick = bot.choose(game.view("raiders"), game.legal_actions("raiders"), rng)
+    assert pick.kind == "step" and str(pick.get("dir")).endswith("e")  # away, to x 10

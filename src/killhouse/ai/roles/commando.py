@@ -200,29 +200,39 @@ class CommandoBot(BaselineBot):
     def pick_man(self, view: dict[str, Any], options: list[Action]) -> Action:
         return options[0]
 
+    def near_live(self, view: dict[str, Any], at: Cell | None) -> bool:
+        """Within 2 squares of a grenade, satchel or charge his side knows will go off."""
+        live = [cell_of(c["at"]) for c in view.get("ordnance", {}).get("live", [])]
+        return at is not None and any(
+            c is not None and c.level == at.level and octile(c, at) < SAFE for c in live)
+
     def best_step(self, view: dict[str, Any], steps: list[Action]) -> Action | None:
+        """The step that brings him closest to the goal, never into a known blast; a man
+        standing where a device will go off steps out first, whatever his reserve."""
         man = self.me(view, steps[0].get("figure"))
-        if man.get("tp", 0) + man.get("move_tp", 0) < RESERVE:
+        here = cell_of(man.get("at"))
+        fleeing = self.near_live(view, here)
+        if man.get("tp", 0) + man.get("move_tp", 0) < RESERVE and not fleeing:
             return None
         targets = self.targets(view) or ([self.far] if self.far is not None else [])
         field = self.field(targets)
         if field is None:
             return None
-        here = cell_of(man.get("at"))
         d_here = field.cost(here) if here is not None else None
         best: tuple[float, str, Action] | None = None
         for step in steps:
             to = cell_of(step.hint.get("to"))
             d = field.cost(to) if to is not None else None
-            if d is None:
+            if d is None or self.near_live(view, to):
                 continue
             key = (float(d), str(step.get("dir")), step)
             if best is None or key[:2] < best[:2]:
                 best = key
-        if best is None or (d_here is not None and best[0] >= d_here) or best[0] == 0:
+        if best is None:
+            return None
+        if not fleeing and ((d_here is not None and best[0] >= d_here) or best[0] == 0):
             return None
         return best[2]
-
 
     def door_on_the_way(self, view: dict[str, Any], doors: list[Action]) -> Action | None:
         """A door closer to the goal than he is: open it (it may be the way in)."""
