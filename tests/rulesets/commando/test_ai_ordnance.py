@@ -107,3 +107,23 @@ def test_raider_never_steps_into_a_grenade_that_will_go_off_and_leaves_one() -> 
     s.men["kane"].tp = 10
     pick = bot.choose(game.view("raiders"), game.legal_actions("raiders"), rng)
     assert pick.kind == "step" and str(pick.get("dir")).endswith("e")  # away, to x 10
+
+
+def test_raider_throws_no_second_grenade_at_a_covered_square_nor_at_the_fallen() -> None:
+    men = [("kane", "raiders", (4, 4), ("m16", "frag", "frag"), {"man": "commando"}),
+           ("g1", "guards", (11, 4), ("pistol",), {})]
+    game = Game(arena(men, walls=ROOM_WALLS, doors=((9, 4),)), seed=2)
+    s = state(game)
+    s.last_seen["raiders"]["g1"] = (Cell(0, 11, 4), 1)
+    s.ordnance.live.append(ordnance.Live("x9", "frag", Cell(0, 11, 5), "raiders", "kane", 1))
+    activate(game, "kane")
+    bot = RaiderBot(game.scenario, "raiders")
+    pick = bot.choose(game.view("raiders"), game.legal_actions("raiders"), Rng.from_seed(1))
+    assert pick.kind != "prepare"  # his own frag already lies next to that square
+    s.ordnance.live.clear()
+    bot.fallen.add("g1")  # he saw g1 fall
+    pick = bot.choose(game.view("raiders"), game.legal_actions("raiders"), Rng.from_seed(1))
+    assert pick.kind != "prepare"
+    bot.fallen.clear()
+    pick = bot.choose(game.view("raiders"), game.legal_actions("raiders"), Rng.from_seed(1))
+    assert pick.kind == "prepare"

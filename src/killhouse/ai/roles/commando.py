@@ -44,6 +44,8 @@ class CommandoBot(BaselineBot):
         self.far = self._far_cell(own)
         #: doors this bot has opened (it never closes one again)
         self.opened: set[Cell] = set()
+        #: enemies it has seen fall: no grenade goes where they were last seen
+        self.fallen: set[str] = set()
 
     def _far_cell(self, own: list[Cell]) -> Cell | None:
         """The open cell farthest from where the side starts: where to look for the enemy."""
@@ -119,7 +121,10 @@ class CommandoBot(BaselineBot):
         """Where enemies in action are seen, then where the others were last seen."""
         out = [cell_of(e["at"]) for e in view["seen"] if e["status"] not in ("dead",
                                                                                "incapacitated")]
-        out += [cell_of(r["at"]) for r in view["remembered"]]
+        for e in view["seen"]:
+            if e["status"] in ("dead", "incapacitated"):
+                self.fallen.add(str(e["id"]))
+        out += [cell_of(r["at"]) for r in view["remembered"] if r["id"] not in self.fallen]
         return [c for c in out if c is not None]
 
     def friends_near(self, view: dict[str, Any], at: Cell, skip: str | None = None) -> bool:
@@ -137,7 +142,8 @@ class CommandoBot(BaselineBot):
         for a in options:
             at = cell_of(a.get("at"))
             me = cell_of(self.me(view, a.get("figure")).get("at"))
-            if at is None or me is None or self.friends_near(view, at):
+            if at is None or me is None or self.friends_near(view, at) or \
+                    self.covered(view, at):
                 continue
             crowd = sum(1 for e in self.enemies(view) if octile(e, at) <= 1)
             key = (-crowd, octile(me, at))
@@ -159,7 +165,8 @@ class CommandoBot(BaselineBot):
             if me is None or man.get("tp", 0) < 7 + 15:
                 continue
             for e in self.enemies(view):
-                if THROW_FROM <= octile(me, e) <= reach and not self.friends_near(view, e):
+                if THROW_FROM <= octile(me, e) <= reach and not self.friends_near(view, e) \
+                        and not self.covered(view, e):
                     return a
         return None
 
@@ -199,6 +206,12 @@ class CommandoBot(BaselineBot):
 
     def pick_man(self, view: dict[str, Any], options: list[Action]) -> Action:
         return options[0]
+
+    def covered(self, view: dict[str, Any], at: Cell) -> bool:
+        """A device of his side already lies within 1 square of it, waiting to go off."""
+        live = [cell_of(c["at"]) for c in view.get("ordnance", {}).get("live", [])
+                if c.get("owner") in {f["id"] for f in view["figures"]}]
+        return any(c is not None and c.level == at.level and octile(c, at) <= 1 for c in live)
 
     def near_live(self, view: dict[str, Any], at: Cell | None) -> bool:
         """Within 2 squares of a grenade, satchel or charge his side knows will go off."""
