@@ -127,3 +127,35 @@ def test_raider_throws_no_second_grenade_at_a_covered_square_nor_at_the_fallen()
     bot.fallen.clear()
     pick = bot.choose(game.view("raiders"), game.legal_actions("raiders"), Rng.from_seed(1))
     assert pick.kind == "prepare"
+
+
+def test_defender_keeps_his_claymore_man_unplotted_and_places_it_facing_the_enemy() -> None:
+    men = [("kane", "raiders", (30, 4), ("m16",), {"man": "commando"}),
+           ("g1", "guards", (4, 4), ("pistol", "claymore"), {}),
+           ("g2", "guards", (4, 6), ("pistol",), {})]
+    game = Game(arena(men, light="night"), seed=2)  # kane out of sight
+    s = state(game)
+    s.last_seen["guards"]["kane"] = (Cell(0, 30, 4), 1)
+    bot = DefenderBot(game.scenario, "guards")
+    rng = Rng.from_seed(1)
+    picks = []
+    while "guards" not in s.committed:
+        pick = bot.choose(game.view("guards"), game.legal_actions("guards"), rng)
+        picks.append(pick)
+        game.apply(pick)
+    assert Action.make("guards", "plot", figure="g2") in picks
+    assert Action.make("guards", "plot", figure="g1") not in picks
+    activate(game, "g1")
+    pick = bot.choose(game.view("guards"), game.legal_actions("guards"), rng)
+    assert pick == Action.make("guards", "emplace", figure="g1", facing="E")
+
+
+def test_defender_in_a_closet_plots_instead_of_placing_his_claymore() -> None:
+    box = tuple((x, y) for x in range(2, 7) for y in (2, 6)) + \
+        tuple((x, y) for x in (2, 6) for y in range(2, 7))
+    men = [("kane", "raiders", (30, 4), ("m16",), {"man": "commando"}),
+           ("g1", "guards", (4, 4), ("pistol", "claymore"), {})]
+    game = Game(arena(men, light="night", walls=box), seed=2)
+    bot = DefenderBot(game.scenario, "guards")
+    pick = bot.choose(game.view("guards"), game.legal_actions("guards"), Rng.from_seed(1))
+    assert pick == Action.make("guards", "plot", figure="g1")  # 9 open squares: too few

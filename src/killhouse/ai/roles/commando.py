@@ -14,7 +14,7 @@ from typing import Any
 
 from killhouse.ai.baseline import BaselineBot, cell_of
 from killhouse.core.cells import Cell
-from killhouse.core.geometry import octile
+from killhouse.core.geometry import line_of_sight, octile
 from killhouse.core.rng import Rng
 from killhouse.rulesets.base import Action
 from killhouse.scenario.model import Scenario
@@ -29,6 +29,8 @@ THROW_FROM = 2
 FIRE_COST = {"pistol": 7, "carbine": 13, "rifle": 13, "shotgun": 14, "flamethrower": 20}
 AUTOMATIC_COST = 18
 CLAYMORE_REACH = 10
+#: a Claymore is placed only where its cone sweeps at least this many open squares
+OPEN_CONE = 12
 
 
 class CommandoBot(BaselineBot):
@@ -97,7 +99,13 @@ class CommandoBot(BaselineBot):
         if "hold" in by_kind:
             return by_kind["hold"][0]
         if "plot" in by_kind and not self.attacker:
-            return by_kind["plot"][0]
+            # a man with a Claymore to place keeps his 50 TP for it instead of the plot
+            plots = [a for a in by_kind["plot"] if not self.will_place(view, a)]
+            if plots:
+                return plots[0]
+        mine = self.emplace(view, by_kind.get("emplace", []))
+        if mine is not None:
+            return mine
         if "commit" in by_kind:
             return by_kind["commit"][0]
         if "reload" in by_kind:
@@ -189,6 +197,46 @@ class CommandoBot(BaselineBot):
 
         return min(options, key=rng)
 
+    def carries(self, view: dict[str, Any], action: Action, item: str) -> bool:
+        carried = view.get("ordnance", {}).get("carried", {})
+        return item in carried.get(str(action.get("figure")), [])
+
+    def will_place(self, view: dict[str, Any], action: Action) -> bool:
+        """He carries a Claymore and stands where one would sweep open ground."""
+        here = cell_of(self.me(view, action.get("figure")).get("at"))
+        return self.carries(view, action, "claymore") and here is not None and any(
+            self.cone_cells(here, f) >= OPEN_CONE for f in FACING)
+
+    def emplace(self, view: dict[str, Any], options: list[Action]) -> Action | None:
+        """A defender places his Claymore facing where the enemy is, or was last seen, or the
+        far side of the map (where raiders come from)."""
+        if self.attacker or not options:
+            return None
+        here = cell_of(self.me(view, options[0].get("figure")).get("at"))
+        goal = next(iter(self.enemies(view)), self.far)
+        if here is None or goal is None or goal == here:
+            return None
+        dx, dy = goal.x - here.x, goal.y - here.y
+
+        def miss(a: Action) -> float:
+            fx, fy = FACING[str(a.get("facing"))]
+            norm = ((dx * dx + dy * dy) * (fx * fx + fy * fy)) ** 0.5
+            return float(-(dx * fx + dy * fy) / norm)
+
+        useful = [a for a in options if self.cone_cells(here, str(a.get("facing"))) >= OPEN_CONE]
+        if not useful:
+            return None
+        return min(useful, key=lambda a: (miss(a), str(a.get("facing"))))
+
+    def sees(self, a: Cell, b: Cell) -> bool:
+        return a.level == b.level and line_of_sight(
+            self.board.opaque(a.level), (a.x, a.y), (b.x, b.y))
+
+    def cone_cells(self, mine: Cell, facing: str) -> int:
+        """Open cells the mine would sweep (in its cone and sight)."""
+        return sum(1 for c in self.board.cells(mine.level)
+                   if self.board.passable(c) and in_cone(mine, facing, c) and self.sees(mine, c))
+
     def claymore(self, view: dict[str, Any], options: list[Action]) -> Action | None:
         """Set off a Claymore when a seen enemy stands in its cone and no friend does."""
         mines = {m["id"]: m for m in view.get("ordnance", {}).get("mines", [])}
@@ -199,8 +247,9 @@ class CommandoBot(BaselineBot):
                 continue
             foes = [cell_of(e["at"]) for e in view["seen"] if e["status"] != "dead"]
             friends = [cell_of(f["at"]) for f in view["figures"] if f["status"] != "dead"]
-            if any(in_cone(at, str(mine["facing"]), e) for e in foes) and \
-                    not any(in_cone(at, str(mine["facing"]), f) for f in friends):
+            facing = str(mine["facing"])
+            if any(in_cone(at, facing, e) and self.sees(at, e) for e in foes if e) and \
+                    not any(in_cone(at, facing, f) and self.sees(at, f) for f in friends if f):
                 return a
         return None
 
