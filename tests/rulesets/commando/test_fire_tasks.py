@@ -47,6 +47,8 @@ def test_aimed_fire_is_the_only_task_costs_all_tp_and_adds_ten() -> None:
     assert ev["chances"] == [69 + 9 + 2 + 1 + 10]
     assert ev["cost"] == 50 and len(ev["shots"]) == 3
     assert s.men["kane"].tp == 0 and s.active_man != "kane"  # all his TP: activation over
+    [seen] = [e.for_side("guards") for e in game.log.events if e.kind == "aim"]
+    assert seen is not None and "chances" not in seen and seen["shots"]  # C-99
 
 
 def test_aimed_fire_not_after_another_task_and_needs_the_fire_cost() -> None:

@@ -74,6 +74,8 @@ def test_prepare_then_throw_a_grenade_that_goes_off_in_the_bookkeeping() -> None
     [ev] = events(game, "throw")
     # Dex 18 (+1), Hero 22 (+2), range 6 (55); g1 stands in the open
     assert ev["chance"] == 55 + 1 + 2
+    [seen] = [e.for_side("guards") for e in game.log.events if e.kind == "throw"]
+    assert seen is not None and "chance" not in seen and seen["lands"]  # C-99
     assert len(s.ordnance.live) == 1 and not events(game, "explosion")
     hold_windows(game)
     finish_turn(game)

@@ -380,7 +380,8 @@ def deliver(state: CommandoState, man: ManState, device: str, at: Cell, chance: 
     toss = False
     skill = man.ratings.skills.get("grenade_toss")
     if skill is not None and device in THROWN:
-        toss = skill_check(chance, "grenade_toss", skill.rating, man.ratings.hero_skill())
+        toss = skill_check(chance, "grenade_toss", skill.rating, man.ratings.hero_skill(),
+                           audience=frozenset({man.side}))  # ruling C-99: his skills are his
     pct = grenades.accuracy(throw_situation(state, man, device, at, toss))
     assert pct is not None, "checked before"
     landing = grenades.land(chance, device, pct)
@@ -390,10 +391,11 @@ def deliver(state: CommandoState, man: ManState, device: str, at: Cell, chance: 
     state.observed[enemy].add(man.id)
     state.ever_seen[enemy].add(man.id)
     state.last_seen[enemy][man.id] = (state.pos[man.id], state.turn)
-    log.emit(kind, {"figure": man.id, "device": device, "at": cell_json(at), "chance": pct,
-                    "on_target": landing.on_target, "direction": landing.direction,
-                    "distance": landing.distance, "lands": cell_json(lands),
-                    "grenade_toss": toss})
+    data = {"figure": man.id, "device": device, "at": cell_json(at), "chance": pct,
+            "on_target": landing.on_target, "direction": landing.direction,
+            "distance": landing.distance, "lands": cell_json(lands), "grenade_toss": toss}
+    hidden = {k: v for k, v in data.items() if k not in ("chance", "grenade_toss")}
+    log.emit(kind, data, None, {enemy: hidden})  # ruling C-99
     flow.note_sightings(state)
     return lands
 
