@@ -96,6 +96,7 @@ class Ordnance:
     live: list[Live] = field(default_factory=list)
     mines: list[Mine] = field(default_factory=list)
     clouds: list[clouds.Cloud] = field(default_factory=list)
+    work: dict[str, int] = field(default_factory=dict)  # man -> turn he last worked a charge
     seq: int = 0
 
     def next_id(self, prefix: str) -> str:
@@ -596,6 +597,10 @@ def do_plant(state: CommandoState, action: Action, chance: Chance, log: EventLog
     at = state.pos[man.id]
     task = f"demolition@{at.level},{at.x},{at.y}"
     cost = demolition_cost(man)
+    if man.task == task and state.ordnance.work.get(man.id) != state.turn - 1:
+        # ruling C-100 (C-5): work not continued first thing in his next activation is lost
+        man.task, man.task_paid = None, 0
+    state.ordnance.work[man.id] = state.turn
     done = man.work_on(task, cost)
     audience = flow.audience_of(state, man.id)
     if not done:
@@ -725,6 +730,7 @@ def snapshot(state: CommandoState) -> dict[str, Any]:
         "mines": [m.to_json() | {"side": m.side} for m in o.mines],
         "clouds": [{"kind": c.kind, "at": cell_json(c.center), "until": c.until}
                    for c in o.clouds],
+        "work": dict(sorted(o.work.items())),
         "seq": o.seq,
     }
 
