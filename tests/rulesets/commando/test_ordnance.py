@@ -355,11 +355,14 @@ def test_claymores_set_by_the_scenario_are_secret_and_checked() -> None:
     bad = arena(men, options={"claymores": [{"side": "guards", "at": "ground:99,4",
                                              "facing": "E"},
                                             {"side": "guards", "at": "ground:5,4",
-                                             "facing": "up"}, "mine"]})
+                                             "facing": "up"}, "mine",
+                                            {"side": "guards", "at": "ground:8,8",
+                                             "facing": "E"}]}, walls=((8, 8),))
     issues = ruleset.check_scenario(bad)
     paths = [i.path for i in issues]
     assert paths == ["options.claymores[0].at", "options.claymores[1].facing",
-                     "options.claymores[2]"]
+                     "options.claymores[2]", "options.claymores[3].at"]
+    assert "wall" in issues[-1].message
 
 
 @pytest.mark.parametrize(("device", "inside", "past"), [

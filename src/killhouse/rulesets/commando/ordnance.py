@@ -28,7 +28,7 @@ from killhouse.rulesets.commando.observation import in_range
 from killhouse.rulesets.commando.tables import tables
 from killhouse.rulesets.commando.turn import burn
 from killhouse.rulesets.kit import Arg, Move
-from killhouse.scenario.cellref import RefError, parse_cell
+from killhouse.scenario.cellref import RefError, blocked_reason, parse_cell
 from killhouse.scenario.model import Issue, Scenario
 
 if TYPE_CHECKING:
@@ -133,6 +133,11 @@ def scenario_mines(scenario: Scenario) -> tuple[list[tuple[str, Cell, str]], lis
             at = parse_cell(entry["at"], names, scenario.board.levels)
         except RefError as err:
             issues.append(Issue(f"{path}.at", err.message, err.hint))
+            continue
+        blocked = blocked_reason(scenario.board.levels[at.level], at.x, at.y)
+        if blocked:
+            issues.append(Issue(f"{path}.at", f"a Claymore cannot lie in {blocked}",
+                                "put it on an open square"))
             continue
         out.append((str(entry["side"]), at, str(entry["facing"])))
     return out, issues
