@@ -49,6 +49,8 @@ def test_aimed_fire_is_the_only_task_costs_all_tp_and_adds_ten() -> None:
     assert s.men["kane"].tp == 0  # all his TP: his activation is over once op fire is asked
     if s.active_man == "kane":
         assert game.pending()[0].kind == "opfire"
+    [seen] = [e.for_side("guards") for e in game.log.events if e.kind == "aim"]
+    assert seen is not None and "chances" not in seen and seen["shots"]  # C-99
 
 
 def test_aimed_fire_not_after_another_task_and_needs_the_fire_cost() -> None:

@@ -257,3 +257,9 @@ def test_claymore_odds_by_shotgun_band(rng: int, base: int) -> None:
     assert got == {"kill": F(min(16, h // 6), 100), "wound": F(h - min(16, h // 6), 100),
                    "miss": F(100 - h, 100)}
     assert odds("claymore", "--range", "11") == {"out-of-reach": F(1)}  # one past its reach
+
+
+def test_statistical_agreement_of_blast_and_claymore() -> None:
+    """10^5 seeded blasts (Closed room, 3 men) and Claymore attacks, within 4 standard errors."""
+    _agrees("blast", ["--environment", "closed", "--men", "3"], 100_000, 13)
+    _agrees("claymore", ["--range", "9", "--target-prone"], 100_000, 14)

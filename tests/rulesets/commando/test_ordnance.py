@@ -38,10 +38,11 @@ def game_with(kit: tuple[str, ...], guard: tuple[int, int] = (7, 4), seed: int =
     return game
 
 
-def finish_turn(game: Game) -> None:
-    """End every remaining activation (holding all op fire) until the Bookkeeping has run."""
+def finish_turn(game: Game, turn: int | None = None) -> None:
+    """End every remaining activation (holding all op fire) until the Bookkeeping of ``turn``
+    (default: the current turn) has run."""
     s = state(game)
-    turn = s.turn
+    turn = s.turn if turn is None else turn
     while s.turn == turn and s.result is None:
         hold_windows(game)
         if s.phase == "plot":
@@ -74,6 +75,8 @@ def test_prepare_then_throw_a_grenade_that_goes_off_in_the_bookkeeping() -> None
     [ev] = events(game, "throw")
     # Dex 18 (+1), Hero 22 (+2), range 6 (55); g1 stands in the open
     assert ev["chance"] == 55 + 1 + 2
+    [seen] = [e.for_side("guards") for e in game.log.events if e.kind == "throw"]
+    assert seen is not None and "chance" not in seen and seen["lands"]  # C-99
     assert len(s.ordnance.live) == 1 and not events(game, "explosion")
     hold_windows(game)
     finish_turn(game)
@@ -192,34 +195,41 @@ def test_a_missed_throw_scatters_and_a_wall_stops_it() -> None:
     pytest.fail("no southward scatter of 2+ in 40 seeds")
 
 
-def test_demolition_charge_over_activations_then_timer() -> None:
+def plant_over_three_activations(seed: int) -> tuple[Game, dict[str, Any], int]:
+    """Kane (Demolitions 10: 140 TP) works a charge with timer 1 over three activations."""
     game = game_with(("demolition",), guard=(30, 4), extra={"skills": {"demolitions": 10}},
-                     seed=1, turn_limit=10)  # seed 1: the Demolitions roll succeeds
+                     seed=seed, turn_limit=10)
     s = state(game)
     activate(game, "kane")
     assert {a.get("timer") for a in kinds(game, "raiders")["plant"]} == set(range(6))
-    game.apply(Action.make("raiders", "plant", figure="kane", timer=1))
-    assert s.men["kane"].task_paid == 50 and not s.ordnance.live  # 140 TP: 50 + 50 + 40
-    hold_windows(game)
-    finish_turn(game)
-    activate(game, "kane")
-    game.apply(Action.make("raiders", "plant", figure="kane", timer=1))
-    hold_windows(game)
-    finish_turn(game)
-    activate(game, "kane")
+    for paid in (50, 100):
+        turn = s.turn
+        game.apply(Action.make("raiders", "plant", figure="kane", timer=1))
+        assert s.men["kane"].task_paid == paid and not s.ordnance.live  # 140: 50 + 50 + 40
+        hold_windows(game)
+        finish_turn(game, turn)
+        activate(game, "kane")
     game.apply(Action.make("raiders", "plant", figure="kane", timer=1))
     assert s.men["kane"].tp == 10
     [done] = [e for e in events(game, "plant") if e["done"]]
     assert done["chance"] == 35  # SDL 20 + 1, at least 35 (C-45)
-    set_turn = s.turn
     guards_know = [e.for_side("guards") for e in game.log.events if e.kind == "plant"]
     assert guards_know == [None, None, None]
-    assert done["set"]
+    return game, dict(done), s.turn
+
+
+def test_demolition_charge_over_activations_then_timer() -> None:
+    for seed in range(30):
+        game, done, set_turn = plant_over_three_activations(seed)
+        if done["set"]:
+            break
+    else:
+        pytest.fail("no successful Demolitions roll (35 %) in 30 seeds")
+    s = state(game)
     assert ordnance.view(s, "guards")["live"] == []  # the charge is secret (C-63)
     assert len(ordnance.view(s, "raiders")["live"]) == 1
     hold_windows(game)
-    if s.turn == set_turn:
-        finish_turn(game)  # timer 1: waits one Bookkeeping ...
+    finish_turn(game, set_turn)  # timer 1: waits one Bookkeeping ...
     assert s.turn == set_turn + 1
     assert not events(game, "explosion") and s.ordnance.live[0].timer == 0
     finish_turn(game)  # ... and goes off in the next (C-77)
@@ -315,17 +325,13 @@ def test_a_preserving_man_throws_within_five_squares_and_not_six() -> None:
 
 
 def test_a_failed_demolitions_roll_keeps_the_charge() -> None:
-    game = game_with(("demolition",), guard=(30, 4), extra={"skills": {"demolitions": 10}},
-                     seed=2, turn_limit=10)  # seed 2: the roll fails
+    for seed in range(30):
+        game, done, _ = plant_over_three_activations(seed)
+        if not done["set"]:
+            break
+    else:
+        pytest.fail("no failed Demolitions roll (65 %) in 30 seeds")
     s = state(game)
-    for _ in range(3):
-        activate(game, "kane")
-        game.apply(Action.make("raiders", "plant", figure="kane", timer=0))
-        hold_windows(game)
-        if s.men["kane"].task is not None:
-            finish_turn(game)
-    [done] = [e for e in events(game, "plant") if e["done"]]
-    assert done["set"] is False
     assert "demolition" in s.men["kane"].carried and not s.ordnance.live  # C-96
 
 
@@ -349,11 +355,14 @@ def test_claymores_set_by_the_scenario_are_secret_and_checked() -> None:
     bad = arena(men, options={"claymores": [{"side": "guards", "at": "ground:99,4",
                                              "facing": "E"},
                                             {"side": "guards", "at": "ground:5,4",
-                                             "facing": "up"}, "mine"]})
+                                             "facing": "up"}, "mine",
+                                            {"side": "guards", "at": "ground:8,8",
+                                             "facing": "E"}]}, walls=((8, 8),))
     issues = ruleset.check_scenario(bad)
     paths = [i.path for i in issues]
     assert paths == ["options.claymores[0].at", "options.claymores[1].facing",
-                     "options.claymores[2]"]
+                     "options.claymores[2]", "options.claymores[3].at"]
+    assert "wall" in issues[-1].message
 
 
 @pytest.mark.parametrize(("device", "inside", "past"), [
@@ -420,3 +429,25 @@ def test_digest_17_item_12_in_play() -> None:
     assert ev["chance"] == 24  # floor(48 x 0.5): the door in between counts open or shut
     if not ev["on_target"]:  # a miss scatters by the Grenade Scatter Table (1d6 -> 1, 2, 3)
         assert ev["distance"] in (1, 2, 3)
+
+
+def test_demolition_work_skipped_for_an_activation_is_lost() -> None:
+    game = game_with(("demolition",), guard=(30, 4), extra={"skills": {"demolitions": 10}},
+                     seed=6, turn_limit=10)
+    s = state(game)
+    activate(game, "kane")
+    turn = s.turn
+    game.apply(Action.make("raiders", "plant", figure="kane", timer=0))
+    hold_windows(game)
+    assert s.men["kane"].task_paid == 50
+    finish_turn(game, turn)
+    activate(game, "kane")  # next activation: something else first ...
+    turn = s.turn
+    game.apply(Action.make("raiders", "posture", figure="kane", to="prone"))
+    hold_windows(game)
+    assert "plant" not in kinds(game, "raiders")  # ... so the work cannot go on now
+    game.apply(Action.make("raiders", "end"))
+    finish_turn(game, turn)
+    activate(game, "kane")
+    game.apply(Action.make("raiders", "plant", figure="kane", timer=0))
+    assert s.men["kane"].task_paid == 50  # started again: the first 50 were lost (C-5)

@@ -14,7 +14,7 @@ from typing import Any
 
 from killhouse.ai.baseline import BaselineBot, cell_of
 from killhouse.core.cells import Cell
-from killhouse.core.geometry import octile
+from killhouse.core.geometry import line_of_sight, octile
 from killhouse.core.rng import Rng
 from killhouse.rulesets.base import Action
 from killhouse.scenario.model import Scenario
@@ -29,6 +29,8 @@ THROW_FROM = 2
 FIRE_COST = {"pistol": 7, "carbine": 13, "rifle": 13, "shotgun": 14, "flamethrower": 20}
 AUTOMATIC_COST = 18
 CLAYMORE_REACH = 10
+#: a Claymore is placed only where its cone sweeps at least this many open squares
+OPEN_CONE = 12
 
 
 class CommandoBot(BaselineBot):
@@ -44,6 +46,8 @@ class CommandoBot(BaselineBot):
         self.far = self._far_cell(own)
         #: doors this bot has opened (it never closes one again)
         self.opened: set[Cell] = set()
+        #: enemies it has seen fall: no grenade goes where they were last seen
+        self.fallen: set[str] = set()
 
     def _far_cell(self, own: list[Cell]) -> Cell | None:
         """The open cell farthest from where the side starts: where to look for the enemy."""
@@ -95,7 +99,13 @@ class CommandoBot(BaselineBot):
         if "hold" in by_kind:
             return by_kind["hold"][0]
         if "plot" in by_kind and not self.attacker:
-            return by_kind["plot"][0]
+            # a man with a Claymore to place keeps his 50 TP for it instead of the plot
+            plots = [a for a in by_kind["plot"] if not self.will_place(view, a)]
+            if plots:
+                return plots[0]
+        mine = self.emplace(view, by_kind.get("emplace", []))
+        if mine is not None:
+            return mine
         if "commit" in by_kind:
             return by_kind["commit"][0]
         if "reload" in by_kind:
@@ -119,7 +129,10 @@ class CommandoBot(BaselineBot):
         """Where enemies in action are seen, then where the others were last seen."""
         out = [cell_of(e["at"]) for e in view["seen"] if e["status"] not in ("dead",
                                                                                "incapacitated")]
-        out += [cell_of(r["at"]) for r in view["remembered"]]
+        for e in view["seen"]:
+            if e["status"] in ("dead", "incapacitated"):
+                self.fallen.add(str(e["id"]))
+        out += [cell_of(r["at"]) for r in view["remembered"] if r["id"] not in self.fallen]
         return [c for c in out if c is not None]
 
     def friends_near(self, view: dict[str, Any], at: Cell, skip: str | None = None) -> bool:
@@ -137,7 +150,8 @@ class CommandoBot(BaselineBot):
         for a in options:
             at = cell_of(a.get("at"))
             me = cell_of(self.me(view, a.get("figure")).get("at"))
-            if at is None or me is None or self.friends_near(view, at):
+            if at is None or me is None or self.friends_near(view, at) or \
+                    self.covered(view, at):
                 continue
             crowd = sum(1 for e in self.enemies(view) if octile(e, at) <= 1)
             key = (-crowd, octile(me, at))
@@ -159,7 +173,8 @@ class CommandoBot(BaselineBot):
             if me is None or man.get("tp", 0) < 7 + 15:
                 continue
             for e in self.enemies(view):
-                if THROW_FROM <= octile(me, e) <= reach and not self.friends_near(view, e):
+                if THROW_FROM <= octile(me, e) <= reach and not self.friends_near(view, e) \
+                        and not self.covered(view, e):
                     return a
         return None
 
@@ -182,6 +197,46 @@ class CommandoBot(BaselineBot):
 
         return min(options, key=rng)
 
+    def carries(self, view: dict[str, Any], action: Action, item: str) -> bool:
+        carried = view.get("ordnance", {}).get("carried", {})
+        return item in carried.get(str(action.get("figure")), [])
+
+    def will_place(self, view: dict[str, Any], action: Action) -> bool:
+        """He carries a Claymore and stands where one would sweep open ground."""
+        here = cell_of(self.me(view, action.get("figure")).get("at"))
+        return self.carries(view, action, "claymore") and here is not None and any(
+            self.cone_cells(here, f) >= OPEN_CONE for f in FACING)
+
+    def emplace(self, view: dict[str, Any], options: list[Action]) -> Action | None:
+        """A defender places his Claymore facing where the enemy is, or was last seen, or the
+        far side of the map (where raiders come from)."""
+        if self.attacker or not options:
+            return None
+        here = cell_of(self.me(view, options[0].get("figure")).get("at"))
+        goal = next(iter(self.enemies(view)), self.far)
+        if here is None or goal is None or goal == here:
+            return None
+        dx, dy = goal.x - here.x, goal.y - here.y
+
+        def miss(a: Action) -> float:
+            fx, fy = FACING[str(a.get("facing"))]
+            norm = ((dx * dx + dy * dy) * (fx * fx + fy * fy)) ** 0.5
+            return float(-(dx * fx + dy * fy) / norm)
+
+        useful = [a for a in options if self.cone_cells(here, str(a.get("facing"))) >= OPEN_CONE]
+        if not useful:
+            return None
+        return min(useful, key=lambda a: (miss(a), str(a.get("facing"))))
+
+    def sees(self, a: Cell, b: Cell) -> bool:
+        return a.level == b.level and line_of_sight(
+            self.board.opaque(a.level), (a.x, a.y), (b.x, b.y))
+
+    def cone_cells(self, mine: Cell, facing: str) -> int:
+        """Open cells the mine would sweep (in its cone and sight)."""
+        return sum(1 for c in self.board.cells(mine.level)
+                   if self.board.passable(c) and in_cone(mine, facing, c) and self.sees(mine, c))
+
     def claymore(self, view: dict[str, Any], options: list[Action]) -> Action | None:
         """Set off a Claymore when a seen enemy stands in its cone and no friend does."""
         mines = {m["id"]: m for m in view.get("ordnance", {}).get("mines", [])}
@@ -192,37 +247,54 @@ class CommandoBot(BaselineBot):
                 continue
             foes = [cell_of(e["at"]) for e in view["seen"] if e["status"] != "dead"]
             friends = [cell_of(f["at"]) for f in view["figures"] if f["status"] != "dead"]
-            if any(in_cone(at, str(mine["facing"]), e) for e in foes) and \
-                    not any(in_cone(at, str(mine["facing"]), f) for f in friends):
+            facing = str(mine["facing"])
+            if any(in_cone(at, facing, e) and self.sees(at, e) for e in foes if e) and \
+                    not any(in_cone(at, facing, f) and self.sees(at, f) for f in friends if f):
                 return a
         return None
 
     def pick_man(self, view: dict[str, Any], options: list[Action]) -> Action:
         return options[0]
 
+    def covered(self, view: dict[str, Any], at: Cell) -> bool:
+        """A device of his side already lies within 1 square of it, waiting to go off."""
+        live = [cell_of(c["at"]) for c in view.get("ordnance", {}).get("live", [])
+                if c.get("owner") in {f["id"] for f in view["figures"]}]
+        return any(c is not None and c.level == at.level and octile(c, at) <= 1 for c in live)
+
+    def near_live(self, view: dict[str, Any], at: Cell | None) -> bool:
+        """Within 2 squares of a grenade, satchel or charge his side knows will go off."""
+        live = [cell_of(c["at"]) for c in view.get("ordnance", {}).get("live", [])]
+        return at is not None and any(
+            c is not None and c.level == at.level and octile(c, at) < SAFE for c in live)
+
     def best_step(self, view: dict[str, Any], steps: list[Action]) -> Action | None:
+        """The step that brings him closest to the goal, never into a known blast; a man
+        standing where a device will go off steps out first, whatever his reserve."""
         man = self.me(view, steps[0].get("figure"))
-        if man.get("tp", 0) + man.get("move_tp", 0) < RESERVE:
+        here = cell_of(man.get("at"))
+        fleeing = self.near_live(view, here)
+        if man.get("tp", 0) + man.get("move_tp", 0) < RESERVE and not fleeing:
             return None
         targets = self.targets(view) or ([self.far] if self.far is not None else [])
         field = self.field(targets)
         if field is None:
             return None
-        here = cell_of(man.get("at"))
         d_here = field.cost(here) if here is not None else None
         best: tuple[float, str, Action] | None = None
         for step in steps:
             to = cell_of(step.hint.get("to"))
             d = field.cost(to) if to is not None else None
-            if d is None:
+            if d is None or self.near_live(view, to):
                 continue
             key = (float(d), str(step.get("dir")), step)
             if best is None or key[:2] < best[:2]:
                 best = key
-        if best is None or (d_here is not None and best[0] >= d_here) or best[0] == 0:
+        if best is None:
+            return None
+        if not fleeing and ((d_here is not None and best[0] >= d_here) or best[0] == 0):
             return None
         return best[2]
-
 
     def door_on_the_way(self, view: dict[str, Any], doors: list[Action]) -> Action | None:
         """A door closer to the goal than he is: open it (it may be the way in)."""

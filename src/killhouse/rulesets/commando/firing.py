@@ -81,14 +81,17 @@ def resolve_fire(state: CommandoState, firer: ManState, aims: Sequence[tasks.Aim
         state.last_seen[enemy][firer.id] = (state.pos[firer.id], state.turn)
     # what the enemy may hear of it: the shots, and the firer only if it observes him
     audience = None if firer.id in state.observed[enemy] else frozenset({firer.side})
-    log.emit(kind, {
+    data = {
         "figure": firer.id, "weapon": weapon, "cost": report.cost, "chances": report.chances,
         "targets": [a.target for a in aims],
         "shots": [{"victim": v, "result": s.result, "damage": s.damage}
                   for v, s in report.shots],
         "status": {v: state.men[v].wound().value for v, _ in report.shots},
         "emptied": report.emptied, "sniped": report.sniped,
-    }, audience)
+    }
+    # ruling C-99: the enemy's copy leaves out the chances (they follow from his Mk and WP)
+    hidden = {k: v for k, v in data.items() if k != "chances"}
+    log.emit(kind, data, audience, {enemy: hidden} if audience is None else None)
     if audience is not None:
         # the side fired upon learns what hit its men, not who fired (a sniper stays unseen)
         log.emit("fired-upon", {

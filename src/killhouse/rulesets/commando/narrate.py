@@ -34,8 +34,9 @@ def narrate(event: Event) -> str | None:
         how = {"aim": "aimed fire", "semi": "semi-automatic fire", "spray": "spray fire",
                "snipe": "a sniper's shot"}[k]
         shots = ", ".join(f"{s['result']} ({s['victim']})" for s in d["shots"])
+        pct = f", {'/'.join(map(str, d['chances']))} %" if "chances" in d else ""
         return (f"{d['figure']} puts {how} from his {d['weapon']} at {', '.join(d['targets'])}"
-                f" ({d['cost']} TP, {'/'.join(map(str, d['chances']))} %): {shots}"
+                f" ({d['cost']} TP{pct}): {shots}"
                 + ("; unobserved" if d["sniped"] else "")
                 + ("; magazine empty" if d["emptied"] else ""))
     if k == "fired-upon":
@@ -47,7 +48,8 @@ def narrate(event: Event) -> str | None:
         verb = "throws" if k == "throw" else "fires"
         where = ("on target" if d["on_target"]
                  else f"misses {d['distance']} {d['direction']} to {d['lands']}")
-        return f"{d['figure']} {verb} a {d['device']} at {d['at']} ({d['chance']} %): {where}"
+        pct = f" ({d['chance']} %)" if "chance" in d else ""
+        return f"{d['figure']} {verb} a {d['device']} at {d['at']}{pct}: {where}"
     if k == "load":
         return f"{d['figure']} makes his {d['device']} ready"
     if k == "explosion":

@@ -28,7 +28,7 @@ from killhouse.rulesets.commando.observation import in_range
 from killhouse.rulesets.commando.tables import tables
 from killhouse.rulesets.commando.turn import burn
 from killhouse.rulesets.kit import Arg, Move
-from killhouse.scenario.cellref import RefError, parse_cell
+from killhouse.scenario.cellref import RefError, blocked_reason, parse_cell
 from killhouse.scenario.model import Issue, Scenario
 
 if TYPE_CHECKING:
@@ -96,6 +96,7 @@ class Ordnance:
     live: list[Live] = field(default_factory=list)
     mines: list[Mine] = field(default_factory=list)
     clouds: list[clouds.Cloud] = field(default_factory=list)
+    work: dict[str, int] = field(default_factory=dict)  # man -> turn he last worked a charge
     seq: int = 0
 
     def next_id(self, prefix: str) -> str:
@@ -132,6 +133,11 @@ def scenario_mines(scenario: Scenario) -> tuple[list[tuple[str, Cell, str]], lis
             at = parse_cell(entry["at"], names, scenario.board.levels)
         except RefError as err:
             issues.append(Issue(f"{path}.at", err.message, err.hint))
+            continue
+        blocked = blocked_reason(scenario.board.levels[at.level], at.x, at.y)
+        if blocked:
+            issues.append(Issue(f"{path}.at", f"a Claymore cannot lie in {blocked}",
+                                "put it on an open square"))
             continue
         out.append((str(entry["side"]), at, str(entry["facing"])))
     return out, issues
@@ -380,7 +386,8 @@ def deliver(state: CommandoState, man: ManState, device: str, at: Cell, chance: 
     toss = False
     skill = man.ratings.skills.get("grenade_toss")
     if skill is not None and device in THROWN:
-        toss = skill_check(chance, "grenade_toss", skill.rating, man.ratings.hero_skill())
+        toss = skill_check(chance, "grenade_toss", skill.rating, man.ratings.hero_skill(),
+                           audience=frozenset({man.side}))  # ruling C-99: his skills are his
     pct = grenades.accuracy(throw_situation(state, man, device, at, toss))
     assert pct is not None, "checked before"
     landing = grenades.land(chance, device, pct)
@@ -390,10 +397,11 @@ def deliver(state: CommandoState, man: ManState, device: str, at: Cell, chance: 
     state.observed[enemy].add(man.id)
     state.ever_seen[enemy].add(man.id)
     state.last_seen[enemy][man.id] = (state.pos[man.id], state.turn)
-    log.emit(kind, {"figure": man.id, "device": device, "at": cell_json(at), "chance": pct,
-                    "on_target": landing.on_target, "direction": landing.direction,
-                    "distance": landing.distance, "lands": cell_json(lands),
-                    "grenade_toss": toss})
+    data = {"figure": man.id, "device": device, "at": cell_json(at), "chance": pct,
+            "on_target": landing.on_target, "direction": landing.direction,
+            "distance": landing.distance, "lands": cell_json(lands), "grenade_toss": toss}
+    hidden = {k: v for k, v in data.items() if k not in ("chance", "grenade_toss")}
+    log.emit(kind, data, None, {enemy: hidden})  # ruling C-99
     flow.note_sightings(state)
     return lands
 
@@ -594,6 +602,10 @@ def do_plant(state: CommandoState, action: Action, chance: Chance, log: EventLog
     at = state.pos[man.id]
     task = f"demolition@{at.level},{at.x},{at.y}"
     cost = demolition_cost(man)
+    if man.task == task and state.ordnance.work.get(man.id) != state.turn - 1:
+        # ruling C-100 (C-5): work not continued first thing in his next activation is lost
+        man.task, man.task_paid = None, 0
+    state.ordnance.work[man.id] = state.turn
     done = man.work_on(task, cost)
     audience = flow.audience_of(state, man.id)
     if not done:
@@ -723,6 +735,7 @@ def snapshot(state: CommandoState) -> dict[str, Any]:
         "mines": [m.to_json() | {"side": m.side} for m in o.mines],
         "clouds": [{"kind": c.kind, "at": cell_json(c.center), "until": c.until}
                    for c in o.clouds],
+        "work": dict(sorted(o.work.items())),
         "seq": o.seq,
     }
 
