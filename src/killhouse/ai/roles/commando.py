@@ -79,6 +79,8 @@ class CommandoBot(BaselineBot):
         melee = self.h2h_choice(by_kind)
         if melee is not None:
             return melee
+        if "overwatch" in by_kind:  # Mobile Overwatch: always answer fire with fire
+            return by_kind["overwatch"][0]
         shot = self.nearest_fire(view, actions)
         if shot is not None:
             return shot

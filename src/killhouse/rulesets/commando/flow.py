@@ -27,6 +27,7 @@ from killhouse.rulesets.commando import (
     maptasks,
     morale,
     observation,
+    overwatch,
     tasks,
     turn,
 )
@@ -470,8 +471,8 @@ def shoot(state: CommandoState, firer: ManState, target: str, chance: Chance,
 
 def do_fire(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:
     man = current(state)
-    shoot(state, man, action.get("target"), chance, log)
-    after_task(state, log)
+    # ruling C-128: the target's side is asked about Mobile Overwatch before the fire resolves
+    overwatch.declare_fire(state, man.id, action.get("target"), log)
 
 
 def door_options(state: CommandoState, side: str) -> Iterable[Action]:
@@ -647,10 +648,14 @@ FLOW: Flow[CommandoState] = Flow(
         Move("opfire", (FIGURE, Arg("target", "id")), opfire_options, None,
              help="a plotted man fires at the man who just acted"),
         Move("hold", (), lambda s, side: [Action.make(side, "hold")], None,
-             help="no opportunity fire"),
+             help="no opportunity fire (or no Mobile Overwatch)"),
+        Move("overwatch", (FIGURE, Arg("target", "id")), overwatch.options, None,
+             help="Mobile Overwatch: the man fired at fires back at once (fire cost + 9 TP)"),
     ],
     reactions=[Reaction("opfire", ("opfire", "hold"), resume_opfire,
-                        "an enemy man has acted: opportunity fire?")],
+                        "an enemy man has acted: opportunity fire?"),
+               Reaction(overwatch.REACTION, ("overwatch", "hold"), overwatch.resume,
+                        "an enemy man fires at one of yours: Mobile Overwatch?")],
     phase_of=lambda s: s.phase,
     over=lambda s: s.result is not None,
     windows=lambda s: s.windows,
