@@ -197,3 +197,32 @@ def test_bad_searchlight_objects_are_refused() -> None:
     with pytest.raises(ScenarioError) as err:
         build(SEARCH, "ground:0,0", "ground:25,1", objects=objects)
     assert "aim" in str(err.value) and "crate" in str(err.value)
+
+
+def test_an_unknown_defending_side_is_refused() -> None:
+    from killhouse.errors import ScenarioError
+
+    with pytest.raises(ScenarioError) as err:
+        loads_scenario(_with_defending("nobody"), "defending.yaml")
+    assert "options.defending" in str(err.value) and "nobody" in str(err.value)
+    assert loads_scenario(_with_defending("none"), "defending.yaml") is not None
+
+
+def _with_defending(side: str) -> str:
+    return f"""
+name: defending
+ruleset: commando
+options: {{defending: {side}}}
+map:
+  levels:
+    ground: |
+      ......
+sides:
+  - {{id: raiders, name: R, controller: ai}}
+  - {{id: guards, name: G, controller: ai}}
+figures:
+  - {{id: kane, side: raiders, at: "ground:0,0", equipment: [m16], man: commando,
+     stats: {{st: 17, mk: 22, dex: 18, end: 19, lead: 21, hero: 22}}}}
+  - {{id: g1, side: guards, at: "ground:5,0", equipment: [pistol],
+     stats: {{st: 13, mk: 13, dex: 13, end: 13}}}}
+"""
