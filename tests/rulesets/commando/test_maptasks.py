@@ -226,3 +226,22 @@ figures:
   - {{id: g1, side: guards, at: "ground:5,0", equipment: [pistol],
      stats: {{st: 13, mk: 13, dex: 13, end: 13}}}}
 """
+
+
+def test_operating_a_searchlight_swings_it_to_an_observed_enemy() -> None:
+    objects = """objects:
+  - {id: sl, type: searchlight, at: "ground:1,0", aim: "ground:10,0"}"""
+    game = start(build(SEARCH, "ground:0,0", "ground:25,1", light="night", objects=objects))
+    state = game.state
+    assert not [a for a in game.legal_actions("raiders") if a.kind == "operate"]
+    state.observed["raiders"].add("g1")
+    ops = [a for a in game.legal_actions("raiders") if a.kind == "operate"]
+    assert [tuple(a.get("to")) for a in ops] == [(0, 25, 1)]
+    state.men["kane"].tp = 49
+    assert not [a for a in game.legal_actions("raiders") if a.kind == "operate"]
+    state.men["kane"].tp = 50
+    start_at = len(game.log)
+    game.apply(ops[0])
+    assert state.lights["sl"].aim == Cell(0, 25, 1) and state.men["kane"].tp == 0
+    swung = [e for e in game.log.since(start_at) if e.kind == "searchlight"]
+    assert swung and swung[0].for_side("guards") is not None  # a light is seen by all
