@@ -122,6 +122,9 @@ class CommandoBot(BaselineBot):
 
     def best_step(self, view: dict[str, Any], steps: list[Action]) -> Action | None:
         man = self.me(view, steps[0].get("figure"))
+        charge = self.charge(view, steps) if self.attacker else None
+        if charge is not None:
+            return charge
         if man.get("tp", 0) + man.get("move_tp", 0) < RESERVE:
             return None
         targets = self.targets(view) or (self.search_goals(view) if self.attacker else []) or (
@@ -177,6 +180,17 @@ class CommandoBot(BaselineBot):
             return 0
         row = tables().field.get(ground.cell_kind(self.board, cell))
         return -(row.fire or 0) if row is not None else 0
+
+    def charge(self, view: dict[str, Any], steps: list[Action]) -> Action | None:
+        """A raider who cannot fire (he would have) closes to hand-to-hand with an observed
+        enemy next to him: the step into his square (C-37)."""
+        enemies = {tuple(e["at"]) for e in view.get("seen", [])
+                   if e.get("status") not in ("dead", "incapacitated")}
+        for step in steps:
+            to = step.hint.get("to")
+            if to is not None and tuple(to) in enemies:
+                return step
+        return None
 
     def search_goals(self, view: dict[str, Any]) -> list[Cell]:
         """Building cells no man of the side has yet come within 3 squares of."""
