@@ -66,8 +66,8 @@ def state(game: Game) -> CommandoState:
 
 
 def hold_windows(game: Game) -> None:
-    """Answer every open op-fire window with ``hold``."""
-    while game.pending() and game.pending()[0].kind == "opfire":
+    """Answer every open op-fire or Mobile Overwatch window with ``hold``."""
+    while game.pending() and game.pending()[0].kind in ("opfire", "overwatch"):
         game.apply(Action.make(game.pending()[0].side, "hold"))
 
 

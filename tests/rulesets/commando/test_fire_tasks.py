@@ -158,6 +158,7 @@ def test_fire_into_hand_to_hand_draws_each_victim_from_the_square() -> None:
     # g1 and g2 stand in one square; engaged there (set after phase 4 would have settled it)
     s.men["g1"].engaged = s.men["g2"].engaged = True
     game.apply(Action.make("raiders", "fire", figure="kane", target="g1"))
+    hold_windows(game)  # the guards' Mobile Overwatch question comes before the fire (C-128)
     picks = [e for e in game.log.events
              if e.kind == "pick" and e.data.get("purpose") == "victim in hand-to-hand"]
     assert len(picks) == 3  # one draw per fire of the M16 (C-37)
@@ -199,6 +200,7 @@ def test_a_flamethrower_hit_sets_him_burning_until_he_ceases_prone() -> None:
         s = state(game)
         activate(game, "kane")
         game.apply(Action.make("raiders", "fire", figure="kane", target="g1"))
+        hold_windows(game)  # Mobile Overwatch is asked before the fire resolves (C-128)
         if s.men["g1"].burning and s.men["g1"].active():
             break
     else:

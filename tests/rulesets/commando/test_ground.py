@@ -174,3 +174,29 @@ figures: []
         loads_scenario(text, "bad.yaml")
     message = str(err.value)
     assert "bad.yaml:6" in message and "jungle" in message and "woods" in message
+
+
+def test_a_man_climbs_through_a_window_and_never_stands_in_it() -> None:
+    # ruling C-121: the step lands beyond the window and pays both steps (28 + 5)
+    game = Game(scenario(".=........", b="ground:9,0"), seed=1)
+    for side in ("raiders", "guards"):
+        game.apply(Action.make(side, "commit"))
+    game.state.active_side = "raiders"
+    game.apply(Action.make("raiders", "activate", figure="kane"))
+    steps = {a.get("dir"): a for a in game.legal_actions("raiders") if a.kind == "step"}
+    assert tuple(steps["e"].hint["to"]) == (0, 2, 0)
+    game.apply(steps["e"])
+    assert game.state.pos["kane"] == Cell(0, 2, 0)
+    assert game.state.men["kane"].tp == 50 - 28 - 5
+
+
+def test_a_window_climb_needs_both_steps_tp_edge() -> None:
+    for tp, allowed in ((33, True), (32, False)):
+        game = Game(scenario(".=........", b="ground:9,0"), seed=1)
+        for side in ("raiders", "guards"):
+            game.apply(Action.make(side, "commit"))
+        game.state.active_side = "raiders"
+        game.apply(Action.make("raiders", "activate", figure="kane"))
+        game.state.men["kane"].tp = tp
+        dirs = {a.get("dir") for a in game.legal_actions("raiders") if a.kind == "step"}
+        assert ("e" in dirs) is allowed

@@ -192,3 +192,20 @@ def test_no_leak_of_declarations_in_random_play() -> None:
                         if e.get("kind") == "h2h-declared" and e.get("figure") in mine]
                 assert not told, told
     assert declared > 20
+
+
+def test_a_raider_who_cannot_fire_charges_into_hand_to_hand() -> None:
+    from killhouse.ai.roles.commando import RaiderBot
+    from killhouse.core.rng import Rng
+
+    sc = build()
+    game = Game(sc, seed=1)
+    commit(game)
+    game.state.active_side = "raiders"
+    game.apply(Action.make("raiders", "activate", figure="kane"))
+    game.state.men["kane"].tp = 10  # not enough for an M16 fire (18)
+    bot = RaiderBot(sc, "raiders")
+    choice = bot.choose(game.view("raiders"), game.legal_actions("raiders"), Rng.from_seed(1))
+    assert choice.kind == "step" and choice.get("dir") == "e"
+    game.apply(choice)
+    assert game.state.men["kane"].engaged and game.state.men["g1"].engaged

@@ -197,3 +197,51 @@ def test_bad_searchlight_objects_are_refused() -> None:
     with pytest.raises(ScenarioError) as err:
         build(SEARCH, "ground:0,0", "ground:25,1", objects=objects)
     assert "aim" in str(err.value) and "crate" in str(err.value)
+
+
+def test_an_unknown_defending_side_is_refused() -> None:
+    from killhouse.errors import ScenarioError
+
+    with pytest.raises(ScenarioError) as err:
+        loads_scenario(_with_defending("nobody"), "defending.yaml")
+    assert "options.defending" in str(err.value) and "nobody" in str(err.value)
+    assert loads_scenario(_with_defending("none"), "defending.yaml") is not None
+
+
+def _with_defending(side: str) -> str:
+    return f"""
+name: defending
+ruleset: commando
+options: {{defending: {side}}}
+map:
+  levels:
+    ground: |
+      ......
+sides:
+  - {{id: raiders, name: R, controller: ai}}
+  - {{id: guards, name: G, controller: ai}}
+figures:
+  - {{id: kane, side: raiders, at: "ground:0,0", equipment: [m16], man: commando,
+     stats: {{st: 17, mk: 22, dex: 18, end: 19, lead: 21, hero: 22}}}}
+  - {{id: g1, side: guards, at: "ground:5,0", equipment: [pistol],
+     stats: {{st: 13, mk: 13, dex: 13, end: 13}}}}
+"""
+
+
+def test_operating_a_searchlight_swings_it_to_an_observed_enemy() -> None:
+    objects = """objects:
+  - {id: sl, type: searchlight, at: "ground:1,0", aim: "ground:10,0"}"""
+    game = start(build(SEARCH, "ground:0,0", "ground:25,1", light="night", objects=objects))
+    state = game.state
+    assert not [a for a in game.legal_actions("raiders") if a.kind == "operate"]
+    state.observed["raiders"].add("g1")
+    ops = [a for a in game.legal_actions("raiders") if a.kind == "operate"]
+    assert [tuple(a.get("to")) for a in ops] == [(0, 25, 1)]
+    state.men["kane"].tp = 49
+    assert not [a for a in game.legal_actions("raiders") if a.kind == "operate"]
+    state.men["kane"].tp = 50
+    start_at = len(game.log)
+    game.apply(ops[0])
+    assert state.lights["sl"].aim == Cell(0, 25, 1) and state.men["kane"].tp == 0
+    swung = [e for e in game.log.since(start_at) if e.kind == "searchlight"]
+    assert swung and swung[0].for_side("guards") is not None  # a light is seen by all

@@ -38,6 +38,7 @@ def test_role_ai_plays_the_raid_to_a_result_from_its_own_view() -> None:
     assert isinstance(bot_for(scenario, "raiders"), RaiderBot)
     assert isinstance(bot_for(scenario, "guards"), DefenderBot)
     outcomes: Counter[str | None] = Counter()
+    guards_down = 0
     for seed in range(6):
         game = Game(scenario, seed)
         bots = {s: bot_for(scenario, s) for s in scenario.side_ids()}
@@ -49,4 +50,7 @@ def test_role_ai_plays_the_raid_to_a_result_from_its_own_view() -> None:
             game.apply(bots[side].choose(view, game.legal_actions(side), rng))
         assert game.result is not None and game.result.reason
         outcomes[game.result.winner] += 1
-    assert outcomes["raiders"] > 0  # the raiders do close and shoot
+        guards_down += game.ruleset.casualties(game.state)["guards"]
+    # the raiders do close and shoot (the raid is balanced near even since C-120's cover)
+    assert guards_down >= 6
+    assert sum(outcomes.values()) == 6

@@ -17,6 +17,8 @@ from killhouse.core.cells import Cell
 from killhouse.core.geometry import line_of_sight, octile
 from killhouse.core.rng import Rng
 from killhouse.rulesets.base import Action
+from killhouse.rulesets.commando import ground
+from killhouse.rulesets.commando.tables import tables
 from killhouse.scenario.model import Scenario
 
 #: a raider stops walking with this many TP left, to keep a fire task in hand
@@ -48,6 +50,10 @@ class CommandoBot(BaselineBot):
         self.opened: set[Cell] = set()
         #: enemies it has seen fall: no grenade goes where they were last seen
         self.fallen: set[str] = set()
+        #: where raiders look when they know of no enemy: inside the buildings, else far away
+        self.search = [c for c in self.board.cells() if ground.building(self.board, c)]
+        #: cells the side's men have stood on (the search sweeps the building cells away)
+        self.visited: set[Cell] = set()
 
     def _far_cell(self, own: list[Cell]) -> Cell | None:
         """The open cell farthest from where the side starts: where to look for the enemy."""
@@ -84,6 +90,11 @@ class CommandoBot(BaselineBot):
         by_kind: dict[str, list[Action]] = {}
         for a in actions:
             by_kind.setdefault(a.kind, []).append(a)
+        melee = self.h2h_choice(by_kind)
+        if melee is not None:
+            return melee
+        if "overwatch" in by_kind:  # Mobile Overwatch: always answer fire with fire
+            return by_kind["overwatch"][0]
         for pick in (self.grenade(view, by_kind.get("throw", [])),
                      self.grenade(view, by_kind.get("launch", [])),
                      self.claymore(view, by_kind.get("detonate", [])),
@@ -103,6 +114,10 @@ class CommandoBot(BaselineBot):
             plots = [a for a in by_kind["plot"] if not self.will_place(view, a)]
             if plots:
                 return plots[0]
+        if "plot" in by_kind and self.attacker:
+            bound = self.overwatch_plot(view, by_kind["plot"])
+            if bound is not None:
+                return bound
         mine = self.emplace(view, by_kind.get("emplace", []))
         if mine is not None:
             return mine
@@ -112,8 +127,15 @@ class CommandoBot(BaselineBot):
             return by_kind["reload"][0]
         if "activate" in by_kind:
             return self.pick_man(view, by_kind["activate"])
+        way_in = self.way_in(view, by_kind)
+        if way_in is not None:
+            return way_in
         if self.attacker and "step" in by_kind:
             step = self.best_step(view, by_kind["step"])
+            if step is not None:
+                return step
+        if not self.attacker and "step" in by_kind:
+            step = self.answer_alarm(view, by_kind["step"])
             if step is not None:
                 return step
         if self.attacker and "door" in by_kind:
@@ -274,9 +296,13 @@ class CommandoBot(BaselineBot):
         man = self.me(view, steps[0].get("figure"))
         here = cell_of(man.get("at"))
         fleeing = self.near_live(view, here)
+        charge = self.charge(view, steps) if self.attacker and not fleeing else None
+        if charge is not None:
+            return charge
         if man.get("tp", 0) + man.get("move_tp", 0) < RESERVE and not fleeing:
             return None
-        targets = self.targets(view) or ([self.far] if self.far is not None else [])
+        targets = self.targets(view) or (self.search_goals(view) if self.attacker else []) or (
+            [self.far] if self.far is not None else [])
         field = self.field(targets)
         if field is None:
             return None
@@ -287,12 +313,16 @@ class CommandoBot(BaselineBot):
             d = field.cost(to) if to is not None else None
             if d is None or self.near_live(view, to):
                 continue
-            key = (float(d), str(step.get("dir")), step)
+            key = (float(d) - 0.05 * self.cover(to), str(step.get("dir")), step)
             if best is None or key[:2] < best[:2]:
                 best = key
-        if best is None:
+        if best is None or best[2] is None:
             return None
-        if not fleeing and ((d_here is not None and best[0] >= d_here) or best[0] == 0):
+        to_best = cell_of(best[2].hint.get("to"))
+        d_best = field.cost(to_best) if to_best is not None else None
+        if d_best is None:
+            return None
+        if not fleeing and ((d_here is not None and d_best >= d_here) or d_best == 0):
             return None
         return best[2]
 
@@ -314,6 +344,98 @@ class CommandoBot(BaselineBot):
                 self.opened.add(at)
                 return door
         return None
+
+
+    # -- cmdmap: map tasks, hand-to-hand, bounds under overwatch, cover, alarms ---------------
+
+    def cover(self, cell: Cell | None) -> int:
+        """How much a cell's terrain spoils fire at a man in it (woods 8, trench 9 …): 0-12."""
+        if cell is None or not self.board.in_bounds(cell):
+            return 0
+        row = tables().field.get(ground.cell_kind(self.board, cell))
+        return -(row.fire or 0) if row is not None else 0
+
+    def charge(self, view: dict[str, Any], steps: list[Action]) -> Action | None:
+        """A raider who cannot fire (he would have) closes to hand-to-hand with an observed
+        enemy next to him: the step into his square (C-37)."""
+        enemies = {tuple(e["at"]) for e in view.get("seen", [])
+                   if e.get("status") not in ("dead", "incapacitated")}
+        for step in steps:
+            to = step.hint.get("to")
+            if to is not None and tuple(to) in enemies:
+                return step
+        return None
+
+    def search_goals(self, view: dict[str, Any]) -> list[Cell]:
+        """Building cells no man of the side has yet come within 3 squares of."""
+        for f in view.get("figures", []):
+            at = cell_of(f.get("at"))
+            if at is not None:
+                self.visited.add(at)
+        self.search = [c for c in self.search if not any(
+            v.level == c.level and max(abs(v.x - c.x), abs(v.y - c.y)) <= 3
+            for v in self.visited)]
+        return self.search
+
+    def h2h_choice(self, by_kind: dict[str, list[Action]]) -> Action | None:
+        """Phase 4: strike the first opponent named; hold on (no attempt to leave); ready."""
+        if "strike" in by_kind:
+            return by_kind["strike"][0]
+        if "ready" in by_kind:
+            return by_kind["ready"][0]
+        return None
+
+    def way_in(self, view: dict[str, Any], by_kind: dict[str, list[Action]]) -> Action | None:
+        """A raider picks or forces a locked door on his way and takes stairs that bring him
+        closer to the goal; a defender answering the alarm takes stairs too."""
+        if not self.attacker and not self.threat(view):
+            return None
+        goals = self.targets(view) or (self.search_goals(view) if self.attacker else []) or (
+            [self.far] if self.far is not None else [])
+        field = self.field(goals)
+        if field is None:
+            return None
+        for kind in ("pick", "force"):
+            for act in by_kind.get(kind, []) if self.attacker else []:
+                man = self.me(view, act.get("figure"))
+                here, at = cell_of(man.get("at")), cell_of(act.get("at"))
+                d_here = field.cost(here) if here is not None else None
+                d_door = field.cost(at) if at is not None else None
+                if d_here is not None and d_door is not None and d_door < d_here:
+                    return act
+        for act in by_kind.get("climb", []):
+            man = self.me(view, act.get("figure"))
+            here, to = cell_of(man.get("at")), cell_of(act.get("to"))
+            d_here = field.cost(here) if here is not None else None
+            d_to = field.cost(to) if to is not None else None
+            if d_here is not None and d_to is not None and d_to < d_here:
+                return act
+        return None
+
+    def overwatch_plot(self, view: dict[str, Any], plots: list[Action]) -> Action | None:
+        """Bounds under overwatch: on alternate turns every other raider is plotted, so half
+        the team covers (op fire in phase 5) while the other half moves."""
+        ids = sorted(f["id"] for f in view["figures"])
+        turn = int(view.get("turn", 1))
+        for act in plots:
+            figure = str(act.get("figure"))
+            if figure in ids and (ids.index(figure) + turn) % 2 == 0 and self.threat(view):
+                return act
+        return None
+
+    def threat(self, view: dict[str, Any]) -> bool:
+        return bool(view.get("seen") or view.get("remembered"))
+
+    def answer_alarm(self, view: dict[str, Any], steps: list[Action]) -> Action | None:
+        """Defenders sentry until the alarm: once the side knows of a raider, men who see no
+        enemy close on the last known positions (the others keep watch)."""
+        if not self.threat(view):
+            return None
+        man = self.me(view, steps[0].get("figure"))
+        ids = sorted(f["id"] for f in view["figures"])
+        if ids.index(str(man.get("id"))) % 2 == 1:  # every other man stays a sentry
+            return None
+        return self.best_step(view, steps)
 
 
 class RaiderBot(CommandoBot):

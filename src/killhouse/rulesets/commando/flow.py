@@ -29,6 +29,7 @@ from killhouse.rulesets.commando import (
     morale,
     observation,
     ordnance,
+    overwatch,
     tasks,
     turn,
 )
@@ -88,7 +89,7 @@ def note_sightings(state: CommandoState) -> None:
                     rng_between(state.pos[o], state.pos[t]),
                     has_los(state, state.pos[o], state.pos[t]))}
         state.observed[side] = set(kept) | near
-        if side == state.sides[1] and state.observed[side] and state.alarm_turn is None:
+        if side == defending_side(state) and state.observed[side] and state.alarm_turn is None:
             state.alarm_turn = state.turn  # ruling C-122
         for t in state.observed[side]:
             state.ever_seen[side].add(t)
@@ -117,10 +118,17 @@ def phase_one_chance(state: CommandoState, o: str, t: str) -> int:
         move_swiftly="move_swiftly" in target.ratings.abilities))
 
 
+def defending_side(state: CommandoState) -> str | None:
+    """Ruling C-12/C-122: the scenario's ``options.defending`` (a side id, or ``none``); by
+    default the second side."""
+    named = state.scenario.options.get("defending", state.sides[1])
+    return str(named) if named in state.sides else None
+
+
 def defending(state: CommandoState, side: str) -> bool:
-    """Ruling C-12/C-122: the second side defends; its −20 lasts until the turn after the one
-    in which it first observed a man of the attacking side."""
-    if side != state.sides[1]:
+    """Ruling C-12/C-122: the defending side's −20 lasts until the turn after the one in which
+    it first observed a man of the attacking side."""
+    if side != defending_side(state):
         return False
     return state.alarm_turn is None or state.turn <= state.alarm_turn
 
@@ -306,22 +314,52 @@ def standable(state: CommandoState, cell: Cell, mover: str) -> bool:
                    for m, p in state.pos.items())
 
 
-def step_price(state: CommandoState, man: ManState, dx: int, dy: int) -> int:
-    """C-6 on the map: terrain multiple and additive, roads along roads, elevation (C-120)."""
+def landing(state: CommandoState, man: ManState, dx: int, dy: int) -> Cell:
+    """Where a step lands: the next square, or, through a window, the square beyond it
+    (ruling C-121: a man climbs through a window and never stops in it)."""
     at = state.pos[man.id]
-    cost = ground.step_tp(state.board, at, Cell(at.level, at.x + dx, at.y + dy),
-                          prone=man.posture is Posture.PRONE)
+    to = Cell(at.level, at.x + dx, at.y + dy)
+    if state.board.in_bounds(to) and state.board.terrain(to) is Terrain.WINDOW:
+        return Cell(at.level, to.x + dx, to.y + dy)
+    return to
+
+
+def step_price(state: CommandoState, man: ManState, dx: int, dy: int) -> int:
+    """C-6 on the map: terrain multiple and additive, roads along roads, elevation (C-120);
+    through a window both steps, the window's +23 included (C-121)."""
+    at = state.pos[man.id]
+    prone = man.posture is Posture.PRONE
+    to = Cell(at.level, at.x + dx, at.y + dy)
+    cost = ground.step_tp(state.board, at, to, prone=prone)
     assert cost is not None
+    beyond = landing(state, man, dx, dy)
+    if beyond != to:
+        more = ground.step_tp(state.board, to, beyond, prone=prone)
+        assert more is not None
+        cost += more
     return cost
+
+
+def can_land(state: CommandoState, man: ManState, dx: int, dy: int) -> bool:
+    """The step's squares can be entered: through a window, the square beyond must be open
+    ground, not another window (C-121)."""
+    at = state.pos[man.id]
+    to = Cell(at.level, at.x + dx, at.y + dy)
+    if not ground.enterable(state.board, to):
+        return False
+    beyond = landing(state, man, dx, dy)
+    return beyond == to or (ground.enterable(state.board, beyond)
+                            and state.board.terrain(beyond) is not Terrain.WINDOW)
 
 
 def step_options(state: CommandoState, side: str) -> Iterable[Action]:
     if state.active_man is None:
         return
     man = current(state)
-    at = state.pos[man.id]
     for name, (dx, dy) in COMPASS.items():
-        to = Cell(at.level, at.x + dx, at.y + dy)
+        if not can_land(state, man, dx, dy):
+            continue
+        to = landing(state, man, dx, dy)
         if (standable(state, to, man.id) or may_engage(state, man, to)) and \
                 morale.step_allowed(state, man, to) and \
                 man.tp + man.move_tp >= step_price(state, man, dx, dy):
@@ -332,8 +370,7 @@ def do_step(state: CommandoState, action: Action, chance: Chance, log: EventLog)
     man = current(state)
     dx, dy = COMPASS[action.get("dir")]
     man.spend(step_price(state, man, dx, dy), movement=True)
-    at = state.pos[man.id]
-    state.pos[man.id] = Cell(at.level, at.x + dx, at.y + dy)
+    state.pos[man.id] = landing(state, man, dx, dy)
     man.moved_this_turn = True
     man.must_leave = False
     note_sightings(state)
@@ -416,7 +453,7 @@ def shoot(state: CommandoState, firer: ManState, target: str, chance: Chance,
     """One plain fire task (digest 8.7); the firer is observed by the enemy (ruling C-86)."""
     enemy = state.enemy(firer.side)
     state.observed[enemy].add(firer.id)
-    if enemy == state.sides[1] and state.alarm_turn is None:
+    if enemy == defending_side(state) and state.alarm_turn is None:
         state.alarm_turn = state.turn  # ruling C-122
     state.ever_seen[enemy].add(firer.id)
     state.last_seen[enemy][firer.id] = (state.pos[firer.id], state.turn)
@@ -434,8 +471,8 @@ def shoot(state: CommandoState, firer: ManState, target: str, chance: Chance,
 
 def do_fire(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:
     man = current(state)
-    shoot(state, man, action.get("target"), chance, log)
-    after_task(state, log)
+    # ruling C-128: the target's side is asked about Mobile Overwatch before the fire resolves
+    overwatch.declare_fire(state, man.id, action.get("target"), log)
 
 
 def door_options(state: CommandoState, side: str) -> Iterable[Action]:
@@ -614,10 +651,14 @@ FLOW: Flow[CommandoState] = Flow(
         Move("opfire", (FIGURE, Arg("target", "id")), opfire_options, None,
              help="a plotted man fires at the man who just acted"),
         Move("hold", (), lambda s, side: [Action.make(side, "hold")], None,
-             help="no opportunity fire"),
+             help="no opportunity fire (or no Mobile Overwatch)"),
+        Move("overwatch", (FIGURE, Arg("target", "id")), overwatch.options, None,
+             help="Mobile Overwatch: the man fired at fires back at once (fire cost + 9 TP)"),
     ],
     reactions=[Reaction("opfire", ("opfire", "hold"), resume_opfire,
-                        "an enemy man has acted: opportunity fire?")],
+                        "an enemy man has acted: opportunity fire?"),
+               Reaction(overwatch.REACTION, ("overwatch", "hold"), overwatch.resume,
+                        "an enemy man fires at one of yours: Mobile Overwatch?")],
     phase_of=lambda s: s.phase,
     over=lambda s: s.result is not None,
     windows=lambda s: s.windows,

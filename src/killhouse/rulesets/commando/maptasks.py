@@ -117,7 +117,7 @@ def do_pick(state: CommandoState, action: Action, chance: Chance, log: EventLog)
         man.task, man.task_paid = None, 0
     seen = f.audience_of(state, man.id)
     ok = doors.pick_lock(chance, state.board, man, state.pos[man.id], door, seen)
-    log.emit("pick", {"figure": man.id, "at": cell_json(door),
+    log.emit("pick-lock", {"figure": man.id, "at": cell_json(door),
                       "paid": man.task_paid if ok is None else tables().cost_safe_cracking,
                       "opened": ok}, seen)
     f.after_task(state, log)

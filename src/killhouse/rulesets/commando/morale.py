@@ -14,6 +14,7 @@ from types import ModuleType
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
+from killhouse.core.terrain import Terrain
 from killhouse.rulesets.commando import fire, panic, tasks
 from killhouse.rulesets.commando.men import Kind, ManState, Posture
 from killhouse.rulesets.commando.state import CommandoState
@@ -170,7 +171,8 @@ def run_route(state: CommandoState, man: ManState) -> list[Cell]:
         best: tuple[tuple[int, int, int, int], Cell, int] | None = None
         for order, (dx, dy) in enumerate(COMPASS):
             nxt = Cell(here.level, here.x + dx, here.y + dy)
-            if nxt in route or not f.standable(state, nxt, man.id) or any(
+            if nxt in route or not f.standable(state, nxt, man.id) \
+                    or state.board.terrain(nxt) is Terrain.WINDOW or any(
                     p == nxt for m, p in state.pos.items() if m != man.id):
                 continue
             cost = ground.step_tp(state.board, here, nxt, prone=prone)

@@ -97,7 +97,7 @@ def narrate_map(k: str, d: Mapping[str, Any]) -> str | None:
     if k == "force":
         return (f"{d['figure']} forces the locked door at {d['at']}: "
                 + ("it gives" if d["opened"] else "it holds"))
-    if k == "pick":
+    if k == "pick-lock":
         opened = d["opened"]
         state = ("picked" if opened else "not picked") if opened is not None else (
             f"{d['paid']} of 50 TP in")

@@ -65,6 +65,11 @@ class CommandoRuleset(FlowRuleset[CommandoState]):
             elif lights.parse_aim(scenario, obj.extra.get("aim")) is None:
                 issues.append(Issue(f"{obj.path}.aim", "a searchlight needs the square it lights",
                                     'aim: "ground:12,5"'))
+        defending = scenario.options.get("defending")
+        if defending is not None and defending != "none" and defending not in {
+                s.id for s in scenario.sides}:
+            issues.append(Issue("options.defending", f"unknown side {defending!r}",
+                                "the side that takes the defenders' -20 (C-12), or none"))
         t = tables()
         weather = scenario.options.get("weather", "clear")
         if weather not in t.obs_range:
