@@ -23,6 +23,14 @@ from killhouse.core.events import EventLog
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action, Result
 from killhouse.rulesets.firewall.closecombat import melee_problem, resolve_melee
+from killhouse.rulesets.firewall.clouds import (
+    Cloud,
+    cloud_modifier,
+    cloud_problem,
+    gas_attack,
+    smoke_layer,
+    throw_cloud,
+)
 from killhouse.rulesets.firewall.grid import within
 from killhouse.rulesets.firewall.gutz import change_gutz, gutz_roll, roller_change
 from killhouse.rulesets.firewall.jams import unjam_effect
@@ -104,6 +112,9 @@ class FirewallState:
     brownie: dict[str, int] = field(default_factory=dict)
     #: the latest action, for the hidden-figure reveals of §21.5: (figure, kind, speed)
     last: tuple[str, str, str] | None = None
+    #: smoke and gas clouds standing (§9, F-25), and how many were ever placed (their ids)
+    clouds: list[Cloud] = field(default_factory=list)
+    clouds_placed: int = 0
 
     def __post_init__(self) -> None:
         if not self.players:
@@ -176,6 +187,12 @@ def _arrival_square(state: FirewallState, f: Figure) -> tuple[int, int]:
 def begin_turn(state: FirewallState, chance: Chance, log: EventLog) -> None:
     """Upkeep and initiative (§21.2 steps 1-2); teams with no active member are spent."""
     state.turn += 1
+    gone = [c.id for c in state.clouds if c.until < state.turn]
+    if gone:
+        # ruling F-25: a cloud placed in Turn t with 1d6+1 = D is removed at the end of t + D
+        state.clouds = [c for c in state.clouds if c.until >= state.turn]
+        smoke_layer(state.board, state.clouds)
+        log.emit("clouds-gone", {"clouds": gone})
     upkeep(state, chance, log)
     start_turn(state.figures, state.teams)
     for team in state.teams.values():
@@ -292,6 +309,8 @@ def reveal(state: FirewallState, log: EventLog) -> None:
 def after_action(state: FirewallState, chance: Chance, log: EventLog) -> None:
     """After every action (§21.2): reveals, surrender, carried figures dropped by a fallen
     carrier, awareness, scenario triggers, the victory check."""
+    if state.last is not None and state.last[1] == "move" and state.last[0] in state.figures:
+        _gas(state, state.figures[state.last[0]], chance, log)  # F-26: entering a cloud
     reveal(state, log)
     _drop_from_fallen(state, log)
     surrender(state.figures, state.objective, log)
@@ -370,6 +389,9 @@ def activate(state: FirewallState, action: Action, chance: Chance, log: EventLog
     # §21.4: the others learn that the side acts, not which of its teams
     others = {s: {"side": team.side, "team": None} for s in state.sides if s != team.side}
     log.emit("activate", {"side": team.side, "team": team.id}, None, others)
+    # §21.2: gas-cloud attacks on its members inside clouds at the start of the activation
+    for fid in team.members:
+        _gas(state, state.figures[fid], chance, log)
 
 
 def end_options(state: FirewallState, side: str) -> Iterable[Action]:
@@ -842,6 +864,106 @@ def drop(state: FirewallState, action: Action, chance: Chance, log: EventLog) ->
     log.emit("dropped", {"figure": load.id, "to": [load.level, *load.cell]}, _who_sees(state, f))
 
 
+def _gas(state: FirewallState, f: Figure, chance: Chance, log: EventLog) -> None:
+    """Each gas cloud the figure stands in attacks it, at most once a Turn (F-26)."""
+    from killhouse.rulesets.firewall.teams import resolve_leader_loss
+    hit = False
+    for cloud in state.clouds:
+        if not cloud.covers(f.level, f.cell):
+            continue
+        audience = _who_sees(state, f)
+        result = gas_attack(cloud, f, state.turn, chance, audience)
+        if result is None:
+            continue
+        hit = True
+        state.teams[f.team].aware = True  # F-16: inside an area effect
+        log.emit("gas", {"cloud": cloud.id, "figure": f.id, "result": result,
+                         "status": f.status.value}, audience)
+    if hit:
+        for team in state.teams.values():
+            resolve_leader_loss(team, state.figures, chance)
+
+
+def _at(action: Action) -> tuple[int, int]:
+    at = action.get("at")
+    return (int(at[1]), int(at[2]))
+
+
+def cloud_options(state: FirewallState, side: str) -> Iterable[Action]:
+    """Smoke and gas grenades at squares: the squares of the enemies the side sees, and the
+    square in front of each of them (a useful subset; any legal square is accepted)."""
+    out = []
+    seen = None
+    for f in _team_figures(state, side):
+        if f.combat_used or not _aware(state, f) or f.carrying is not None:
+            continue
+        kinds = [g for g, n in sorted(f.grenades.items()) if n > 0 and tables().grenade(g).cloud]
+        if not kinds:
+            continue
+        if seen is None:
+            seen = seen_by_side(state.board, state.figures, side)
+        rows = [HAND_GRENADE] + [w for w in f.weapons if tables().weapons[w].launcher]
+        squares = sorted({state.figures[i].cell for i in seen
+                          if state.figures[i].level == f.level})
+        for grenade in kinds:
+            for weapon in rows:
+                for at in squares:
+                    if cloud_problem(state.board, state.figures, f.id, weapon, grenade, at,
+                                     f.level) is None:
+                        mod = cloud_modifier(f, state.teams[f.team], state.figures, weapon, at,
+                                             state.night)
+                        out.append(Action.make(side, "cloud", figure=f.id, weapon=weapon,
+                                               grenade=grenade, at=[f.level, *at],
+                                               hint={"role": "cloud", "to": [f.level, *at],
+                                                     "p": float(_chance_of_success(f.gutz,
+                                                                                   mod))}))
+    return out
+
+
+def check_cloud(state: FirewallState, action: Action) -> None:
+    f = _mine(state, action)
+    if not _aware(state, f):
+        raise IllegalActionError("a team not yet aware of the enemy takes no Combat actions (F-16)")
+    if f.carrying is not None:
+        raise IllegalActionError("a carrier cannot shoot or fight in close combat (F-54)")
+    at = action.get("at")
+    problem = cloud_problem(state.board, state.figures, f.id, str(action.get("weapon")),
+                            str(action.get("grenade")), _at(action), int(at[0]))
+    if problem is not None:
+        raise IllegalActionError(problem)
+
+
+def cloud(state: FirewallState, action: Action, chance: Chance, log: EventLog) -> None:
+    """A smoke or gas grenade at a square (§9, F-25 … F-27); gas attacks every unprotected
+    figure inside when it is placed."""
+    f = state.figures[str(action.get("figure"))]
+    at = _at(action)
+    audience = frozenset(s for s in state.sides if f.id in seen_by_side(
+        state.board, state.figures, s)) | {f.side}
+    state.clouds_placed += 1
+    result, placed = throw_cloud(chance, f, state.teams[f.team], state.figures,
+                                 str(action.get("weapon")), str(action.get("grenade")), at,
+                                 state.turn, f"cloud-{state.clouds_placed}", audience,
+                                 state.night)
+    state.combat_happened = True
+    state.last = (f.id, "cloud", "")
+    log.emit("cloud", {"figure": f.id, "grenade": str(action.get("grenade")),
+                       "at": [f.level, *at], "result": result,
+                       "placed": placed is not None,
+                       "until": placed.until if placed else None}, None,
+             {s: {"figure": None, "grenade": str(action.get("grenade")),
+                  "at": [f.level, *at], "result": None, "placed": placed is not None,
+                  "until": placed.until if placed else None}
+              for s in state.sides if s not in audience})
+    if placed is None:
+        return
+    state.clouds.append(placed)
+    smoke_layer(state.board, state.clouds)
+    for g in state.figures.values():
+        if placed.covers(g.level, g.cell):
+            _gas(state, g, chance, log)
+
+
 def _figure_args() -> tuple[Arg, ...]:
     return (Arg("figure", "figure"),)
 
@@ -849,7 +971,8 @@ def _figure_args() -> tuple[Arg, ...]:
 FLOW: Flow[FirewallState] = Flow(
     phases=[
         Phase(ACT, "single", lambda s: [d] if (d := deciding_side(s)) else [],
-              ("activate", "move", "shoot", "close-combat", "unjam", "task", "drop", "end"),
+              ("activate", "move", "shoot", "cloud", "close-combat", "unjam", "task", "drop",
+               "end"),
               "activate a Fire Team, or act with the active team's figures",
               done=activation_done, advance=_finish_activation),
     ],
@@ -867,6 +990,10 @@ FLOW: Flow[FirewallState] = Flow(
         Move("shoot", (*_figure_args(), Arg("weapon", "id"), Arg("target", "figure"),
                        Arg("fire", "str", required=False), Arg("grenade", "id", required=False)),
              shoot_options, shoot, check=check_shoot, help="a ranged attack"),
+        Move("cloud", (*_figure_args(), Arg("weapon", "id"), Arg("grenade", "id"),
+                       Arg("at", "cell")),
+             cloud_options, cloud, check=check_cloud,
+             help="a smoke or gas grenade at a square: a 4 × 4 cloud for 1d6+1 Turns"),
         Move("close-combat", (*_figure_args(), Arg("target", "figure")), melee_options, melee,
              check=check_melee, help="attack a figure within 2 cm"),
         Move("unjam", (*_figure_args(), Arg("weapon", "id")), unjam_options, unjam,

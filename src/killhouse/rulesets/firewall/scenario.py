@@ -23,7 +23,7 @@ from killhouse.scenario.model import Issue, Scenario
 
 FIGURE_KEYS = frozenset({
     "team", "leader", "type", "experience", "gutz", "armour", "grenades", "cyber", "skills",
-    "cp", "leader_loss", "alarm", "arrives",
+    "cp", "leader_loss", "alarm", "arrives", "gas_mask",
 })
 SIDE_KEYS = frozenset({"entry"})
 OPTIONS = ("night",)
@@ -161,7 +161,9 @@ def _figure(fspec: Any, issues: list[Issue]) -> tuple[Figure, str, bool, Any] | 
         fspec.id, side, team, (fspec.at.x, fspec.at.y), kind=kind, experience=experience,
         is_leader=bool(extra.get("leader", False)), gutz=gutz, level=fspec.at.level,
         facing=_facing(fspec.facing, 0), armour=armour, weapons=tuple(weapons),
-        grenades=grenades, cyber=frozenset(str(c) for c in cyber),
+        grenades=grenades,
+        cyber=frozenset(str(c) for c in cyber) | (
+            {"gas_mask"} if extra.get("gas_mask") else set()),
         skills={str(k): int(v) for k, v in skills.items()}, cp=cp,
         rolls_leader_loss=bool(extra.get("leader_loss", True)) and not hostage,
         hidden=bool(fspec.hidden), alarm=bool(extra.get("alarm", False)),

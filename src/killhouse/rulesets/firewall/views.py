@@ -104,6 +104,7 @@ def view(state: FirewallState, side: str) -> dict[str, Any]:
                   if state.objective.alarm_team in state.teams
                   and state.teams[state.objective.alarm_team].side == side else None),
         "public": {
+            "clouds": _clouds(state),
             "scenario": state.objective.kind,
             "entry": dict(sorted(state.entry.items())),
             "turn_limit": state.turn_limit,
@@ -113,6 +114,13 @@ def view(state: FirewallState, side: str) -> dict[str, Any]:
                       if t.side == side},
         },
     }
+
+
+def _clouds(state: FirewallState) -> list[dict[str, Any]]:
+    """Clouds on the table are public (§9: they are seen by everyone)."""
+    return [{"id": c.id, "grenade": c.grenade, "level": c.level,
+             "squares": [list(sq) for sq in c.squares], "until": c.until}
+            for c in state.clouds]
 
 
 def _spike(state: FirewallState, side: str, known: set[str]) -> dict[str, Any] | None:
@@ -168,6 +176,8 @@ def snapshot(state: FirewallState) -> dict[str, Any]:
         "arrival": dict(sorted(state.arrival.items())),
         "combat_happened": state.combat_happened,
         "entry": dict(sorted(state.entry.items())),
+        "clouds": [{**c, "gutz": cl.gutz, "attacked": dict(sorted(cl.attacked.items()))}
+                   for c, cl in zip(_clouds(state), state.clouds, strict=True)],
         "result": state.result.to_json() if state.result else None,
     }
 
