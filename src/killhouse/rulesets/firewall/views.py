@@ -100,6 +100,7 @@ def view(state: FirewallState, side: str) -> dict[str, Any]:
             for c in sorted(state.counters.values(), key=lambda c: c.number) if not c.resolved
         ],
         "spike": _spike(state, side, known),
+        "lonnie_says": state.intel.get(side),
         "alarm": ({"raised": state.alarm_raised, "count": state.alarm_count}
                   if state.objective.alarm_team in state.teams
                   and state.teams[state.objective.alarm_team].side == side else None),
@@ -175,6 +176,8 @@ def snapshot(state: FirewallState) -> dict[str, Any]:
         "alarm": {"raised": state.alarm_raised, "count": state.alarm_count},
         "arrival": dict(sorted(state.arrival.items())),
         "combat_happened": state.combat_happened,
+        "intel": dict(sorted(state.intel.items())),
+        "brownie": dict(sorted(state.brownie.items())),
         "entry": dict(sorted(state.entry.items())),
         "clouds": [{**c, "gutz": cl.gutz, "attacked": dict(sorted(cl.attacked.items()))}
                    for c, cl in zip(_clouds(state), state.clouds, strict=True)],
