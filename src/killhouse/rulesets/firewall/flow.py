@@ -22,6 +22,14 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action, Result
+from killhouse.rulesets.firewall.buildings import (
+    Section,
+    collapse,
+    damage,
+    section_effect,
+    section_modifier,
+    section_problem,
+)
 from killhouse.rulesets.firewall.closecombat import melee_problem, resolve_melee
 from killhouse.rulesets.firewall.clouds import (
     Cloud,
@@ -119,6 +127,8 @@ class FirewallState:
     #: smoke and gas clouds standing (§9, F-25), and how many were ever placed (their ids)
     clouds: list[Cloud] = field(default_factory=list)
     clouds_placed: int = 0
+    #: building sections by id (§12)
+    sections: dict[str, Section] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.players:
@@ -1108,6 +1118,104 @@ def cloud(state: FirewallState, action: Action, chance: Chance, log: EventLog) -
             _gas(state, g, chance, log)
 
 
+def _blast_pairs(f: Figure) -> list[tuple[str, str | None]]:
+    """(weapon, grenade) pairs that can hurt a section: SS(A) weapons, Guns, the bombs, and
+    HEAT grenades thrown or launched (§12)."""
+    from killhouse.rulesets.firewall.buildings import BOMBS
+    from killhouse.rulesets.firewall.buildings import attack_type as kind_of
+    from killhouse.rulesets.firewall.tables import GUNS
+    pairs: list[tuple[str, str | None]] = []
+    for w in f.weapons:
+        row = tables().weapons[w]
+        if row.launcher:
+            continue
+        if w in BOMBS or kind_of(w, None) == "SS(A)" or kind_of(w, None) in GUNS:
+            pairs.append((w, None))
+    rows = [HAND_GRENADE] + [w for w in f.weapons if tables().weapons[w].launcher]
+    for g, n in sorted(f.grenades.items()):
+        if n > 0 and kind_of(HAND_GRENADE, g) == "SS(A)":
+            pairs.extend((row, g) for row in rows)
+    return pairs
+
+
+def blast_options(state: FirewallState, side: str) -> Iterable[Action]:
+    out: list[Action] = []
+    if not state.sections:
+        return out
+    for f in _team_figures(state, side):
+        if f.combat_used or not _aware(state, f) or f.carrying is not None:
+            continue
+        for weapon, grenade in _blast_pairs(f):
+            for sid in sorted(state.sections):
+                if section_problem(state.board, state.figures, state.sections, f.id, weapon,
+                                   sid, grenade) is None:
+                    out.append(Action.make(side, "blast", figure=f.id, weapon=weapon,
+                                           section=sid, grenade=grenade,
+                                           hint={"role": "blast"}))
+    return out
+
+
+def check_blast(state: FirewallState, action: Action) -> None:
+    f = _mine(state, action)
+    if not _aware(state, f):
+        raise IllegalActionError("a team not yet aware of the enemy takes no Combat actions (F-16)")
+    if f.carrying is not None:
+        raise IllegalActionError("a carrier cannot shoot or fight in close combat (F-54)")
+    grenade = action.get("grenade")
+    problem = section_problem(state.board, state.figures, state.sections, f.id,
+                              str(action.get("weapon")), str(action.get("section")),
+                              None if grenade is None else str(grenade))
+    if problem is not None:
+        raise IllegalActionError(problem)
+
+
+def blast(state: FirewallState, action: Action, chance: Chance, log: EventLog) -> None:
+    """An attack on a building section (§12): the roll, the section's loss or kill, the
+    collapse with every figure inside losing 4 Gutz, then leader losses."""
+    from killhouse.rulesets.firewall.jams import malfunction_roll
+    from killhouse.rulesets.firewall.shooting import _apply_malfunction
+    from killhouse.rulesets.firewall.teams import resolve_leader_loss
+    f = state.figures[str(action.get("figure"))]
+    weapon = str(action.get("weapon"))
+    grenade = None if action.get("grenade") is None else str(action.get("grenade"))
+    section = state.sections[str(action.get("section"))]
+    seeing = _who_sees(state, f)
+    mod = section_modifier(f, state.teams[f.team], state.figures, weapon, section, state.night)
+    f.combat_used = True
+    if grenade is not None:
+        f.grenades[tables().grenade(grenade).id] -= 1
+    roll = gutz_roll(chance, f.gutz, mod, f"{f.id} fires at section {section.id}", seeing)
+    effect = section_effect(weapon, grenade, roll.result, section.armour)
+    destroyed = damage(section, effect)
+    hurt = collapse(state.board, state.figures, section) if destroyed else []
+    _roller_result(f, roll.result)
+    malfunction = None
+    mode = tables().weapons[weapon].mode()
+    if roll.result == "CF" and mode.malf is not None:
+        w = tables().weapons[weapon]
+        malfunction = malfunction_roll(chance, mode.malf, mode.fire, f.experience,
+                                       w.grenade or w.launcher, audience=seeing)
+        positions = {g.id: g.cell for g in state.figures.values() if g.level == f.level
+                     and g.status in (Status.ACTIVE, Status.INCAPACITATED)}
+        _apply_malfunction(state.figures, f, Shot(f.id, weapon, f.id, None, grenade),
+                           malfunction, mode.fire, tables().weapons[weapon].armour, False,
+                           positions)
+    state.combat_happened = True
+    state.last = (f.id, "shoot", "")
+    data = {"figure": f.id, "section": section.id, "result": roll.result,
+            "effect": effect, "destroyed": destroyed, "hurt": hurt, "malfunction": malfunction}
+    # a section going up is seen by all; who fired, only by the sides that see the firer
+    known = {s: {g.id for g in state.figures.values() if g.side == s}
+             | seen_by_side(state.board, state.figures, s) for s in state.sides}
+    log.emit("blast", data, None, {
+        s: {**data, "figure": f.id if s in seeing else None,
+            "hurt": [h for h in hurt if h in known[s]]}
+        for s in state.sides})
+    if destroyed:
+        for team in state.teams.values():
+            resolve_leader_loss(team, state.figures, chance)
+
+
 def _figure_args() -> tuple[Arg, ...]:
     return (Arg("figure", "figure"),)
 
@@ -1115,8 +1223,8 @@ def _figure_args() -> tuple[Arg, ...]:
 FLOW: Flow[FirewallState] = Flow(
     phases=[
         Phase(ACT, "single", lambda s: [d] if (d := deciding_side(s)) else [],
-              ("activate", "move", "shoot", "cloud", "close-combat", "unjam", "task", "drop",
-               "end"),
+              ("activate", "move", "shoot", "cloud", "blast", "close-combat", "unjam", "task",
+               "drop", "end"),
               "activate a Fire Team, or act with the active team's figures",
               done=activation_done, advance=_finish_activation),
     ],
@@ -1138,6 +1246,10 @@ FLOW: Flow[FirewallState] = Flow(
                        Arg("at", "cell")),
              cloud_options, cloud, check=check_cloud,
              help="a smoke or gas grenade at a square: a 4 × 4 cloud for 1d6+1 Turns"),
+        Move("blast", (*_figure_args(), Arg("weapon", "id"), Arg("section", "id"),
+                       Arg("grenade", "id", required=False)),
+             blast_options, blast, check=check_blast,
+             help="fire an SS(A) weapon, a Gun or a bomb at a building section (§12)"),
         Move("close-combat", (*_figure_args(), Arg("target", "figure")), melee_options, melee,
              check=check_melee, help="attack a figure within 2 cm"),
         Move("unjam", (*_figure_args(), Arg("weapon", "id")), unjam_options, unjam,

@@ -69,6 +69,11 @@ def narrate(event: Event) -> str | None:
         return f"gas from {d['cloud']} on {d['figure']}: {d['result']}; {d['status']}."
     if k == "clouds-gone":
         return f"clouds disperse: {', '.join(d['clouds'])}."
+    if k == "blast":
+        end = "destroyed" if d.get("destroyed") else f"effect {d.get('effect')}"
+        hurt = f"; {', '.join(d['hurt'])} caught in the collapse" if d.get("hurt") else ""
+        return (f"{_who(d.get('figure'))} fires at section {d['section']}: {d['result']}, "
+                f"{end}{hurt}.")
     if k == "aware":
         return f"team {d['team']} is aware of the enemy."
     if k == "revealed":

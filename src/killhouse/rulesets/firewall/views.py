@@ -106,6 +106,8 @@ def view(state: FirewallState, side: str) -> dict[str, Any]:
                   and state.teams[state.objective.alarm_team].side == side else None),
         "public": {
             "clouds": _clouds(state),
+            "sections": [{"id": x.id, "destroyed": x.destroyed}
+                         for x in sorted(state.sections.values(), key=lambda x: x.id)],
             "scenario": state.objective.kind,
             "entry": dict(sorted(state.entry.items())),
             "turn_limit": state.turn_limit,
@@ -177,6 +179,9 @@ def snapshot(state: FirewallState) -> dict[str, Any]:
         "arrival": dict(sorted(state.arrival.items())),
         "combat_happened": state.combat_happened,
         "intel": dict(sorted(state.intel.items())),
+        "sections": [{"id": x.id, "level": x.level, "squares": [list(q) for q in x.squares],
+                      "armour": x.armour, "gutz": x.gutz, "destroyed": x.destroyed}
+                     for x in state.sections.values()],
         "brownie": dict(sorted(state.brownie.items())),
         "entry": dict(sorted(state.entry.items())),
         "clouds": [{**c, "gutz": cl.gutz, "attacked": dict(sorted(cl.attacked.items()))}
