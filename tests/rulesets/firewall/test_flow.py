@@ -57,7 +57,8 @@ def _invariants(state: FirewallState) -> list[str]:
     for f in state.figures.values():
         if f.active and not 2 <= f.gutz <= 11:
             problems.append(f"{f.id} active with Gutz {f.gutz}")
-    cells = [(f.level, f.cell) for f in state.figures.values() if f.status.value != "routed"]
+    cells = [(f.level, f.cell) for f in state.figures.values()
+             if f.status.value not in ("routed", "exited", "reserve") and f.carried_by is None]
     if len(cells) != len(set(cells)):
         problems.append("two figures share a square")
     if state.active_team is not None and not state.teams[state.active_team].activated_this_turn:

@@ -458,3 +458,114 @@ def test_a_trap_double_six_is_a_dud() -> None:
     victim = new_figure("v", "a", "t", (5, 5), gutz=9)
     assert trap_attack({"v": victim}, victim, Dice([6, 6]), None) == "CF"
     assert victim.gutz == 9
+
+
+# -- Triple-Cross GM play: disarming, making Lonnie talk, going for a swim -------------------
+
+def _captured_lonnie(game: Game, fid: str) -> FirewallState:
+    state: FirewallState = game.state
+    lonnie = state.figures["lonnie"]
+    state.figures[fid].cell = (lonnie.cell[0] + 1, lonnie.cell[1])
+    after_action(state, game.chance, game.log)
+    assert lonnie.captured
+    for t in state.teams.values():
+        t.aware = True
+    return state
+
+
+def _scripted(game: Game, faces: list[int]) -> None:
+    from tests.rulesets.firewall.test_teams import Dice
+
+    game.chance = Dice(faces)  # type: ignore[assignment]
+
+
+@pytest.mark.parametrize(("faces", "named"), [
+    ([1, 1], "spike"),  # CS: the true counter
+    ([1, 2, 4], 4),  # S: a d6 counter number, right or wrong
+    ([6, 5], None),  # F: nothing
+])
+def test_making_lonnie_talk(faces: list[int], named: object) -> None:
+    game = _game(THAMES)
+    state = _captured_lonnie(game, "deacon")
+    _activate(game, "thorco", "deacon")
+    _scripted(game, faces)
+    game.apply(Action.make("thorco", "task", figure="deacon", task="talk"))
+    says = game.view("thorco")["lonnie_says"]
+    if named == "spike":
+        assert says == state.counters[str(state.spike)].number
+    else:
+        assert says == named
+    assert game.view("mafia")["lonnie_says"] is None
+    deacon = state.figures["deacon"]
+    assert deacon.move_used and deacon.combat_used  # the whole Turn
+
+
+def test_a_cf_talk_names_a_trap() -> None:
+    game = _game(THAMES)
+    state = _captured_lonnie(game, "deacon")
+    _activate(game, "thorco", "deacon")
+    _scripted(game, [6, 6, 1])
+    game.apply(Action.make("thorco", "task", figure="deacon", task="talk"))
+    said = game.view("thorco")["lonnie_says"]
+    assert said != state.counters[str(state.spike)].number
+    assert said in {c.number for c in state.counters.values()}
+
+
+def test_talk_needs_the_captive_within_2_cm() -> None:
+    game = _game(THAMES)
+    state = _captured_lonnie(game, "deacon")
+    lonnie = state.figures["lonnie"]
+    state.figures["deacon"].cell = (lonnie.cell[0] + 2, lonnie.cell[1])  # 2.5 cm
+    _activate(game, "thorco", "deacon")
+    with pytest.raises(IllegalActionError, match="no captured figure within 2 cm"):
+        game.apply(Action.make("thorco", "task", figure="deacon", task="talk"))
+
+
+@pytest.mark.parametrize(("row", "ok"), [(44, True), (43, False)])
+def test_a_swim_needs_the_river_edge(row: int, ok: bool) -> None:
+    """The Thames is the map's outside from row 45: a captor on row 44 is beside it (the
+    edge), on row 43 one square past."""
+    game = _game(THAMES)
+    state = _captured_lonnie(game, "deacon")
+    lonnie = state.figures["lonnie"]
+    state.figures["deacon"].cell = (10, row)
+    lonnie.cell = (11, row)
+    _activate(game, "thorco", "deacon")
+    swim = Action.make("thorco", "task", figure="deacon", task="swim")
+    if ok:
+        game.apply(swim)
+        assert lonnie.status is Status.EXITED and state.brownie == {"thorco": 1}
+    else:
+        with pytest.raises(IllegalActionError, match="river edge"):
+            game.apply(swim)
+
+
+@pytest.mark.parametrize(("faces", "kept", "hurt"), [
+    ([1, 1], True, False),  # CS: safe, the bomb is kept
+    ([1, 2], False, False),  # S: removed
+    ([6, 5, 6, 5], False, False),  # F: the trap goes off (its own roll, here an F)
+    ([6, 6], False, True),  # CF: the trap's CS on the figure
+])
+def test_disarming_a_trap(faces: list[int], kept: bool, hurt: bool) -> None:
+    game = _game(THAMES)
+    state: FirewallState = game.state
+    trap = next(c for c in sorted(state.counters) if c != state.spike)
+    _at_counter(game, "deacon", trap)  # Technical 2: a plain roll
+    _activate(game, "thorco", "deacon")
+    _scripted(game, faces)
+    game.apply(Action.make("thorco", "task", figure="deacon", task="disarm", counter=trap))
+    deacon = state.figures["deacon"]
+    assert state.counters[trap].resolved
+    assert ("improvised_bomb_ap" in deacon.weapons) is kept
+    assert (deacon.status is Status.KILLED) is hurt
+
+
+def test_disarming_the_spike_picks_it_up() -> None:
+    game = _game(THAMES)
+    state: FirewallState = game.state
+    spike = str(state.spike)
+    _at_counter(game, "deacon", spike)
+    _activate(game, "thorco", "deacon")
+    _scripted(game, [1, 2])
+    game.apply(Action.make("thorco", "task", figure="deacon", task="disarm", counter=spike))
+    assert state.spike_holder == "deacon"

@@ -200,7 +200,7 @@ def test_x4_grenade_critical_failure_lands_on_the_thrower() -> None:
 @pytest.mark.parametrize(
     ("grenades", "kind", "reason"),
     [({"fragmentation": 0}, "fragmentation", "no Fragmentation grenade left"),
-     ({"smoke": 1}, "smoke", "clouds are not in play"),
+     ({"smoke": 1}, "smoke", "target a square: use the cloud action"),
      ({"fragmentation": 1}, "photon", "no grenade type")],
 )
 def test_grenade_refusals(grenades: dict[str, int], kind: str, reason: str) -> None:

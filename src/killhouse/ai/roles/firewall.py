@@ -114,6 +114,10 @@ class FirewallBot(BaselineBot):
             spike = view.get("spike") or {}
             if spike.get("holder") == fig.get("id") or spike.get("holder") in self._mine(view):
                 return self.home
+            named = view.get("lonnie_says")
+            counters = {c.get("number"): cell_of(c.get("at")) for c in view.get("counters", [])}
+            if named in counters and counters[named] is not None:
+                return [counters[named]]  # type: ignore[list-item]
             goals = [c for c in (cell_of(g) for g in view.get("goals", [])) if c]
             return goals or enemies
         if role == "assault":
@@ -155,8 +159,15 @@ class FirewallBot(BaselineBot):
         if kind == "drop":
             return -10.0
         if kind == "task":
-            if hint.get("task") == "alarm":
+            task = hint.get("task")
+            if task == "alarm":
                 return 900.0
+            if task == "talk":
+                return 860.0 if view.get("lonnie_says") is None else -1.0
+            if task == "swim":
+                return 2.0
+            if task == "disarm":
+                return 840.0 if int(fig.get("skills", {}).get("technical", 0)) >= 2 else -1.0
             return 850.0
         if kind in ("shoot", "close-combat"):
             return self.attack_value(view, action, mine)

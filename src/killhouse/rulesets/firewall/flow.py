@@ -22,7 +22,23 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action, Result
+from killhouse.rulesets.firewall.buildings import (
+    Section,
+    collapse,
+    damage,
+    section_effect,
+    section_modifier,
+    section_problem,
+)
 from killhouse.rulesets.firewall.closecombat import melee_problem, resolve_melee
+from killhouse.rulesets.firewall.clouds import (
+    Cloud,
+    cloud_modifier,
+    cloud_problem,
+    gas_attack,
+    smoke_layer,
+    throw_cloud,
+)
 from killhouse.rulesets.firewall.grid import within
 from killhouse.rulesets.firewall.gutz import change_gutz, gutz_roll, roller_change
 from killhouse.rulesets.firewall.jams import unjam_effect
@@ -64,7 +80,9 @@ from killhouse.rulesets.kit import Arg, Flow, Move, Phase
 
 ACT, OVER = "act", "over"
 SPEEDS = ("crawl", "walk", "run")
-TASKS = ("alarm", "grab")
+TASKS = ("alarm", "grab", "disarm", "talk", "swim")
+#: tasks that take the figure's whole Turn (§18.3)
+WHOLE_TURN = ("disarm", "talk")
 
 
 @dataclass
@@ -102,8 +120,15 @@ class FirewallState:
     arrival: dict[str, int] = field(default_factory=dict)
     combat_happened: bool = False
     brownie: dict[str, int] = field(default_factory=dict)
+    #: side -> the counter number Lonnie named to it as the spike (§18.3, his talk)
+    intel: dict[str, int] = field(default_factory=dict)
     #: the latest action, for the hidden-figure reveals of §21.5: (figure, kind, speed)
     last: tuple[str, str, str] | None = None
+    #: smoke and gas clouds standing (§9, F-25), and how many were ever placed (their ids)
+    clouds: list[Cloud] = field(default_factory=list)
+    clouds_placed: int = 0
+    #: building sections by id (§12)
+    sections: dict[str, Section] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.players:
@@ -176,6 +201,12 @@ def _arrival_square(state: FirewallState, f: Figure) -> tuple[int, int]:
 def begin_turn(state: FirewallState, chance: Chance, log: EventLog) -> None:
     """Upkeep and initiative (§21.2 steps 1-2); teams with no active member are spent."""
     state.turn += 1
+    gone = [c.id for c in state.clouds if c.until < state.turn]
+    if gone:
+        # ruling F-25: a cloud placed in Turn t with 1d6+1 = D is removed at the end of t + D
+        state.clouds = [c for c in state.clouds if c.until >= state.turn]
+        smoke_layer(state.board, state.clouds)
+        log.emit("clouds-gone", {"clouds": gone})
     upkeep(state, chance, log)
     start_turn(state.figures, state.teams)
     for team in state.teams.values():
@@ -292,6 +323,8 @@ def reveal(state: FirewallState, log: EventLog) -> None:
 def after_action(state: FirewallState, chance: Chance, log: EventLog) -> None:
     """After every action (§21.2): reveals, surrender, carried figures dropped by a fallen
     carrier, awareness, scenario triggers, the victory check."""
+    if state.last is not None and state.last[1] == "move" and state.last[0] in state.figures:
+        _gas(state, state.figures[state.last[0]], chance, log)  # F-26: entering a cloud
     reveal(state, log)
     _drop_from_fallen(state, log)
     surrender(state.figures, state.objective, log)
@@ -370,6 +403,9 @@ def activate(state: FirewallState, action: Action, chance: Chance, log: EventLog
     # §21.4: the others learn that the side acts, not which of its teams
     others = {s: {"side": team.side, "team": None} for s in state.sides if s != team.side}
     log.emit("activate", {"side": team.side, "team": team.id}, None, others)
+    # §21.2: gas-cloud attacks on its members inside clouds at the start of the activation
+    for fid in team.members:
+        _gas(state, state.figures[fid], chance, log)
 
 
 def end_options(state: FirewallState, side: str) -> Iterable[Action]:
@@ -712,12 +748,49 @@ def _spike_near(state: FirewallState, f: Figure) -> bool:
     return at is not None and at[0] == f.level and within(f.cell, (at[1], at[2]), NEAR_CM)
 
 
+def _captive_near(state: FirewallState, f: Figure) -> Figure | None:
+    """The captured figure (Lonnie) within 2 cm of ``f`` or carried by it, if any."""
+    for g in state.figures.values():
+        if g.captured and g.status is Status.INCAPACITATED and g.level == f.level and (
+            g.carried_by == f.id or within(f.cell, g.cell, NEAR_CM)
+        ):
+            return g
+    return None
+
+
+def _by_the_river(state: FirewallState, f: Figure) -> bool:
+    """Within 2 cm of the river edge: a square of the map's outside (K-4) beside it."""
+    from killhouse.core.terrain import Terrain
+    for dx, dy in FACINGS:
+        where = Cell(f.level, f.cell[0] + dx, f.cell[1] + dy)
+        if state.board.in_bounds(where) and state.board.terrain(where) == Terrain.OUTSIDE:
+            return True
+    return False
+
+
 def task_problem(state: FirewallState, f: Figure, task: str, counter: str | None) -> str | None:
     """Why ``f`` may not attempt the task now, or ``None``."""
     if f.move_used:
         return f"{f.id} has no Movement action left this Turn"
     if not _aware(state, f):
         return "a team not yet aware of the enemy only walks (F-16)"
+    if task in WHOLE_TURN and f.combat_used:
+        return f"{task} takes {f.id}'s whole Turn (§18.3)"
+    if task == "disarm":
+        if counter is None or not _counter_near(state, f, counter):
+            return f"no unresolved counter {counter!r} within 2 cm"
+        return None
+    if task == "talk":
+        if _captive_near(state, f) is None:
+            return "no captured figure within 2 cm to make talk"
+        return None
+    if task == "swim":
+        captive = _captive_near(state, f)
+        if captive is None:
+            return "no captured figure within 2 cm to push in"
+        if not _by_the_river(state, f):
+            return f"{f.id} is not within 2 cm of the river edge"
+        return None
     if task == "alarm":
         if not f.alarm:
             return f"{f.id} carries no alarm bleeper"
@@ -732,7 +805,7 @@ def task_problem(state: FirewallState, f: Figure, task: str, counter: str | None
         if not _counter_near(state, f, counter):
             return f"no unresolved counter {counter!r} within 2 cm"
         return None
-    return f"unknown task {task!r} (alarm or grab)"
+    return f"unknown task {task!r} ({', '.join(TASKS)})"
 
 
 def task_options(state: FirewallState, side: str) -> Iterable[Action]:
@@ -745,6 +818,14 @@ def task_options(state: FirewallState, side: str) -> Iterable[Action]:
             if task_problem(state, f, "grab", cid) is None:
                 out.append(Action.make(side, "task", figure=f.id, task="grab", counter=cid,
                                        hint={"role": "task", "task": "grab"}))
+        for cid in sorted(state.counters):
+            if task_problem(state, f, "disarm", cid) is None:
+                out.append(Action.make(side, "task", figure=f.id, task="disarm", counter=cid,
+                                       hint={"role": "task", "task": "disarm"}))
+        for what in ("talk", "swim"):
+            if state.counters and task_problem(state, f, what, None) is None:
+                out.append(Action.make(side, "task", figure=f.id, task=what,
+                                       hint={"role": "task", "task": what}))
         if state.spike_at is not None and task_problem(state, f, "grab", "spike") is None:
             out.append(Action.make(side, "task", figure=f.id, task="grab", counter="spike",
                                    hint={"role": "task", "task": "grab"}))
@@ -768,6 +849,17 @@ def task(state: FirewallState, action: Action, chance: Chance, log: EventLog) ->
     counter = action.get("counter")
     f.move_used = True
     own = frozenset({f.side})
+    if what == "swim":
+        _swim(state, f, log)
+        return
+    if what in WHOLE_TURN:
+        f.combat_used = True  # §18.3: the figure's whole Turn
+    if what == "talk":
+        _talk(state, f, chance, log)
+        return
+    if what == "disarm":
+        _disarm(state, f, str(counter), chance, log)
+        return
     roll = gutz_roll(chance, f.gutz, bonus_for(f, state.teams[f.team], state.figures),
                      f"{f.id} task {what}", own)
     change = change_gutz(f.gutz, roller_change(roll.result))
@@ -811,6 +903,90 @@ def _grab(state: FirewallState, f: Figure, cid: str, chance: Chance, log: EventL
                          "status": f.status.value}, audience)
 
 
+def _roller_result(f: Figure, result: str) -> None:
+    """The roller's own change and failure mark after a task roll (§6.7, §21.3)."""
+    change = change_gutz(f.gutz, roller_change(result))  # type: ignore[arg-type]
+    f.gutz = change.gutz
+    if change.status != "active":
+        f.status = Status(change.status)
+    if result in ("F", "CF"):
+        f.failed_this_turn = True
+
+
+def _disarm(state: FirewallState, f: Figure, cid: str, chance: Chance, log: EventLog) -> None:
+    """§18.3 disarm (ruling F-56): the whole Turn and a Technical skill roll (§16.1 levels,
+    unlisted is 0; no modifiers, ruling F-101). Trap: CS safe and kept as an improvised AP
+    bomb, S removed, F goes off, CF the trap's CS on the figure. Spike: S or CS picks it up,
+    F nothing, CF nothing but the −1."""
+    level = max(0, min(3, int(f.skills.get("technical", 0))))
+    audience = frozenset({f.side}) | _gm(state)
+    roll = gutz_roll(chance, f.gutz, 0, f"{f.id} disarms {cid}", audience,
+                     skill_level=level)  # type: ignore[arg-type]
+    c = state.counters[cid]
+    spike = cid == state.spike
+    data: dict[str, object] = {"figure": f.id, "counter": cid, "dice": list(roll.dice),
+                               "result": roll.result}
+    if spike:
+        if roll.result in ("S", "CS"):
+            c.resolved = True
+            state.spike_holder = f.id
+        data["is"] = "spike"
+    else:
+        data["is"] = "trap"
+        if roll.result in ("S", "CS"):
+            c.resolved = True
+            if roll.result == "CS" and "improvised_bomb_ap" not in f.weapons:
+                f.weapons = (*f.weapons, "improvised_bomb_ap")
+        else:
+            c.resolved = True
+            trap_attack(state.figures, f, chance, _who_sees(state, f) | _gm(state),
+                        "CS" if roll.result == "CF" else None)
+            state.teams[f.team].aware = True
+    if f.active:
+        _roller_result(f, roll.result)
+    state.last = (f.id, "task", "")
+    log.emit("disarm", {**data, "status": f.status.value}, audience)
+
+
+def _talk(state: FirewallState, f: Figure, chance: Chance, log: EventLog) -> None:
+    """§18.3 "making Lonnie talk": the GM rolls the figure's plain Gutz: CS names the true
+    spike counter, S a 1d6 counter number (right or wrong), F nothing, CF a trap counter
+    drawn among the unresolved ones. Only the figure's side and the GM hear it."""
+    audience = frozenset({f.side}) | _gm(state)
+    roll = gutz_roll(chance, f.gutz, 0, f"{f.id} makes the captive talk", audience)
+    named: int | None = None
+    if roll.result == "CS" and state.spike is not None:
+        named = state.counters[state.spike].number
+    elif roll.result == "S":
+        named = chance.roll(6, "the counter Lonnie names", audience)
+    elif roll.result == "CF":
+        traps = sorted(c.number for c in state.counters.values()
+                       if c.id != state.spike and not c.resolved)
+        if traps:
+            named = chance.pick(traps, "the trap Lonnie names", audience)
+    if named is not None:
+        state.intel[f.side] = named
+    _roller_result(f, roll.result)
+    state.last = (f.id, "task", "")
+    log.emit("talk", {"figure": f.id, "dice": list(roll.dice), "result": roll.result,
+                      "names": named}, audience)
+
+
+def _swim(state: FirewallState, f: Figure, log: EventLog) -> None:
+    """§18.3 "going for a swim" (ruling F-67): a Movement action without a roll; the captive
+    is removed and the side scores a brownie point (reported with the result only)."""
+    captive = _captive_near(state, f)
+    assert captive is not None
+    audience = _who_sees(state, f) | _gm(state)
+    if captive.carried_by is not None:
+        state.figures[captive.carried_by].carrying = None
+        captive.carried_by = None
+    captive.status = Status.EXITED
+    state.brownie[f.side] = state.brownie.get(f.side, 0) + 1
+    state.last = (f.id, "task", "")
+    log.emit("swim", {"figure": f.id, "captive": captive.id}, audience)
+
+
 def _gm(state: FirewallState) -> frozenset[str]:
     return frozenset(s for s in state.sides if s not in state.players)
 
@@ -842,6 +1018,204 @@ def drop(state: FirewallState, action: Action, chance: Chance, log: EventLog) ->
     log.emit("dropped", {"figure": load.id, "to": [load.level, *load.cell]}, _who_sees(state, f))
 
 
+def _gas(state: FirewallState, f: Figure, chance: Chance, log: EventLog) -> None:
+    """Each gas cloud the figure stands in attacks it, at most once a Turn (F-26)."""
+    from killhouse.rulesets.firewall.teams import resolve_leader_loss
+    hit = False
+    for cloud in state.clouds:
+        if not cloud.covers(f.level, f.cell):
+            continue
+        audience = _who_sees(state, f)
+        result = gas_attack(cloud, f, state.turn, chance, audience)
+        if result is None:
+            continue
+        hit = True
+        state.teams[f.team].aware = True  # F-16: inside an area effect
+        log.emit("gas", {"cloud": cloud.id, "figure": f.id, "result": result,
+                         "status": f.status.value}, audience)
+    if hit:
+        for team in state.teams.values():
+            resolve_leader_loss(team, state.figures, chance)
+
+
+def _at(action: Action) -> tuple[int, int]:
+    at = action.get("at")
+    return (int(at[1]), int(at[2]))
+
+
+def cloud_options(state: FirewallState, side: str) -> Iterable[Action]:
+    """Smoke and gas grenades at squares: the squares of the enemies the side sees, and the
+    square in front of each of them (a useful subset; any legal square is accepted)."""
+    out = []
+    seen = None
+    for f in _team_figures(state, side):
+        if f.combat_used or not _aware(state, f) or f.carrying is not None:
+            continue
+        kinds = [g for g, n in sorted(f.grenades.items()) if n > 0 and tables().grenade(g).cloud]
+        if not kinds:
+            continue
+        if seen is None:
+            seen = seen_by_side(state.board, state.figures, side)
+        rows = [HAND_GRENADE] + [w for w in f.weapons if tables().weapons[w].launcher]
+        squares = sorted({state.figures[i].cell for i in seen
+                          if state.figures[i].level == f.level})
+        for grenade in kinds:
+            for weapon in rows:
+                for at in squares:
+                    if cloud_problem(state.board, state.figures, f.id, weapon, grenade, at,
+                                     f.level) is None:
+                        mod = cloud_modifier(f, state.teams[f.team], state.figures, weapon, at,
+                                             state.night)
+                        out.append(Action.make(side, "cloud", figure=f.id, weapon=weapon,
+                                               grenade=grenade, at=[f.level, *at],
+                                               hint={"role": "cloud", "to": [f.level, *at],
+                                                     "p": float(_chance_of_success(f.gutz,
+                                                                                   mod))}))
+    return out
+
+
+def check_cloud(state: FirewallState, action: Action) -> None:
+    f = _mine(state, action)
+    if not _aware(state, f):
+        raise IllegalActionError("a team not yet aware of the enemy takes no Combat actions (F-16)")
+    if f.carrying is not None:
+        raise IllegalActionError("a carrier cannot shoot or fight in close combat (F-54)")
+    at = action.get("at")
+    problem = cloud_problem(state.board, state.figures, f.id, str(action.get("weapon")),
+                            str(action.get("grenade")), _at(action), int(at[0]))
+    if problem is not None:
+        raise IllegalActionError(problem)
+
+
+def cloud(state: FirewallState, action: Action, chance: Chance, log: EventLog) -> None:
+    """A smoke or gas grenade at a square (§9, F-25 … F-27); gas attacks every unprotected
+    figure inside when it is placed."""
+    f = state.figures[str(action.get("figure"))]
+    at = _at(action)
+    audience = frozenset(s for s in state.sides if f.id in seen_by_side(
+        state.board, state.figures, s)) | {f.side}
+    state.clouds_placed += 1
+    result, placed = throw_cloud(chance, f, state.teams[f.team], state.figures,
+                                 str(action.get("weapon")), str(action.get("grenade")), at,
+                                 state.turn, f"cloud-{state.clouds_placed}", audience,
+                                 state.night)
+    state.combat_happened = True
+    state.last = (f.id, "cloud", "")
+    log.emit("cloud", {"figure": f.id, "grenade": str(action.get("grenade")),
+                       "at": [f.level, *at], "result": result,
+                       "placed": placed is not None,
+                       "until": placed.until if placed else None}, None,
+             {s: {"figure": None, "grenade": str(action.get("grenade")),
+                  "at": [f.level, *at], "result": None, "placed": placed is not None,
+                  "until": placed.until if placed else None}
+              for s in state.sides if s not in audience})
+    if placed is None:
+        return
+    state.clouds.append(placed)
+    smoke_layer(state.board, state.clouds)
+    for g in state.figures.values():
+        if placed.covers(g.level, g.cell):
+            _gas(state, g, chance, log)
+
+
+def _blast_pairs(f: Figure) -> list[tuple[str, str | None]]:
+    """(weapon, grenade) pairs that can hurt a section: SS(A) weapons, Guns, the bombs, and
+    HEAT grenades thrown or launched (§12)."""
+    from killhouse.rulesets.firewall.buildings import BOMBS
+    from killhouse.rulesets.firewall.buildings import attack_type as kind_of
+    from killhouse.rulesets.firewall.tables import GUNS
+    pairs: list[tuple[str, str | None]] = []
+    for w in f.weapons:
+        row = tables().weapons[w]
+        if row.launcher:
+            continue
+        if w in BOMBS or kind_of(w, None) == "SS(A)" or kind_of(w, None) in GUNS:
+            pairs.append((w, None))
+    rows = [HAND_GRENADE] + [w for w in f.weapons if tables().weapons[w].launcher]
+    for g, n in sorted(f.grenades.items()):
+        if n > 0 and kind_of(HAND_GRENADE, g) == "SS(A)":
+            pairs.extend((row, g) for row in rows)
+    return pairs
+
+
+def blast_options(state: FirewallState, side: str) -> Iterable[Action]:
+    out: list[Action] = []
+    if not state.sections:
+        return out
+    for f in _team_figures(state, side):
+        if f.combat_used or not _aware(state, f) or f.carrying is not None:
+            continue
+        for weapon, grenade in _blast_pairs(f):
+            for sid in sorted(state.sections):
+                if section_problem(state.board, state.figures, state.sections, f.id, weapon,
+                                   sid, grenade) is None:
+                    out.append(Action.make(side, "blast", figure=f.id, weapon=weapon,
+                                           section=sid, grenade=grenade,
+                                           hint={"role": "blast"}))
+    return out
+
+
+def check_blast(state: FirewallState, action: Action) -> None:
+    f = _mine(state, action)
+    if not _aware(state, f):
+        raise IllegalActionError("a team not yet aware of the enemy takes no Combat actions (F-16)")
+    if f.carrying is not None:
+        raise IllegalActionError("a carrier cannot shoot or fight in close combat (F-54)")
+    grenade = action.get("grenade")
+    problem = section_problem(state.board, state.figures, state.sections, f.id,
+                              str(action.get("weapon")), str(action.get("section")),
+                              None if grenade is None else str(grenade))
+    if problem is not None:
+        raise IllegalActionError(problem)
+
+
+def blast(state: FirewallState, action: Action, chance: Chance, log: EventLog) -> None:
+    """An attack on a building section (§12): the roll, the section's loss or kill, the
+    collapse with every figure inside losing 4 Gutz, then leader losses."""
+    from killhouse.rulesets.firewall.jams import malfunction_roll
+    from killhouse.rulesets.firewall.shooting import _apply_malfunction
+    from killhouse.rulesets.firewall.teams import resolve_leader_loss
+    f = state.figures[str(action.get("figure"))]
+    weapon = str(action.get("weapon"))
+    grenade = None if action.get("grenade") is None else str(action.get("grenade"))
+    section = state.sections[str(action.get("section"))]
+    seeing = _who_sees(state, f)
+    mod = section_modifier(f, state.teams[f.team], state.figures, weapon, section, state.night)
+    f.combat_used = True
+    if grenade is not None:
+        f.grenades[tables().grenade(grenade).id] -= 1
+    roll = gutz_roll(chance, f.gutz, mod, f"{f.id} fires at section {section.id}", seeing)
+    effect = section_effect(weapon, grenade, roll.result, section.armour)
+    destroyed = damage(section, effect)
+    hurt = collapse(state.board, state.figures, section) if destroyed else []
+    _roller_result(f, roll.result)
+    malfunction = None
+    mode = tables().weapons[weapon].mode()
+    if roll.result == "CF" and mode.malf is not None:
+        w = tables().weapons[weapon]
+        malfunction = malfunction_roll(chance, mode.malf, mode.fire, f.experience,
+                                       w.grenade or w.launcher, audience=seeing)
+        positions = {g.id: g.cell for g in state.figures.values() if g.level == f.level
+                     and g.status in (Status.ACTIVE, Status.INCAPACITATED)}
+        _apply_malfunction(state.figures, f, Shot(f.id, weapon, f.id, None, grenade),
+                           malfunction, mode.fire, tables().weapons[weapon].armour, False,
+                           positions)
+    state.combat_happened = True
+    state.last = (f.id, "shoot", "")
+    data = {"figure": f.id, "section": section.id, "result": roll.result,
+            "effect": effect, "destroyed": destroyed, "hurt": hurt, "malfunction": malfunction}
+    # a section going up is seen by all; who fired, only by the sides that see the firer
+    known = {s: {g.id for g in state.figures.values() if g.side == s}
+             | seen_by_side(state.board, state.figures, s) for s in state.sides}
+    log.emit("blast", data, None, {
+        s: {**data, "figure": f.id if s in seeing else None,
+            "hurt": [h for h in hurt if h in known[s]]}
+        for s in state.sides})
+    if destroyed:
+        for team in state.teams.values():
+            resolve_leader_loss(team, state.figures, chance)
+
+
 def _figure_args() -> tuple[Arg, ...]:
     return (Arg("figure", "figure"),)
 
@@ -849,7 +1223,8 @@ def _figure_args() -> tuple[Arg, ...]:
 FLOW: Flow[FirewallState] = Flow(
     phases=[
         Phase(ACT, "single", lambda s: [d] if (d := deciding_side(s)) else [],
-              ("activate", "move", "shoot", "close-combat", "unjam", "task", "drop", "end"),
+              ("activate", "move", "shoot", "cloud", "blast", "close-combat", "unjam", "task",
+               "drop", "end"),
               "activate a Fire Team, or act with the active team's figures",
               done=activation_done, advance=_finish_activation),
     ],
@@ -867,6 +1242,14 @@ FLOW: Flow[FirewallState] = Flow(
         Move("shoot", (*_figure_args(), Arg("weapon", "id"), Arg("target", "figure"),
                        Arg("fire", "str", required=False), Arg("grenade", "id", required=False)),
              shoot_options, shoot, check=check_shoot, help="a ranged attack"),
+        Move("cloud", (*_figure_args(), Arg("weapon", "id"), Arg("grenade", "id"),
+                       Arg("at", "cell")),
+             cloud_options, cloud, check=check_cloud,
+             help="a smoke or gas grenade at a square: a 4 × 4 cloud for 1d6+1 Turns"),
+        Move("blast", (*_figure_args(), Arg("weapon", "id"), Arg("section", "id"),
+                       Arg("grenade", "id", required=False)),
+             blast_options, blast, check=check_blast,
+             help="fire an SS(A) weapon, a Gun or a bomb at a building section (§12)"),
         Move("close-combat", (*_figure_args(), Arg("target", "figure")), melee_options, melee,
              check=check_melee, help="attack a figure within 2 cm"),
         Move("unjam", (*_figure_args(), Arg("weapon", "id")), unjam_options, unjam,

@@ -54,6 +54,26 @@ def narrate(event: Event) -> str | None:
             return (f"counter {d['counter']} is a trap: it goes off on {_who(d.get('figure'))} "
                     f"({d['result']}); {d['status']}.")
         return f"counter {d['counter']} is taken."
+    if k == "disarm":
+        return (f"{_who(d.get('figure'))} tries to disarm counter {d['counter']}: "
+                f"{d['result']} ({d.get('is')}); {d.get('status')}.")
+    if k == "talk":
+        says = f"names counter {d['names']}" if d.get("names") else "says nothing useful"
+        return f"{d['figure']} leans on the captive ({d['result']}): he {says}."
+    if k == "swim":
+        return f"{_who(d.get('figure'))} pushes {d['captive']} into the river."
+    if k == "cloud":
+        placed = f"a cloud until Turn {d['until']}" if d.get("placed") else "a dud"
+        return f"{_who(d.get('figure'))} fires {d['grenade']} at {_at(d['at'])}: {placed}."
+    if k == "gas":
+        return f"gas from {d['cloud']} on {d['figure']}: {d['result']}; {d['status']}."
+    if k == "clouds-gone":
+        return f"clouds disperse: {', '.join(d['clouds'])}."
+    if k == "blast":
+        end = "destroyed" if d.get("destroyed") else f"effect {d.get('effect')}"
+        hurt = f"; {', '.join(d['hurt'])} caught in the collapse" if d.get("hurt") else ""
+        return (f"{_who(d.get('figure'))} fires at section {d['section']}: {d['result']}, "
+                f"{end}{hurt}.")
     if k == "aware":
         return f"team {d['team']} is aware of the enemy."
     if k == "revealed":

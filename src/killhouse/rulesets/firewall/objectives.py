@@ -93,17 +93,20 @@ def alarm_roll(chance: Chance, count: int, audience: frozenset[str]) -> int:
 
 def trap_attack(
     figures: dict[str, Figure], victim: Figure, chance: Chance, audience: frozenset[str] | None,
+    result: str | None = None,
 ) -> str:
     """§18.3: a trap goes off on the figure: an improvised AP bomb B attack with Gutz 7 and
-    no modifiers (its CF is a dud, no malfunction: the bomb is the trap itself)."""
-    roll = gutz_roll(chance, TRAP_GUTZ, 0, f"trap on {victim.id}", audience)
+    no modifiers (its CF is a dud, no malfunction: the bomb is the trap itself). A botched
+    disarm gives the trap's CS without a roll (``result="CS"``)."""
+    outcome = result if result is not None else gutz_roll(
+        chance, TRAP_GUTZ, 0, f"trap on {victim.id}", audience).result
     positions = {
         f.id: f.cell for f in figures.values()
         if f.level == victim.level and f.status in (Status.ACTIVE, Status.INCAPACITATED)
     }
-    if roll.result == "CF":
+    if outcome == "CF":
         return "CF"
-    out = infantry_outcome("B", roll.result, victim.id, positions, firer=None)
+    out = infantry_outcome("B", outcome, victim.id, positions, firer=None)  # type: ignore[arg-type]
     rule = tables().weapons[TRAP_WEAPON].armour
     for fid, hit in out.hits.items():
         f = figures[fid]
@@ -111,7 +114,7 @@ def trap_attack(
         after = apply_hit(f.gutz, f.status.value, f.suppressed, hit,
                           arm.reduction(tables().armour[f.armour], rule))
         f.gutz, f.status, f.suppressed = after.gutz, Status(after.status), after.suppressed
-    return roll.result
+    return outcome
 
 
 def surrender(

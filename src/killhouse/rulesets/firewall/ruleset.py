@@ -35,7 +35,7 @@ class FirewallRuleset(FlowRuleset[FirewallState]):
     source: ClassVar[str] = ("Firewall 2136AD, cyber-skirmish street-warfare rules (Hartley, "
                              "Baumann, Blease; Wessex Games) (seed 004; digest: firewall.md)")
     scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = {
-        "figure": FIGURE_KEYS, "side": SIDE_KEYS, "object": frozenset({"number"}),
+        "figure": FIGURE_KEYS, "side": SIDE_KEYS, "object": frozenset({"number", "size", "armour"}),
     }
     info: ClassVar[GameInfo] = GameInfo(
         turn_shapes=("alternating",),
@@ -70,7 +70,7 @@ class FirewallRuleset(FlowRuleset[FirewallState]):
             setup.sides, chance, log, scenario.turn_limit or DEFAULT_TURN_LIMIT,
             players=setup.players, objective=setup.objective, entry=dict(setup.entry),
             counters=copy.deepcopy(setup.counters), arrival=dict(setup.arrival),
-            night=setup.night, spike=spike,
+            night=setup.night, spike=spike, sections=copy.deepcopy(setup.sections),
         )
 
     def result(self, state: FirewallState) -> Result | None:

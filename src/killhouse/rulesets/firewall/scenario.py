@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from killhouse.rulesets.firewall.buildings import Section
 from killhouse.rulesets.firewall.objectives import EDGES, HOSTAGES, KINDS, Counter, Objective
 from killhouse.rulesets.firewall.tables import tables
 from killhouse.rulesets.firewall.teams import Figure, Status, Team, new_figure
@@ -23,7 +24,7 @@ from killhouse.scenario.model import Issue, Scenario
 
 FIGURE_KEYS = frozenset({
     "team", "leader", "type", "experience", "gutz", "armour", "grenades", "cyber", "skills",
-    "cp", "leader_loss", "alarm", "arrives",
+    "cp", "leader_loss", "alarm", "arrives", "gas_mask",
 })
 SIDE_KEYS = frozenset({"entry"})
 OPTIONS = ("night",)
@@ -51,6 +52,7 @@ class Setup:
     night: bool = False
     #: the counter the scenario names as the spike; otherwise the GM's is drawn (F-85)
     spike: str | None = None
+    sections: dict[str, Section] = field(default_factory=dict)
 
 
 def _facing(value: str | None, index: int) -> tuple[int, int]:
@@ -161,7 +163,9 @@ def _figure(fspec: Any, issues: list[Issue]) -> tuple[Figure, str, bool, Any] | 
         fspec.id, side, team, (fspec.at.x, fspec.at.y), kind=kind, experience=experience,
         is_leader=bool(extra.get("leader", False)), gutz=gutz, level=fspec.at.level,
         facing=_facing(fspec.facing, 0), armour=armour, weapons=tuple(weapons),
-        grenades=grenades, cyber=frozenset(str(c) for c in cyber),
+        grenades=grenades,
+        cyber=frozenset(str(c) for c in cyber) | (
+            {"gas_mask"} if extra.get("gas_mask") else set()),
         skills={str(k): int(v) for k, v in skills.items()}, cp=cp,
         rolls_leader_loss=bool(extra.get("leader_loss", True)) and not hostage,
         hidden=bool(fspec.hidden), alarm=bool(extra.get("alarm", False)),
@@ -237,11 +241,17 @@ def read_scenario(scenario: Scenario) -> tuple[Setup | None, list[Issue]]:
     objective, more = _objective(scenario, figures, teams, players)
     issues.extend(more)
     counters: dict[str, Counter] = {}
+    sections: dict[str, Section] = {}
     for j, obj in enumerate(scenario.objects):
         number = obj.extra.get("number", j + 1)
+        if obj.type == "section":
+            made = _section(scenario, j, obj, issues)
+            if made is not None:
+                sections[made.id] = made
+            continue
         if obj.type != "counter":
             issues.append(Issue(f"objects[{j}].type", f"unknown object type {obj.type!r}",
-                                "counter"))
+                                "counter or section"))
         elif obj.at is None:
             issues.append(Issue(f"objects[{j}].at", "a counter is placed on the map"))
         elif not _int(number):
@@ -269,7 +279,34 @@ def read_scenario(scenario: Scenario) -> tuple[Setup | None, list[Issue]]:
         return None, issues
     return Setup(figures, teams, sides, players, objective, entry, counters, arrival,
                  night=bool(scenario.options.get("night", False)),
-                 spike=None if spike is None else str(spike)), []
+                 spike=None if spike is None else str(spike), sections=sections), []
+
+
+def _section(scenario: Scenario, j: int, obj: Any, issues: list[Issue]) -> Section | None:
+    """A building section (§12, F-36): ``at`` its top-left square, ``size`` [w, h] (4 × 4
+    by default), ``armour`` soft, light (default), medium or heavy."""
+    from killhouse.rulesets.firewall.tables import ARMOUR_CLASSES
+    if obj.at is None:
+        issues.append(Issue(f"objects[{j}].at", "a section is placed on the map",
+                            "at: its top-left square"))
+        return None
+    size = obj.extra.get("size", [4, 4])
+    if (not isinstance(size, list) or len(size) != 2 or not all(_int(v) for v in size)
+            or not all(1 <= v <= 16 for v in size)):
+        issues.append(Issue(f"objects[{j}].size", "expected [width, height], 1..16 squares each"))
+        return None
+    armour = str(obj.extra.get("armour", "light"))
+    if armour not in ARMOUR_CLASSES:
+        issues.append(Issue(f"objects[{j}].armour", f"unknown armour class {armour!r}",
+                            ", ".join(ARMOUR_CLASSES)))
+        return None
+    level = scenario.board.levels[obj.at.level]
+    squares = tuple((x, y) for y in range(obj.at.y, obj.at.y + size[1])
+                    for x in range(obj.at.x, obj.at.x + size[0]))
+    if any(not (0 <= x < level.width and 0 <= y < level.height) for x, y in squares):
+        issues.append(Issue(f"objects[{j}].size", "the section runs off the map"))
+        return None
+    return Section(obj.id, obj.at.level, squares, armour)
 
 
 def _objective(

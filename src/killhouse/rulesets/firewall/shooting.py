@@ -141,8 +141,8 @@ def _grenade_problem(firer: Figure, grenade: str) -> str | None:
     if firer.grenades.get(kind.id, 0) <= 0:
         return f"{firer.id} has no {kind.name} grenade left"
     if kind.cloud:
-        # smoke and gas target squares and make clouds (F-25 … F-27): not in play yet
-        return f"{kind.name} grenades target squares; clouds are not in play yet"
+        # smoke and gas target squares and make clouds (F-25 … F-27): the ``cloud`` action
+        return f"{kind.name} grenades target a square: use the cloud action"
     return None
 
 
@@ -151,12 +151,17 @@ def target_cover(board: Board, firer: Figure, target: Figure) -> tuple[Cover, bo
     other Medium/Heavy cover lies on the line (ruling F-24)."""
     line = cells_on_segment(firer.cell, target.cell)
     own = board.cover(_figure_cell(target))
+    inside = board.smoky(_figure_cell(target))
+    if inside:
+        own = max(own, 2)  # ruling F-25: a figure inside a cloud is in Medium cover
     entry = line[-2] if len(line) >= 2 else None
     best = own
     if entry is not None and entry != firer.cell:
         best = max(best, board.cover(Cell(target.level, *entry)))
     between = list(line[1:-2])
-    intervening = any(board.cover(Cell(target.level, *c)) >= 2 for c in between)
+    intervening = any(board.cover(Cell(target.level, *c)) >= 2 for c in between) or (
+        not inside and any(board.smoky(Cell(target.level, *c)) for c in line[1:-1])
+    )  # ruling F-25: a cloud between firer and target is intervening cover
     return COVER_NAMES[best], intervening
 
 

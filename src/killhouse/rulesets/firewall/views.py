@@ -100,10 +100,14 @@ def view(state: FirewallState, side: str) -> dict[str, Any]:
             for c in sorted(state.counters.values(), key=lambda c: c.number) if not c.resolved
         ],
         "spike": _spike(state, side, known),
+        "lonnie_says": state.intel.get(side),
         "alarm": ({"raised": state.alarm_raised, "count": state.alarm_count}
                   if state.objective.alarm_team in state.teams
                   and state.teams[state.objective.alarm_team].side == side else None),
         "public": {
+            "clouds": _clouds(state),
+            "sections": [{"id": x.id, "destroyed": x.destroyed}
+                         for x in sorted(state.sections.values(), key=lambda x: x.id)],
             "scenario": state.objective.kind,
             "entry": dict(sorted(state.entry.items())),
             "turn_limit": state.turn_limit,
@@ -113,6 +117,13 @@ def view(state: FirewallState, side: str) -> dict[str, Any]:
                       if t.side == side},
         },
     }
+
+
+def _clouds(state: FirewallState) -> list[dict[str, Any]]:
+    """Clouds on the table are public (§9: they are seen by everyone)."""
+    return [{"id": c.id, "grenade": c.grenade, "level": c.level,
+             "squares": [list(sq) for sq in c.squares], "until": c.until}
+            for c in state.clouds]
 
 
 def _spike(state: FirewallState, side: str, known: set[str]) -> dict[str, Any] | None:
@@ -167,7 +178,14 @@ def snapshot(state: FirewallState) -> dict[str, Any]:
         "alarm": {"raised": state.alarm_raised, "count": state.alarm_count},
         "arrival": dict(sorted(state.arrival.items())),
         "combat_happened": state.combat_happened,
+        "intel": dict(sorted(state.intel.items())),
+        "sections": [{"id": x.id, "level": x.level, "squares": [list(q) for q in x.squares],
+                      "armour": x.armour, "gutz": x.gutz, "destroyed": x.destroyed}
+                     for x in state.sections.values()],
+        "brownie": dict(sorted(state.brownie.items())),
         "entry": dict(sorted(state.entry.items())),
+        "clouds": [{**c, "gutz": cl.gutz, "attacked": dict(sorted(cl.attacked.items()))}
+                   for c, cl in zip(_clouds(state), state.clouds, strict=True)],
         "result": state.result.to_json() if state.result else None,
     }
 
