@@ -46,7 +46,6 @@ class FirewallRuleset(FlowRuleset[FirewallState]):
         max_sides=4,
         sight="supercover",
     )
-    sight: ClassVar[str] = "supercover"
     flow = FLOW
 
     def check_scenario(self, scenario: Scenario) -> list[Issue]:
