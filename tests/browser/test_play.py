@@ -52,7 +52,8 @@ def click_pass(page: Page, legal: list[dict[str, Any]]) -> str:
 def open_game(page: Page, server: ServerProcess, scenario: str, seats: dict[str, str]) -> str:
     page.goto(server.url + "/")
     box = page.locator(f'.scenario[data-file="{scenario}"]')
-    expect(box.locator("svg.minimap")).to_be_visible()
+    # the first listing reads every shipped scenario: slow on a loaded machine
+    expect(box.locator("svg.minimap")).to_be_visible(timeout=TIMEOUT)
     expect(box.locator("p").first).not_to_be_empty()
     for side, who in seats.items():
         box.locator(f'select[data-side="{side}"]').select_option(who)

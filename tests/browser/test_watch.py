@@ -14,6 +14,7 @@ from tests.live import ServerProcess
 def test_a_delayed_spectator_link_from_the_start_page(page: Page, server: ServerProcess) -> None:
     page.goto(server.url + "/")
     box = page.locator('.scenario[data-file="gogogo/hostage.yaml"]')
+    expect(box.locator("svg.minimap")).to_be_visible(timeout=TIMEOUT)
     box.locator("select.delayed-side").select_option("t")
     box.locator("input.delayed-turns").fill("3")
     box.locator("button.open").click()
