@@ -179,10 +179,13 @@ def create_app(store: Store, scenarios: Path | None = None) -> FastAPI:
             loop.call_soon_threadsafe(lambda: loop.create_task(refresh(game_id)))
 
         thread = store.listen(on_game, stop)
+        # read the shipped scenarios while nobody waits, not on the first visitor's time
+        warming = loop.run_in_executor(None, shipped)
         try:
             yield
         finally:
             stop.set()
+            await warming
             if thread is not None:
                 await asyncio.to_thread(thread.join, 5)
 
@@ -196,13 +199,19 @@ def create_app(store: Store, scenarios: Path | None = None) -> FastAPI:
     catalogue: list[dict[str, Any]] = []
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
+    reading = threading.Lock()
+
     def shipped() -> list[dict[str, Any]]:
-        if not catalogue:
-            for path in sorted(root.glob("*/*.yaml")):
-                try:
-                    catalogue.append(scenario_summary(path, root))
-                except ScenarioError as exc:
-                    log.warning("scenario %s does not load: %s", path, exc)
+        """The shipped scenarios' summaries, read once (the first reader waits, others share)."""
+        with reading:
+            if not catalogue:
+                found = []
+                for path in sorted(root.glob("*/*.yaml")):
+                    try:
+                        found.append(scenario_summary(path, root))
+                    except ScenarioError as exc:
+                        log.warning("scenario %s does not load: %s", path, exc)
+                catalogue.extend(found)
         return catalogue
 
     @app.exception_handler(ApiError)
@@ -243,10 +252,11 @@ def create_app(store: Store, scenarios: Path | None = None) -> FastAPI:
     async def scenarios_list() -> dict[str, Any]:
         from killhouse.rulesets import get_ruleset, ruleset_ids
 
+        listed = await asyncio.to_thread(shipped)  # never block the loop while it is read
         out = []
         for rid in ruleset_ids():
             info = get_ruleset(rid).describe()
-            info["scenarios"] = [s for s in shipped() if s["ruleset"] == rid]
+            info["scenarios"] = [s for s in listed if s["ruleset"] == rid]
             out.append(info)
         return {"rulesets": out}
 
