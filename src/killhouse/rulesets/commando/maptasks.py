@@ -87,7 +87,7 @@ def do_force(state: CommandoState, action: Action, chance: Chance, log: EventLog
     seen = f.audience_of(state, man.id)
     ok = doors.force_door(chance, state.board, man, state.pos[man.id], door, seen)
     f.note_sightings(state)
-    log.emit("force", {"figure": man.id, "at": cell_json(door), "opened": ok}, seen)
+    log.emit("force-door", {"figure": man.id, "at": cell_json(door), "opened": ok}, seen)
     f.after_task(state, log)
 
 
@@ -117,7 +117,7 @@ def do_pick(state: CommandoState, action: Action, chance: Chance, log: EventLog)
         man.task, man.task_paid = None, 0
     seen = f.audience_of(state, man.id)
     ok = doors.pick_lock(chance, state.board, man, state.pos[man.id], door, seen)
-    log.emit("pick", {"figure": man.id, "at": cell_json(door),
+    log.emit("pick-lock", {"figure": man.id, "at": cell_json(door),
                       "paid": man.task_paid if ok is None else tables().cost_safe_cracking,
                       "opened": ok}, seen)
     f.after_task(state, log)
