@@ -346,7 +346,7 @@ class CommandoBot(BaselineBot):
         return None
 
 
-    # -- cmdmap: map tasks, hand-to-hand, bounds under overwatch, cover, alarms ---------------
+    # -- map tasks, hand-to-hand, bounds under overwatch, cover, alarms ---------------
 
     def cover(self, cell: Cell | None) -> int:
         """How much a cell's terrain spoils fire at a man in it (woods 8, trench 9 …): 0-12."""

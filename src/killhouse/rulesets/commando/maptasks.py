@@ -87,7 +87,7 @@ def do_force(state: CommandoState, action: Action, chance: Chance, log: EventLog
     seen = f.audience_of(state, man.id)
     ok = doors.force_door(chance, state.board, man, state.pos[man.id], door, seen)
     f.note_sightings(state)
-    log.emit("force", {"figure": man.id, "at": cell_json(door), "opened": ok}, seen)
+    log.emit("force-door", {"figure": man.id, "at": cell_json(door), "opened": ok}, seen)
     f.after_task(state, log)
 
 

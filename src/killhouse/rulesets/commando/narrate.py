@@ -91,16 +91,16 @@ def narrate(event: Event) -> str | None:
 
 
 def narrate_map(k: str, d: Mapping[str, Any]) -> str | None:
-    """Lines for the map tasks, searchlights and morale (cmdmap's events)."""
+    """Lines for the map tasks, searchlights and morale."""
     if k == "climb":
         return f"{d['figure']} takes the stairs to {d['to']}"
-    if k == "force":
+    if k == "force-door":
         return (f"{d['figure']} forces the locked door at {d['at']}: "
-                + ("it gives" if d["opened"] else "it holds"))
+                + ("it gives" if d.get("opened") else "it holds"))
     if k == "pick-lock":
-        opened = d["opened"]
+        opened = d.get("opened")
         state = ("picked" if opened else "not picked") if opened is not None else (
-            f"{d['paid']} of 50 TP in")
+            f"{d.get('paid')} of 50 TP in")
         return f"{d['figure']} works the lock at {d['at']}: {state}"
     if k == "searchlight":
         return (f"searchlight {d['light']} goes out" if d["aim"] is None
