@@ -129,6 +129,8 @@ class FirewallState:
     clouds_placed: int = 0
     #: building sections by id (§12)
     sections: dict[str, Section] = field(default_factory=dict)
+    #: side -> figure -> (level, x, y, Turn) where the side last saw it (§21.4: shown stale)
+    last_seen: dict[str, dict[str, tuple[int, int, int, int]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.players:
@@ -338,8 +340,19 @@ def after_action(state: FirewallState, chance: Chance, log: EventLog) -> None:
                     log.emit("aware", {"team": tid}, frozenset({team.side}))
     awareness(state, chance, log)
     state.last = None
+    remember(state)
     if state.result is None:
         check_over(state)
+
+
+def remember(state: FirewallState) -> None:
+    """Each side notes where it sees every other figure now (§21.4: the last seen position
+    of an enemy that left view may be shown as stale)."""
+    for side in state.sides:
+        notes = state.last_seen.setdefault(side, {})
+        for fid in seen_by_side(state.board, state.figures, side):
+            f = state.figures[fid]
+            notes[fid] = (f.level, *f.cell, state.turn)
 
 
 def _drop_from_fallen(state: FirewallState, log: EventLog) -> None:

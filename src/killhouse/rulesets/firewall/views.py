@@ -91,7 +91,11 @@ def view(state: FirewallState, side: str) -> dict[str, Any]:
         "phase": state.phase,
         "figures": own,
         "seen": [_carrying(state, state.figures[i], known) for i in sorted(seen)],
-        "remembered": [],
+        "remembered": [
+            {"id": fid, "side": state.figures[fid].side, "at": [lv, x, y], "turn": turn}
+            for fid, (lv, x, y, turn) in sorted(state.last_seen.get(side, {}).items())
+            if fid not in seen
+        ],
         "sounds": [],
         "goals": _goals(state, side),
         "counters": [
@@ -179,6 +183,8 @@ def snapshot(state: FirewallState) -> dict[str, Any]:
         "arrival": dict(sorted(state.arrival.items())),
         "combat_happened": state.combat_happened,
         "intel": dict(sorted(state.intel.items())),
+        "last_seen": {side: {fid: list(v) for fid, v in sorted(notes.items())}
+                      for side, notes in sorted(state.last_seen.items())},
         "sections": [{"id": x.id, "level": x.level, "squares": [list(q) for q in x.squares],
                       "armour": x.armour, "gutz": x.gutz, "destroyed": x.destroyed}
                      for x in state.sections.values()],
@@ -191,10 +197,12 @@ def snapshot(state: FirewallState) -> dict[str, Any]:
 
 
 def known_ids(state: FirewallState, side: str) -> frozenset[str]:
-    """Ids the side may name: its own figures and teams, and the enemies it sees now."""
+    """Ids the side may name: its own figures and teams, and the others it sees now or has
+    seen before."""
     own = {f.id for f in state.figures.values() if f.side == side}
     teams = {t.id for t in state.teams.values() if t.side == side}
-    return frozenset(own | teams | seen_by_side(state.board, state.figures, side))
+    return frozenset(own | teams | seen_by_side(state.board, state.figures, side)
+                     | set(state.last_seen.get(side, {})))
 
 
 def secret_ids(state: FirewallState, side: str) -> frozenset[str]:
