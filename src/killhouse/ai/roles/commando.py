@@ -17,8 +17,7 @@ from killhouse.core.cells import Cell
 from killhouse.core.geometry import line_of_sight, octile
 from killhouse.core.rng import Rng
 from killhouse.rulesets.base import Action
-from killhouse.rulesets.commando import ground
-from killhouse.rulesets.commando.tables import tables
+from killhouse.rulesets.commando import facts
 from killhouse.scenario.model import Scenario
 
 #: a raider stops walking with this many TP left, to keep a fire task in hand
@@ -51,7 +50,7 @@ class CommandoBot(BaselineBot):
         #: enemies it has seen fall: no grenade goes where they were last seen
         self.fallen: set[str] = set()
         #: where raiders look when they know of no enemy: inside the buildings, else far away
-        self.search = [c for c in self.board.cells() if ground.building(self.board, c)]
+        self.search = [c for c in self.board.cells() if facts.in_building(self.board, c)]
         #: cells the side's men have stood on (the search sweeps the building cells away)
         self.visited: set[Cell] = set()
 
@@ -352,8 +351,7 @@ class CommandoBot(BaselineBot):
         """How much a cell's terrain spoils fire at a man in it (woods 8, trench 9 …): 0-12."""
         if cell is None or not self.board.in_bounds(cell):
             return 0
-        row = tables().field.get(ground.cell_kind(self.board, cell))
-        return -(row.fire or 0) if row is not None else 0
+        return facts.cover(self.board, cell)
 
     def charge(self, view: dict[str, Any], steps: list[Action]) -> Action | None:
         """A raider who cannot fire (he would have) closes to hand-to-hand with an observed
