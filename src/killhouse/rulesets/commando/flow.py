@@ -19,6 +19,7 @@ from killhouse.core.terrain import Terrain
 from killhouse.rulesets.base import Action, Result
 from killhouse.rulesets.commando import (
     doors,
+    explosions,
     fire,
     firing,
     ground,
@@ -30,6 +31,7 @@ from killhouse.rulesets.commando import (
     observation,
     ordnance,
     overwatch,
+    surroundings,
     tasks,
     turn,
 )
@@ -62,7 +64,7 @@ def in_view(state: CommandoState, observer: str, target: str) -> bool:
     """LOS within the observation range of the scenario's weather and light (C-11)."""
     a, b = state.pos[observer], state.pos[target]
     rng = rng_between(a, b)
-    light = ordnance.light_at(state, b)  # ruling C-35: illumination gives Day range
+    light = surroundings.light_at(state, b)  # ruling C-35: illumination gives Day range
     # ruling C-13: a target in a searchlight's lit block is observed at the Day range
     if state.lights and b in lights.lit_cells(state):
         light = "day"
@@ -200,7 +202,7 @@ def activations_done(state: CommandoState) -> bool:
 def bookkeeping(state: CommandoState, chance: Chance, log: EventLog) -> None:
     """The end of the turn: explosions and clouds (C-33, C-64), victory, the turn limit,
     else the next turn (ruling C-84)."""
-    ordnance.bookkeeping(state, chance, log)
+    explosions.bookkeeping(state, chance, log)
     if check_victory(state, log):
         return
     morale.bookkeeping(state, chance, log)  # digest 7.2 (ruling C-15)
