@@ -11,7 +11,7 @@ from killhouse.core.cells import Cell
 from killhouse.core.rng import Rng
 from killhouse.engine.game import Game
 from killhouse.rulesets.base import Action
-from killhouse.rulesets.commando import ordnance
+from killhouse.rulesets.commando import devices
 from tests.rulesets.commando.arena import activate, arena, events, hold_windows, registered, state
 
 pytestmark = pytest.mark.usefixtures(registered.__name__)
@@ -73,7 +73,7 @@ def test_defender_sets_off_a_claymore_with_an_enemy_in_its_cone() -> None:
            ("g1", "guards", (4, 4), ("pistol",), {})]
     game = Game(arena(men), seed=2)
     s = state(game)
-    s.ordnance.mines.append(ordnance.Mine("m1", "guards", "g1", Cell(0, 5, 4), "E"))
+    s.ordnance.mines.append(devices.Mine("m1", "guards", "g1", Cell(0, 5, 4), "E"))
     s.observed["guards"] = {"kane"}
     activate(game, "g1")
     bot = DefenderBot(game.scenario, "guards")
@@ -90,7 +90,7 @@ def test_raider_never_steps_into_a_grenade_that_will_go_off_and_leaves_one() -> 
     game = Game(arena(men), seed=2)
     s = state(game)
     s.last_seen["raiders"]["g1"] = (Cell(0, 30, 4), 1)
-    s.ordnance.live.append(ordnance.Live("x9", "frag", Cell(0, 7, 4), "guards", "g1", 1))
+    s.ordnance.live.append(devices.Live("x9", "frag", Cell(0, 7, 4), "guards", "g1", 1))
     activate(game, "kane")
     bot = RaiderBot(game.scenario, "raiders")
     rng = Rng.from_seed(1)
@@ -115,7 +115,7 @@ def test_raider_throws_no_second_grenade_at_a_covered_square_nor_at_the_fallen()
     game = Game(arena(men, walls=ROOM_WALLS, doors=((9, 4),)), seed=2)
     s = state(game)
     s.last_seen["raiders"]["g1"] = (Cell(0, 11, 4), 1)
-    s.ordnance.live.append(ordnance.Live("x9", "frag", Cell(0, 11, 5), "raiders", "kane", 1))
+    s.ordnance.live.append(devices.Live("x9", "frag", Cell(0, 11, 5), "raiders", "kane", 1))
     activate(game, "kane")
     bot = RaiderBot(game.scenario, "raiders")
     pick = bot.choose(game.view("raiders"), game.legal_actions("raiders"), Rng.from_seed(1))

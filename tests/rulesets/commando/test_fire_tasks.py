@@ -206,10 +206,10 @@ def test_a_flamethrower_hit_sets_him_burning_until_he_ceases_prone() -> None:
     else:
         pytest.fail("no burning hit in 30 seeds")
     hold_windows(game)
-    from killhouse.rulesets.commando import ordnance
+    from killhouse.rulesets.commando import explosions
 
     before = s.men["g1"].damage
-    ordnance.bookkeeping(s, game.chance, game.log)
+    explosions.bookkeeping(s, game.chance, game.log)
     [burns] = events(game, "burns")
     assert 1 <= burns["damage"] == s.men["g1"].damage - before <= 6  # 1d6 (C-34)
     g1 = s.men["g1"]

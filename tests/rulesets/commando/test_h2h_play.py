@@ -96,7 +96,7 @@ def test_stacking_two_a_side_edge() -> None:
     assert "e" in steps  # one raider there: a second may enter
     # a third guard may not join g2 and g3 (two of a side already, C-37)
     state.pos["g1"] = Cell(0, 4, 0)
-    from killhouse.rulesets.commando.flow import may_engage
+    from killhouse.rulesets.commando.basic_tasks import may_engage
 
     assert not may_engage(state, state.men["g1"], Cell(0, 3, 0))
 

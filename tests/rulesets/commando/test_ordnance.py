@@ -12,7 +12,7 @@ from killhouse.core.terrain import Terrain
 from killhouse.engine.game import Game, canonical_json
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
-from killhouse.rulesets.commando import ordnance
+from killhouse.rulesets.commando import delivery, devices, explosions, surroundings
 from killhouse.rulesets.commando.flow import has_los, in_view
 from tests.rulesets.commando.arena import (
     activate,
@@ -117,12 +117,12 @@ def test_environment_open_vented_closed() -> None:
     room = {Cell(0, x, y) for x in range(10, 13) for y in range(2, 5)}
     game = game_with((), walls=walls, doors=((11, 5),), zones={"room-a": room})
     s = state(game)
-    assert ordnance.environment(s, Cell(0, 11, 3)) == "closed"
-    assert ordnance.environment(s, Cell(0, 3, 3)) == "open"
+    assert surroundings.environment(s, Cell(0, 11, 3)) == "closed"
+    assert surroundings.environment(s, Cell(0, 3, 3)) == "open"
     s.board.set_terrain(Cell(0, 11, 5), Terrain.DOOR_OPEN)
-    assert ordnance.environment(s, Cell(0, 11, 3)) == "vented"
+    assert surroundings.environment(s, Cell(0, 11, 3)) == "vented"
     big = game_with((), zones={"large-hangar": room})
-    assert ordnance.environment(state(big), Cell(0, 11, 3)) == "open"
+    assert surroundings.environment(state(big), Cell(0, 11, 3)) == "open"
 
 
 def test_blast_in_a_closed_room_takes_every_man_and_stays_inside() -> None:
@@ -134,7 +134,7 @@ def test_blast_in_a_closed_room_takes_every_man_and_stays_inside() -> None:
            ("g3", "guards", (12, 4), ("pistol",), {}), ("g4", "guards", (14, 3), ("pistol",), {})]
     game = Game(arena(men, walls=walls, zones={"room-a": room}), seed=4)
     s = state(game)
-    ordnance.explode(s, "frag", Cell(0, 11, 3), "raiders", "kane", game.chance, game.log)
+    explosions.explode(s, "frag", Cell(0, 11, 3), "raiders", "kane", game.chance, game.log)
     [boom] = events(game, "explosion")
     assert boom["environment"] == "closed"
     caught = {e["figure"] for e in events(game, "blasted")}
@@ -226,8 +226,8 @@ def test_demolition_charge_over_activations_then_timer() -> None:
     else:
         pytest.fail("no successful Demolitions roll (35 %) in 30 seeds")
     s = state(game)
-    assert ordnance.view(s, "guards")["live"] == []  # the charge is secret (C-63)
-    assert len(ordnance.view(s, "raiders")["live"]) == 1
+    assert devices.view(s, "guards")["live"] == []  # the charge is secret (C-63)
+    assert len(devices.view(s, "raiders")["live"]) == 1
     hold_windows(game)
     finish_turn(game, set_turn)  # timer 1: waits one Bookkeeping ...
     assert s.turn == set_turn + 1
@@ -246,8 +246,8 @@ def test_claymore_placed_detonated_within_twenty_not_twenty_one() -> None:
     assert s.men["kane"].tp == 0
     [mine] = s.ordnance.mines
     assert [e.for_side("guards") for e in game.log.events if e.kind == "emplace"] == [None]
-    assert ordnance.view(s, "guards")["mines"] == []
-    assert ordnance.view(s, "raiders")["mines"][0]["facing"] == "E"
+    assert devices.view(s, "guards")["mines"] == []
+    assert devices.view(s, "raiders")["mines"][0]["facing"] == "E"
     finish_turn(game)
     activate(game, "kane")
     s.pos["kane"] = Cell(0, 21, 4)  # range 20 from the mine
@@ -304,7 +304,7 @@ def test_a_prepared_grenade_drops_when_its_holder_falls() -> None:
     game.apply(Action.make("raiders", "prepare", figure="kane", device="frag"))
     hold_windows(game)
     s.men["kane"].take_damage(s.men["kane"].end0())  # incapacitated
-    ordnance.bookkeeping(s, game.chance, game.log)
+    explosions.bookkeeping(s, game.chance, game.log)
     [boom] = events(game, "explosion")
     assert boom["at"] in ((0, 1, 4), [0, 1, 4])
     assert "kane" not in s.ordnance.prepared
@@ -344,9 +344,9 @@ def test_claymores_set_by_the_scenario_are_secret_and_checked() -> None:
     scenario = arena(men, options={"claymores": mines})
     game = Game(scenario, seed=2)
     s = state(game)
-    assert ordnance.view(s, "guards")["mines"] == [
+    assert devices.view(s, "guards")["mines"] == [
         {"id": "m1", "at": [0, 5, 4], "facing": "E", "owner": "scenario"}]
-    assert ordnance.view(s, "raiders")["mines"] == []
+    assert devices.view(s, "raiders")["mines"] == []
     assert "\"m1\"" not in canonical_json(game.view("raiders"))
     activate(game, "g1")
     game.apply(Action.make("guards", "detonate", figure="g1", mine="m1"))
@@ -376,13 +376,13 @@ def test_every_device_table_edge_in_play(device: str, inside: int, past: int) ->
     s = state(game)
     activate(game, "kane")
     man = s.men["kane"]
-    if device in ordnance.THROWN:
+    if device in devices.THROWN:
         s.ordnance.prepared["kane"] = device
-        check, kind = ordnance.check_throw, "throw"
+        check, kind = delivery.check_throw, "throw"
         args: dict[str, Any] = {}
     else:
         s.ordnance.loaded["kane"] = {device}
-        check, kind, args = ordnance.check_launch, "launch", {"device": device}
+        check, kind, args = delivery.check_launch, "launch", {"device": device}
     check(s, Action.make("raiders", kind, figure="kane", at=[0, 1 + inside, 4], **args))
     with pytest.raises(IllegalActionError, match="P"):
         check(s, Action.make("raiders", kind, figure="kane", at=[0, 1 + past, 4], **args))
@@ -396,18 +396,18 @@ def test_rocket_and_law_open_bands_reach_only_within_observation_range() -> None
     activate(game, "kane")
     s.ordnance.loaded["kane"] = {"rocket"}
     ok = Action.make("raiders", "launch", figure="kane", device="rocket", at=[0, 36, 4])  # 35
-    ordnance.check_launch(s, ok)
+    delivery.check_launch(s, ok)
     far = Action.make("raiders", "launch", figure="kane", device="rocket", at=[0, 37, 4])  # 36
     with pytest.raises(IllegalActionError, match="observation range"):
-        ordnance.check_launch(s, far)
+        delivery.check_launch(s, far)
     day = game_with(("law",), guard=(30, 4), width=110)
     s = state(day)
     activate(day, "kane")
     s.ordnance.loaded["kane"] = {"rocket"}
-    ordnance.check_launch(s, Action.make("raiders", "launch", figure="kane", device="rocket",
+    delivery.check_launch(s, Action.make("raiders", "launch", figure="kane", device="rocket",
                                          at=[0, 80, 4]))  # day: unlimited range
     law = Action.make("raiders", "launch", figure="kane", device="law", at=[0, 69, 4])  # 68
-    ordnance.check_launch(s, law)
+    delivery.check_launch(s, law)
 
 
 def test_digest_17_item_12_in_play() -> None:

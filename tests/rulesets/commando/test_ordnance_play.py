@@ -36,7 +36,7 @@ def scenario() -> Scenario:
 def test_no_leak_of_devices_across_a_thousand_random_states() -> None:
     states = 0
     secrets = 0
-    from killhouse.rulesets.commando import ordnance
+    from killhouse.rulesets.commando import devices
 
     for seed in range(1, 40):
         for game in random_playout(scenario(), seed):
@@ -45,7 +45,7 @@ def test_no_leak_of_devices_across_a_thousand_random_states() -> None:
             assert isinstance(s, CommandoState)
             for side in s.sides:
                 enemy = s.enemy(side)
-                mine = ordnance.view(s, side)
+                mine = devices.view(s, side)
                 assert all(m["owner"] in {x.id for x in s.side_men(side)} for m in mine["mines"])
                 theirs = [c for c in s.ordnance.live if c.side == enemy
                           and c.device == "demolition"]

@@ -12,17 +12,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from killhouse.core.cells import Cell, cell_json
+from killhouse.core.cells import Cell
 from killhouse.core.chance import Chance
 from killhouse.core.events import Audience, EventLog
-from killhouse.core.terrain import Terrain
 from killhouse.rulesets.base import Action, Result
 from killhouse.rulesets.commando import (
-    doors,
+    basic_tasks,
+    explosions,
     fire,
     firing,
     ground,
-    h2h,
     h2hflow,
     lights,
     maptasks,
@@ -30,6 +29,7 @@ from killhouse.rulesets.commando import (
     observation,
     ordnance,
     overwatch,
+    surroundings,
     tasks,
     turn,
 )
@@ -62,7 +62,7 @@ def in_view(state: CommandoState, observer: str, target: str) -> bool:
     """LOS within the observation range of the scenario's weather and light (C-11)."""
     a, b = state.pos[observer], state.pos[target]
     rng = rng_between(a, b)
-    light = ordnance.light_at(state, b)  # ruling C-35: illumination gives Day range
+    light = surroundings.light_at(state, b)  # ruling C-35: illumination gives Day range
     # ruling C-13: a target in a searchlight's lit block is observed at the Day range
     if state.lights and b in lights.lit_cells(state):
         light = "day"
@@ -200,7 +200,7 @@ def activations_done(state: CommandoState) -> bool:
 def bookkeeping(state: CommandoState, chance: Chance, log: EventLog) -> None:
     """The end of the turn: explosions and clouds (C-33, C-64), victory, the turn limit,
     else the next turn (ruling C-84)."""
-    ordnance.bookkeeping(state, chance, log)
+    explosions.bookkeeping(state, chance, log)
     if check_victory(state, log):
         return
     morale.bookkeeping(state, chance, log)  # digest 7.2 (ruling C-15)
@@ -314,109 +314,6 @@ def standable(state: CommandoState, cell: Cell, mover: str) -> bool:
                    for m, p in state.pos.items())
 
 
-def landing(state: CommandoState, man: ManState, dx: int, dy: int) -> Cell:
-    """Where a step lands: the next square, or, through a window, the square beyond it
-    (ruling C-121: a man climbs through a window and never stops in it)."""
-    at = state.pos[man.id]
-    to = Cell(at.level, at.x + dx, at.y + dy)
-    if state.board.in_bounds(to) and state.board.terrain(to) is Terrain.WINDOW:
-        return Cell(at.level, to.x + dx, to.y + dy)
-    return to
-
-
-def step_price(state: CommandoState, man: ManState, dx: int, dy: int) -> int:
-    """C-6 on the map: terrain multiple and additive, roads along roads, elevation (C-120);
-    through a window both steps, the window's +23 included (C-121)."""
-    at = state.pos[man.id]
-    prone = man.posture is Posture.PRONE
-    to = Cell(at.level, at.x + dx, at.y + dy)
-    cost = ground.step_tp(state.board, at, to, prone=prone)
-    assert cost is not None
-    beyond = landing(state, man, dx, dy)
-    if beyond != to:
-        more = ground.step_tp(state.board, to, beyond, prone=prone)
-        assert more is not None
-        cost += more
-    return cost
-
-
-def can_land(state: CommandoState, man: ManState, dx: int, dy: int) -> bool:
-    """The step's squares can be entered: through a window, the square beyond must be open
-    ground, not another window (C-121)."""
-    at = state.pos[man.id]
-    to = Cell(at.level, at.x + dx, at.y + dy)
-    if not ground.enterable(state.board, to):
-        return False
-    beyond = landing(state, man, dx, dy)
-    return beyond == to or (ground.enterable(state.board, beyond)
-                            and state.board.terrain(beyond) is not Terrain.WINDOW)
-
-
-def step_options(state: CommandoState, side: str) -> Iterable[Action]:
-    if state.active_man is None:
-        return
-    man = current(state)
-    for name, (dx, dy) in COMPASS.items():
-        if not can_land(state, man, dx, dy):
-            continue
-        to = landing(state, man, dx, dy)
-        if (standable(state, to, man.id) or may_engage(state, man, to)) and \
-                morale.step_allowed(state, man, to) and \
-                man.tp + man.move_tp >= step_price(state, man, dx, dy):
-            yield Action.make(side, "step", figure=man.id, dir=name, hint={"to": cell_json(to)})
-
-
-def do_step(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:
-    man = current(state)
-    dx, dy = COMPASS[action.get("dir")]
-    man.spend(step_price(state, man, dx, dy), movement=True)
-    state.pos[man.id] = landing(state, man, dx, dy)
-    man.moved_this_turn = True
-    man.must_leave = False
-    note_sightings(state)
-    log.emit("step", {"figure": man.id, "to": cell_json(state.pos[man.id])},
-             audience_of(state, man.id))
-    crowd = [m for i, m in sorted(state.men.items())
-             if state.pos[i] == state.pos[man.id] and m.active()]
-    if any(m.side != man.side for m in crowd):
-        # ruling C-37: entering an enemy's square engages everyone there and ends his
-        # activation
-        h2h.engage(crowd)
-        man.tp = man.move_tp = 0
-        log.emit("engaged", {"square": cell_json(state.pos[man.id]),
-                             "men": [m.id for m in crowd]})
-    after_task(state, log)
-
-
-def may_engage(state: CommandoState, man: ManState, to: Cell) -> bool:
-    """Ruling C-37: a man may step into an enemy's square if his side has fewer than 2 men in
-    action there; not a Preserving man (7.2) nor one who must leave an engagement (C-42)."""
-    if man.preserving or man.must_leave or not ground.enterable(state.board, to):
-        return False
-    crowd = [m for i, m in state.men.items() if state.pos[i] == to and m.active()]
-    return any(m.side != man.side for m in crowd) and h2h.may_enter(crowd, man.side)
-
-
-def posture_options(state: CommandoState, side: str) -> Iterable[Action]:
-    if state.active_man is None:
-        return
-    man = current(state)
-    t = tables().cost
-    if man.posture is Posture.STANDING and man.tp >= t["fall_prone"]:
-        yield Action.make(side, "posture", figure=man.id, to="prone")
-    if man.posture is Posture.PRONE and man.tp >= t["stand_erect"]:
-        yield Action.make(side, "posture", figure=man.id, to="standing")
-
-
-def do_posture(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:
-    man = current(state)
-    to = Posture(action.get("to"))
-    man.spend(tables().cost["fall_prone" if to is Posture.PRONE else "stand_erect"])
-    man.posture = to
-    log.emit("posture", {"figure": man.id, "to": to.value}, audience_of(state, man.id))
-    after_task(state, log)
-
-
 def targets(state: CommandoState, man: ManState, only: str | None = None) -> list[str]:
     """Enemies his side observes that he sees and his weapon may fire at (C-27)."""
     weapon = man.in_hand or "pistol"
@@ -439,15 +336,6 @@ def can_fire(man: ManState) -> bool:
             and man.tp >= fire.fire_cost(weapon))
 
 
-def fire_options(state: CommandoState, side: str) -> Iterable[Action]:
-    if state.active_man is None:
-        return
-    man = current(state)
-    if can_fire(man):
-        for t in targets(state, man):
-            yield Action.make(side, "fire", figure=man.id, target=t)
-
-
 def shoot(state: CommandoState, firer: ManState, target: str, chance: Chance,
           log: EventLog) -> None:
     """One plain fire task (digest 8.7); the firer is observed by the enemy (ruling C-86)."""
@@ -467,55 +355,6 @@ def shoot(state: CommandoState, firer: ManState, target: str, chance: Chance,
                       "results": [s.result for _, s in report.shots],
                       "status": state.men[target].wound().value,
                       "emptied": report.emptied})
-
-
-def do_fire(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:
-    man = current(state)
-    # ruling C-128: the target's side is asked about Mobile Overwatch before the fire resolves
-    overwatch.declare_fire(state, man.id, action.get("target"), log)
-
-
-def door_options(state: CommandoState, side: str) -> Iterable[Action]:
-    """Open or close an unlocked door next to him (C-62, 5 TP); not a door a man stands in."""
-    if state.active_man is None:
-        return
-    man = current(state)
-    if man.tp < tables().cost["open_close_door"]:
-        return
-    at = state.pos[man.id]
-    occupied = set(state.pos.values())
-    for dx, dy in COMPASS.values():
-        door = Cell(at.level, at.x + dx, at.y + dy)
-        if not state.board.in_bounds(door) or door in occupied:
-            continue
-        if state.board.terrain(door) in (Terrain.DOOR_OPEN, Terrain.DOOR_CLOSED):
-            yield Action.make(side, "door", figure=man.id, at=cell_json(door))
-
-
-def do_door(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:
-    man = current(state)
-    door = Cell(*action.get("at"))
-    now = doors.toggle_door(state.board, man, state.pos[man.id], door)
-    note_sightings(state)
-    log.emit("door", {"figure": man.id, "at": cell_json(door),
-                      "open": now is Terrain.DOOR_OPEN}, audience_of(state, man.id))
-    after_task(state, log)
-
-
-def reload_options(state: CommandoState, side: str) -> Iterable[Action]:
-    if state.active_man is None:
-        return
-    man = current(state)
-    weapon = man.in_hand or "pistol"
-    if weapon in man.empty and man.tp >= tables().cost["reload"]:
-        yield Action.make(side, "reload", figure=man.id)
-
-
-def do_reload(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:
-    man = current(state)
-    tasks.reload(man, man.in_hand or "pistol")
-    log.emit("reload", {"figure": man.id}, audience_of(state, man.id))
-    after_task(state, log)
 
 
 def after_task(state: CommandoState, log: EventLog) -> None:
@@ -609,15 +448,16 @@ FLOW: Flow[CommandoState] = Flow(
         _one("commit", lambda s, side: [Action.make(side, "commit")], do_commit,
              help="the plot is complete"),
         _one("activate", activate_options, do_activate, (FIGURE,), "activate a man"),
-        _one("step", step_options, do_step,
+        _one("step", basic_tasks.step_options, basic_tasks.do_step,
              (FIGURE, Arg("dir", "enum", choices=tuple(COMPASS))), "one step (5 or 7 TP)"),
-        _one("posture", posture_options, do_posture,
+        _one("posture", basic_tasks.posture_options, basic_tasks.do_posture,
              (FIGURE, Arg("to", "enum", choices=("standing", "prone"))), "stand up or go prone"),
-        _one("fire", fire_options, do_fire,
+        _one("fire", basic_tasks.fire_options, basic_tasks.do_fire,
              (FIGURE, Arg("target", "id")), "a plain fire task at an observed enemy"),
-        _one("door", door_options, do_door, (FIGURE, Arg("at", "cell")),
+        _one("door", basic_tasks.door_options, basic_tasks.do_door, (FIGURE, Arg("at", "cell")),
              "open or close an adjacent door (5 TP)"),
-        _one("reload", reload_options, do_reload, (FIGURE,), "reload the weapon in hand (25 TP)"),
+        _one("reload", basic_tasks.reload_options, basic_tasks.do_reload, (FIGURE,),
+             "reload the weapon in hand (25 TP)"),
         _one("end", end_options, do_end, help="end this man's activation"),
         *firing.MOVES,
         *ordnance.MOVES,

@@ -13,7 +13,7 @@ from killhouse.core.events import Event, EventLog
 from killhouse.core.layers import LayerSpec
 from killhouse.errors import KillhouseError
 from killhouse.rulesets.base import GameInfo, Result, RollSpec
-from killhouse.rulesets.commando import lights, ordnance, views
+from killhouse.rulesets.commando import devices, lights, views
 from killhouse.rulesets.commando.flow import FLOW, note_sightings, start_turn
 from killhouse.rulesets.commando.ground import LAYERS
 from killhouse.rulesets.commando.rolls import ROLLS
@@ -52,11 +52,11 @@ class CommandoRuleset(FlowRuleset[CommandoState]):
                 issues.append(Issue(f"{f.path}.at", "every man starts on the map with a side",
                                     "off-map entry is not built yet (ruling C-83)"))
             for item in f.equipment:
-                if item not in tables().firearms and item not in ordnance.ITEMS:
-                    known = ", ".join((*tables().firearms, *ordnance.ITEMS))
+                if item not in tables().firearms and item not in devices.ITEMS:
+                    known = ", ".join((*tables().firearms, *devices.ITEMS))
                     issues.append(Issue(f"{f.path}.equipment", f"unknown item {item!r}",
                                         f"one of {known}"))
-        issues.extend(ordnance.scenario_mines(scenario)[1])
+        issues.extend(devices.scenario_mines(scenario)[1])
         for obj in scenario.objects:
             # ruling C-123: searchlights are the scenario objects commando plays so far
             if obj.type != "searchlight":
@@ -103,7 +103,7 @@ class CommandoRuleset(FlowRuleset[CommandoState]):
             last_seen={s: {} for s in sides},
             lights=lights.from_scenario(scenario),
         )
-        ordnance.setup(state)
+        devices.setup(state)
         note_sightings(state)
         start_turn(state, chance, log)
         return state

@@ -9,8 +9,8 @@ from typing import Any
 from killhouse.core.board import Board
 from killhouse.core.cells import Cell
 from killhouse.rulesets.base import Result
+from killhouse.rulesets.commando.devices import Ordnance
 from killhouse.rulesets.commando.men import ManState
-from killhouse.rulesets.commando.ordnance import Ordnance
 from killhouse.rulesets.kit import Window
 from killhouse.scenario.model import Scenario
 
@@ -35,7 +35,7 @@ class CommandoState:
     active_side: str | None = None
     active_man: str | None = None
     tasks_done: int = 0
-    ordnance: Ordnance = field(default_factory=Ordnance)  # devices on the map (ordnance.py)
+    ordnance: Ordnance = field(default_factory=Ordnance)  # devices on the map (devices.py)
     observed: dict[str, set[str]] = field(default_factory=dict)
     ever_seen: dict[str, set[str]] = field(default_factory=dict)
     last_seen: dict[str, dict[str, tuple[Cell, int]]] = field(default_factory=dict)

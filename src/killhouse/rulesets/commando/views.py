@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from killhouse.core.cells import cell_json
-from killhouse.rulesets.commando import ordnance
+from killhouse.rulesets.commando import devices
 from killhouse.rulesets.commando.men import ManState
 from killhouse.rulesets.commando.state import CommandoState
 from killhouse.rulesets.commando.wounds import Wound
@@ -70,7 +70,7 @@ def view(state: CommandoState, side: str) -> dict[str, Any]:
         },
         "active_man": state.active_man if state.active_side == side else None,
         "question": own_question(state.windows, side),
-        "ordnance": ordnance.view(state, side),
+        "ordnance": devices.view(state, side),
     }
 
 
@@ -98,6 +98,6 @@ def snapshot(state: CommandoState) -> dict[str, Any]:
         "last_seen": {s: {i: [cell_json(c), t] for i, (c, t) in sorted(v.items())}
                       for s, v in sorted(state.last_seen.items())},
         "windows": windows_json(state.windows),
-        "ordnance": ordnance.snapshot(state),
+        "ordnance": devices.snapshot(state),
         "result": None if state.result is None else state.result.to_json(),
     }

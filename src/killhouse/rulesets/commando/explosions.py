@@ -1,0 +1,82 @@
+"""Devices going off (rulings C-28, C-33 … C-35, C-64, C-65): the blast or burst of one device,
+and the Bookkeeping of live devices, burning men and clouds."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from killhouse.core.cells import Cell, cell_json
+from killhouse.core.chance import Chance
+from killhouse.core.events import EventLog
+from killhouse.rulesets.commando import blasts, clouds, grenades
+from killhouse.rulesets.commando.devices import Live
+from killhouse.rulesets.commando.surroundings import audience_for, environment, witnesses
+from killhouse.rulesets.commando.turn import burn
+
+if TYPE_CHECKING:
+    from killhouse.rulesets.commando.state import CommandoState
+
+
+def explode(state: CommandoState, device: str, at: Cell, side: str, owner: str,
+            chance: Chance, log: EventLog) -> None:
+    """A device goes off in ``at``: smoke and illumination burst (C-35); anything else blasts
+    the flood-filled area of its radius in the square's environment (C-28, C-65, C-89)."""
+    if device in (clouds.SMOKE, clouds.ILLUMINATION):
+        cloud = clouds.burst(device, at, state.turn)
+        state.ordnance.clouds.append(cloud)
+        clouds.lay_smoke(state.board, state.ordnance.clouds, state.turn)
+        log.emit("burst", {"device": device, "at": cell_json(at), "until": cloud.until})
+        return
+    env = environment(state, at)
+    area = blasts.blast_cells(state.board, at, device, env)
+    caught = sorted(m for m, p in state.pos.items()
+                    if p.level == at.level and area[p.y, p.x] and not state.men[m].killed
+                    and state.men[m].wound().value != "dead")
+    log.emit("explosion", {"device": device, "at": cell_json(at), "environment": env},
+             witnesses(state, side, at, caught))
+    audience = audience_for(state, caught)
+    results = grenades.blast(chance, device, env, len(caught), audience)
+    for ident, result in zip(caught, results, strict=True):
+        man = state.men[ident]
+        if result is None:
+            man.kill()
+        else:
+            man.take_damage(result)
+        log.emit("blasted", {"figure": ident, "device": device,
+                             "result": "killed" if result is None else "damage",
+                             "damage": result or 0, "status": man.wound().value},
+                 audience_for(state, [ident]))
+        man.extra["blasted"] = state.turn  # a preservation condition (C-15 no. 2)
+
+
+
+def bookkeeping(state: CommandoState, chance: Chance, log: EventLog) -> None:
+    """Bookkeeping steps 1 to 4 (C-64): a prepared grenade whose holder fell drops in his
+    square (C-33); timers count down; devices at 0 go off in placement order (C-33, C-77);
+    burning men take 1d6 (C-34); smoke and illumination that end this turn are cleared."""
+    o = state.ordnance
+    for ident in sorted(o.prepared):
+        man = state.men[ident]
+        if not man.active():
+            device = o.prepared.pop(ident)
+            o.live.append(Live(o.next_id("x"), device, state.pos[ident], man.side, ident, o.seq))
+    due: list[Live] = []
+    waiting: list[Live] = []
+    for item in sorted(o.live, key=lambda c: c.placed):
+        if item.timer <= 0:
+            due.append(item)
+        else:
+            item.timer -= 1
+            waiting.append(item)
+    o.live = waiting
+    for item in due:
+        explode(state, item.device, item.at, item.side, item.owner, chance, log)
+    for ident, man in sorted(state.men.items()):  # step 3: burning (C-34)
+        if man.burning and man.wound().value != "dead":
+            audience = audience_for(state, [ident])
+            before = man.damage
+            burn(chance, man, audience)
+            log.emit("burns", {"figure": ident, "damage": man.damage - before,
+                               "status": man.wound().value}, audience)
+    o.clouds = clouds.active(o.clouds, state.turn + 1)
+    clouds.lay_smoke(state.board, o.clouds, state.turn + 1)
