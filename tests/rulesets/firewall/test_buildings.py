@@ -18,9 +18,11 @@ from killhouse.rulesets.firewall.buildings import (
     damage,
     section_effect,
 )
-from killhouse.rulesets.firewall.flow import FLOW, FirewallState, new_game
+from killhouse.rulesets.firewall.flow import FLOW
+from killhouse.rulesets.firewall.state import FirewallState
 from killhouse.rulesets.firewall.tables import tables
 from killhouse.rulesets.firewall.teams import Team, new_figure
+from killhouse.rulesets.firewall.upkeep import new_game
 from tests.rulesets.firewall.test_teams import Dice
 
 

@@ -11,9 +11,11 @@ from killhouse.core.events import EventLog
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.firewall.clouds import Cloud, gas_attack, protected, throw_cloud
-from killhouse.rulesets.firewall.flow import FLOW, FirewallState, begin_turn, new_game
+from killhouse.rulesets.firewall.flow import FLOW
 from killhouse.rulesets.firewall.shooting import target_cover
+from killhouse.rulesets.firewall.state import FirewallState
 from killhouse.rulesets.firewall.teams import Figure, Team, new_figure
+from killhouse.rulesets.firewall.upkeep import begin_turn, new_game
 from tests.rulesets.firewall.test_teams import Dice
 
 

@@ -12,8 +12,10 @@ from killhouse.core.rng import Rng
 from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
-from killhouse.rulesets.firewall.flow import FLOW, FirewallState, new_game
+from killhouse.rulesets.firewall.flow import FLOW
+from killhouse.rulesets.firewall.state import FirewallState
 from killhouse.rulesets.firewall.teams import Figure, Team, new_figure
+from killhouse.rulesets.firewall.upkeep import new_game
 
 WEAPONS = ("corp_arms_shp", "imi_buzzard")
 

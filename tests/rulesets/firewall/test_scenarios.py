@@ -16,7 +16,6 @@ from killhouse.engine.game import Game
 from killhouse.errors import IllegalActionError, ScenarioError
 from killhouse.rulesets import get_ruleset
 from killhouse.rulesets.base import Action
-from killhouse.rulesets.firewall.flow import FirewallState, after_action, begin_turn
 from killhouse.rulesets.firewall.objectives import (
     ALARM_TARGET,
     Objective,
@@ -24,7 +23,9 @@ from killhouse.rulesets.firewall.objectives import (
     on_edge,
     victory,
 )
+from killhouse.rulesets.firewall.state import FirewallState
 from killhouse.rulesets.firewall.teams import Status
+from killhouse.rulesets.firewall.upkeep import after_action, begin_turn
 from killhouse.scenario.loader import load_scenario
 from tests.conformance import play_out
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from killhouse.core.rng import Rng
 from killhouse.core.terrain import Terrain
-from killhouse.rulesets.firewall.flow import FLOW, FirewallState
+from killhouse.rulesets.firewall.flow import FLOW
+from killhouse.rulesets.firewall.state import FirewallState
 from killhouse.rulesets.firewall.views import known_ids, secret_ids, view
 from killhouse.rulesets.kit.view import view_problems
 from tests.conformance import string_values

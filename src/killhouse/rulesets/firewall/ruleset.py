@@ -14,13 +14,15 @@ from killhouse.core.events import Event, EventLog
 from killhouse.errors import Problem, ScenarioError
 from killhouse.rulesets.base import GameInfo, Result, RollSpec
 from killhouse.rulesets.firewall import views
-from killhouse.rulesets.firewall.flow import FLOW, FirewallState, new_game
+from killhouse.rulesets.firewall.flow import FLOW
 from killhouse.rulesets.firewall.narrate import narrate
 from killhouse.rulesets.firewall.objectives import HOSTAGES
 from killhouse.rulesets.firewall.rolls import ROLLS
 from killhouse.rulesets.firewall.scenario import FIGURE_KEYS, SIDE_KEYS, read_scenario
+from killhouse.rulesets.firewall.state import FirewallState
 from killhouse.rulesets.firewall.tables import tables
 from killhouse.rulesets.firewall.teams import Status
+from killhouse.rulesets.firewall.upkeep import new_game
 from killhouse.rulesets.kit import FlowRuleset
 from killhouse.scenario.model import Issue, Scenario
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from killhouse.rulesets.firewall.flow import FirewallState
 from killhouse.rulesets.firewall.objectives import HOSTAGES
+from killhouse.rulesets.firewall.state import FirewallState
 from killhouse.rulesets.firewall.tables import tables
 from killhouse.rulesets.firewall.teams import Figure, Status
 from killhouse.rulesets.firewall.vision import seen_by_side

@@ -1,0 +1,342 @@
+"""Combat orders at range: shooting, unjamming, smoke and gas clouds (§9) and blasts at
+building sections (§12)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from fractions import Fraction
+
+from killhouse.core.chance import Chance
+from killhouse.core.events import EventLog
+from killhouse.errors import IllegalActionError
+from killhouse.rulesets.base import Action
+from killhouse.rulesets.firewall.buildings import (
+    collapse,
+    damage,
+    section_effect,
+    section_modifier,
+    section_problem,
+)
+from killhouse.rulesets.firewall.clouds import (
+    cloud_modifier,
+    cloud_problem,
+    gas_attack,
+    smoke_layer,
+    throw_cloud,
+)
+from killhouse.rulesets.firewall.gutz import change_gutz, gutz_roll
+from killhouse.rulesets.firewall.jams import unjam_effect
+from killhouse.rulesets.firewall.objectives import HOSTAGES
+from killhouse.rulesets.firewall.shooting import HAND_GRENADE, Shot, resolve_shot, shot_problem
+from killhouse.rulesets.firewall.state import FirewallState, _aware, _mine, _team_figures, _who_sees
+from killhouse.rulesets.firewall.tables import tables
+from killhouse.rulesets.firewall.taskorders import _roller_result
+from killhouse.rulesets.firewall.teams import Figure, Status, bonus_for
+from killhouse.rulesets.firewall.vision import seen_by_side
+
+
+def _shot(action: Action) -> Shot:
+    fire = action.get("fire")
+    grenade = action.get("grenade")
+    return Shot(str(action.get("figure")), str(action.get("weapon")), str(action.get("target")),
+                None if fire is None else str(fire), None if grenade is None else str(grenade))
+
+
+def _launchers(f: Figure) -> list[tuple[str, str | None]]:
+    """(weapon, grenade) pairs a figure may fire: every weapon, and each grenade it carries
+    thrown by hand or from each launcher it carries."""
+    pairs: list[tuple[str, str | None]] = [
+        (w, None) for w in f.weapons if not tables().weapons[w].launcher
+    ]
+    rows = [HAND_GRENADE] + [w for w in f.weapons if tables().weapons[w].launcher]
+    for grenade, count in sorted(f.grenades.items()):
+        if count > 0:
+            pairs.extend((row, grenade) for row in rows)
+    return pairs
+
+
+def _chance_of_success(gutz: int, modifier: int) -> Fraction:
+    """P(S or CS) of a plain Gutz roll (§3), for bots' hints."""
+    from killhouse.rulesets.firewall.gutz import classify
+    wins = sum(1 for a in range(1, 7) for b in range(1, 7)
+               if classify(gutz, modifier, a, b) in ("S", "CS"))
+    return Fraction(wins, 36)
+
+
+def shoot_options(state: FirewallState, side: str) -> Iterable[Action]:
+    from killhouse.rulesets.firewall.fire import fire_modifier
+    from killhouse.rulesets.firewall.shooting import shot_situation
+    out = []
+    seen = None
+    for f in _team_figures(state, side):
+        if f.combat_used or not _aware(state, f) or f.carrying is not None:
+            continue
+        if seen is None:
+            seen = seen_by_side(state.board, state.figures, side)
+        for wid, grenade in _launchers(f):
+            for target in state.figures.values():
+                if target.id not in seen or target.side == side:
+                    continue
+                act = Action.make(side, "shoot", figure=f.id, weapon=wid, target=target.id,
+                                  grenade=grenade)
+                if shot_problem(state.board, state.figures, _shot(act)) is None:
+                    mod = fire_modifier(shot_situation(state.board, state.figures, state.teams,
+                                                       _shot(act), night=state.night))
+                    p = _chance_of_success(f.gutz, mod)
+                    out.append(dataclasses.replace(act, hint={
+                        "role": "attack", "p": float(p), "to": [target.level, *target.cell],
+                        "helpless": target.status is Status.INCAPACITATED,
+                        "hostage": target.side == HOSTAGES,
+                        "nonlethal": tables().weapons[wid].nonlethal or bool(
+                            grenade and tables().grenade(grenade).nonlethal),
+                        "grenade": grenade is not None}))
+    return out
+
+
+def _combat_allowed(state: FirewallState, action: Action) -> None:
+    f = _mine(state, action)
+    if not _aware(state, f):
+        raise IllegalActionError("a team not yet aware of the enemy takes no Combat actions (F-16)")
+    if f.carrying is not None:
+        raise IllegalActionError("a carrier cannot shoot or fight in close combat (F-54)")
+    target = str(action.get("target"))
+    if target not in seen_by_side(state.board, state.figures, action.side):
+        raise IllegalActionError(f"{target} is not a figure the side sees")
+
+
+def check_shoot(state: FirewallState, action: Action) -> None:
+    _combat_allowed(state, action)
+    problem = shot_problem(state.board, state.figures, _shot(action))
+    if problem is not None:
+        raise IllegalActionError(problem)
+
+
+def shoot(state: FirewallState, action: Action, chance: Chance, log: EventLog) -> None:
+    resolve_shot(state.board, state.figures, state.teams, _shot(action), chance, log,
+                 night=state.night, sides=state.sides)
+    state.combat_happened = True
+    state.last = (str(action.get("figure")), "shoot", "")
+
+
+def unjam_options(state: FirewallState, side: str) -> Iterable[Action]:
+    return [
+        Action.make(side, "unjam", figure=f.id, weapon=w, hint={"role": "task", "p": 0.5})
+        for f in _team_figures(state, side) if not f.move_used
+        for w, s in sorted(f.weapon_state.items()) if s == "jammed"
+    ]
+
+
+def unjam(state: FirewallState, action: Action, chance: Chance, log: EventLog) -> None:
+    """§11.2: a Movement action; leader bonus only (F-30)."""
+    f = state.figures[str(action.get("figure"))]
+    weapon = str(action.get("weapon"))
+    f.move_used = True
+    own = frozenset({f.side})
+    roll = gutz_roll(chance, f.gutz, bonus_for(f, state.teams[f.team], state.figures),
+                     f"{f.id} un-jams {weapon}", own)
+    weapon_state, change = unjam_effect(roll.result)
+    f.weapon_state[weapon] = weapon_state
+    f.gutz = change_gutz(f.gutz, change).gutz
+    if roll.result in ("F", "CF"):
+        f.failed_this_turn = True
+    log.emit("unjam", {"figure": f.id, "dice": list(roll.dice), "result": roll.result}, own)
+    state.last = (f.id, "unjam", "")
+
+
+def _gas(state: FirewallState, f: Figure, chance: Chance, log: EventLog) -> None:
+    """Each gas cloud the figure stands in attacks it, at most once a Turn (F-26)."""
+    from killhouse.rulesets.firewall.teams import resolve_leader_loss
+    hit = False
+    for cloud in state.clouds:
+        if not cloud.covers(f.level, f.cell):
+            continue
+        audience = _who_sees(state, f)
+        result = gas_attack(cloud, f, state.turn, chance, audience)
+        if result is None:
+            continue
+        hit = True
+        state.teams[f.team].aware = True  # F-16: inside an area effect
+        log.emit("gas", {"cloud": cloud.id, "figure": f.id, "result": result,
+                         "status": f.status.value}, audience)
+    if hit:
+        for team in state.teams.values():
+            resolve_leader_loss(team, state.figures, chance)
+
+
+def _at(action: Action) -> tuple[int, int]:
+    at = action.get("at")
+    return (int(at[1]), int(at[2]))
+
+
+def cloud_options(state: FirewallState, side: str) -> Iterable[Action]:
+    """Smoke and gas grenades at squares: the squares of the enemies the side sees, and the
+    square in front of each of them (a useful subset; any legal square is accepted)."""
+    out = []
+    seen = None
+    for f in _team_figures(state, side):
+        if f.combat_used or not _aware(state, f) or f.carrying is not None:
+            continue
+        kinds = [g for g, n in sorted(f.grenades.items()) if n > 0 and tables().grenade(g).cloud]
+        if not kinds:
+            continue
+        if seen is None:
+            seen = seen_by_side(state.board, state.figures, side)
+        rows = [HAND_GRENADE] + [w for w in f.weapons if tables().weapons[w].launcher]
+        squares = sorted({state.figures[i].cell for i in seen
+                          if state.figures[i].level == f.level})
+        for grenade in kinds:
+            for weapon in rows:
+                for at in squares:
+                    if cloud_problem(state.board, state.figures, f.id, weapon, grenade, at,
+                                     f.level) is None:
+                        mod = cloud_modifier(f, state.teams[f.team], state.figures, weapon, at,
+                                             state.night)
+                        out.append(Action.make(side, "cloud", figure=f.id, weapon=weapon,
+                                               grenade=grenade, at=[f.level, *at],
+                                               hint={"role": "cloud", "to": [f.level, *at],
+                                                     "p": float(_chance_of_success(f.gutz,
+                                                                                   mod))}))
+    return out
+
+
+def check_cloud(state: FirewallState, action: Action) -> None:
+    f = _mine(state, action)
+    if not _aware(state, f):
+        raise IllegalActionError("a team not yet aware of the enemy takes no Combat actions (F-16)")
+    if f.carrying is not None:
+        raise IllegalActionError("a carrier cannot shoot or fight in close combat (F-54)")
+    at = action.get("at")
+    problem = cloud_problem(state.board, state.figures, f.id, str(action.get("weapon")),
+                            str(action.get("grenade")), _at(action), int(at[0]))
+    if problem is not None:
+        raise IllegalActionError(problem)
+
+
+def cloud(state: FirewallState, action: Action, chance: Chance, log: EventLog) -> None:
+    """A smoke or gas grenade at a square (§9, F-25 … F-27); gas attacks every unprotected
+    figure inside when it is placed."""
+    f = state.figures[str(action.get("figure"))]
+    at = _at(action)
+    audience = frozenset(s for s in state.sides if f.id in seen_by_side(
+        state.board, state.figures, s)) | {f.side}
+    state.clouds_placed += 1
+    result, placed = throw_cloud(chance, f, state.teams[f.team], state.figures,
+                                 str(action.get("weapon")), str(action.get("grenade")), at,
+                                 state.turn, f"cloud-{state.clouds_placed}", audience,
+                                 state.night)
+    state.combat_happened = True
+    state.last = (f.id, "cloud", "")
+    log.emit("cloud", {"figure": f.id, "grenade": str(action.get("grenade")),
+                       "at": [f.level, *at], "result": result,
+                       "placed": placed is not None,
+                       "until": placed.until if placed else None}, None,
+             {s: {"figure": None, "grenade": str(action.get("grenade")),
+                  "at": [f.level, *at], "result": None, "placed": placed is not None,
+                  "until": placed.until if placed else None}
+              for s in state.sides if s not in audience})
+    if placed is None:
+        return
+    state.clouds.append(placed)
+    smoke_layer(state.board, state.clouds)
+    for g in state.figures.values():
+        if placed.covers(g.level, g.cell):
+            _gas(state, g, chance, log)
+
+
+def _blast_pairs(f: Figure) -> list[tuple[str, str | None]]:
+    """(weapon, grenade) pairs that can hurt a section: SS(A) weapons, Guns, the bombs, and
+    HEAT grenades thrown or launched (§12)."""
+    from killhouse.rulesets.firewall.buildings import BOMBS
+    from killhouse.rulesets.firewall.buildings import attack_type as kind_of
+    from killhouse.rulesets.firewall.tables import GUNS
+    pairs: list[tuple[str, str | None]] = []
+    for w in f.weapons:
+        row = tables().weapons[w]
+        if row.launcher:
+            continue
+        if w in BOMBS or kind_of(w, None) == "SS(A)" or kind_of(w, None) in GUNS:
+            pairs.append((w, None))
+    rows = [HAND_GRENADE] + [w for w in f.weapons if tables().weapons[w].launcher]
+    for g, n in sorted(f.grenades.items()):
+        if n > 0 and kind_of(HAND_GRENADE, g) == "SS(A)":
+            pairs.extend((row, g) for row in rows)
+    return pairs
+
+
+def blast_options(state: FirewallState, side: str) -> Iterable[Action]:
+    out: list[Action] = []
+    if not state.sections:
+        return out
+    for f in _team_figures(state, side):
+        if f.combat_used or not _aware(state, f) or f.carrying is not None:
+            continue
+        for weapon, grenade in _blast_pairs(f):
+            for sid in sorted(state.sections):
+                if section_problem(state.board, state.figures, state.sections, f.id, weapon,
+                                   sid, grenade) is None:
+                    out.append(Action.make(side, "blast", figure=f.id, weapon=weapon,
+                                           section=sid, grenade=grenade,
+                                           hint={"role": "blast"}))
+    return out
+
+
+def check_blast(state: FirewallState, action: Action) -> None:
+    f = _mine(state, action)
+    if not _aware(state, f):
+        raise IllegalActionError("a team not yet aware of the enemy takes no Combat actions (F-16)")
+    if f.carrying is not None:
+        raise IllegalActionError("a carrier cannot shoot or fight in close combat (F-54)")
+    grenade = action.get("grenade")
+    problem = section_problem(state.board, state.figures, state.sections, f.id,
+                              str(action.get("weapon")), str(action.get("section")),
+                              None if grenade is None else str(grenade))
+    if problem is not None:
+        raise IllegalActionError(problem)
+
+
+def blast(state: FirewallState, action: Action, chance: Chance, log: EventLog) -> None:
+    """An attack on a building section (§12): the roll, the section's loss or kill, the
+    collapse with every figure inside losing 4 Gutz, then leader losses."""
+    from killhouse.rulesets.firewall.jams import malfunction_roll
+    from killhouse.rulesets.firewall.shooting import _apply_malfunction
+    from killhouse.rulesets.firewall.teams import resolve_leader_loss
+    f = state.figures[str(action.get("figure"))]
+    weapon = str(action.get("weapon"))
+    grenade = None if action.get("grenade") is None else str(action.get("grenade"))
+    section = state.sections[str(action.get("section"))]
+    seeing = _who_sees(state, f)
+    mod = section_modifier(f, state.teams[f.team], state.figures, weapon, section, state.night)
+    f.combat_used = True
+    if grenade is not None:
+        f.grenades[tables().grenade(grenade).id] -= 1
+    roll = gutz_roll(chance, f.gutz, mod, f"{f.id} fires at section {section.id}", seeing)
+    effect = section_effect(weapon, grenade, roll.result, section.armour)
+    destroyed = damage(section, effect)
+    hurt = collapse(state.board, state.figures, section) if destroyed else []
+    _roller_result(f, roll.result)
+    malfunction = None
+    mode = tables().weapons[weapon].mode()
+    if roll.result == "CF" and mode.malf is not None:
+        w = tables().weapons[weapon]
+        malfunction = malfunction_roll(chance, mode.malf, mode.fire, f.experience,
+                                       w.grenade or w.launcher, audience=seeing)
+        positions = {g.id: g.cell for g in state.figures.values() if g.level == f.level
+                     and g.status in (Status.ACTIVE, Status.INCAPACITATED)}
+        _apply_malfunction(state.figures, f, Shot(f.id, weapon, f.id, None, grenade),
+                           malfunction, mode.fire, tables().weapons[weapon].armour, False,
+                           positions)
+    state.combat_happened = True
+    state.last = (f.id, "shoot", "")
+    data = {"figure": f.id, "section": section.id, "result": roll.result,
+            "effect": effect, "destroyed": destroyed, "hurt": hurt, "malfunction": malfunction}
+    # a section going up is seen by all; who fired, only by the sides that see the firer
+    known = {s: {g.id for g in state.figures.values() if g.side == s}
+             | seen_by_side(state.board, state.figures, s) for s in state.sides}
+    log.emit("blast", data, None, {
+        s: {**data, "figure": f.id if s in seeing else None,
+            "hurt": [h for h in hurt if h in known[s]]}
+        for s in state.sides})
+    if destroyed:
+        for team in state.teams.values():
+            resolve_leader_loss(team, state.figures, chance)

@@ -1,0 +1,150 @@
+"""The Firewall game state and the helpers every move shares: whose decision it is, which
+figures may act, who sees a figure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from killhouse.core.board import Board
+from killhouse.core.cells import Cell
+from killhouse.errors import IllegalActionError
+from killhouse.rulesets.base import Action, Result
+from killhouse.rulesets.firewall.buildings import Section
+from killhouse.rulesets.firewall.clouds import Cloud
+from killhouse.rulesets.firewall.moving import FACINGS
+from killhouse.rulesets.firewall.objectives import Counter, Objective
+from killhouse.rulesets.firewall.teams import Figure, Status, Team, active_members, team_stopped
+from killhouse.rulesets.firewall.vision import seen_by_side
+
+ACT, OVER = "act", "over"
+SPEEDS = ("crawl", "walk", "run")
+TASKS = ("alarm", "grab", "disarm", "talk", "swim")
+#: tasks that take the figure's whole Turn (§18.3)
+WHOLE_TURN = ("disarm", "talk")
+
+
+@dataclass
+class FirewallState:
+    """The whole game: board, figures, teams, the Turn, whose activation it is, and the
+    scenario's own state (objective, counters, the alarm, arrivals)."""
+
+    board: Board
+    figures: dict[str, Figure]
+    teams: dict[str, Team]
+    sides: tuple[str, ...]
+    turn_limit: int = 15
+    turn: int = 0
+    order: tuple[str, ...] = ()
+    step: int = 0
+    active_team: str | None = None
+    phase: str = ACT
+    result: Result | None = None
+    night: bool = False
+    #: sides that can win (a GM side never does)
+    players: tuple[str, ...] = ()
+    objective: Objective = field(default_factory=Objective)
+    #: side -> the table edge it entered by (Triple-Cross, ruling F-56)
+    entry: dict[str, str] = field(default_factory=dict)
+    counters: dict[str, Counter] = field(default_factory=dict)
+    #: the counter that is the data-spike (a GM secret), and who holds it once grabbed
+    spike: str | None = None
+    spike_holder: str | None = None
+    #: a dropped spike's square, or None while held or unresolved
+    spike_at: tuple[int, int, int] | None = None
+    spike_out: str | None = None
+    #: the alarm (§18.1): the Turn it was raised, the running count, the Turn help arrives
+    alarm_raised: int | None = None
+    alarm_count: int = 0
+    arrival: dict[str, int] = field(default_factory=dict)
+    combat_happened: bool = False
+    brownie: dict[str, int] = field(default_factory=dict)
+    #: side -> the counter number Lonnie named to it as the spike (§18.3, his talk)
+    intel: dict[str, int] = field(default_factory=dict)
+    #: the latest action, for the hidden-figure reveals of §21.5: (figure, kind, speed)
+    last: tuple[str, str, str] | None = None
+    #: smoke and gas clouds standing (§9, F-25), and how many were ever placed (their ids)
+    clouds: list[Cloud] = field(default_factory=list)
+    clouds_placed: int = 0
+    #: building sections by id (§12)
+    sections: dict[str, Section] = field(default_factory=dict)
+    #: side -> figure -> (level, x, y, Turn) where the side last saw it (§21.4: shown stale)
+    last_seen: dict[str, dict[str, tuple[int, int, int, int]]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.players:
+            self.players = self.sides
+
+
+def _side_teams_left(state: FirewallState, side: str) -> list[Team]:
+    return [t for t in state.teams.values() if t.side == side and not t.activated_this_turn]
+
+
+def _live_team(team: Team, state: FirewallState) -> bool:
+    return bool(active_members(team, state.figures))
+
+
+def deciding_side(state: FirewallState) -> str | None:
+    """The side that acts now: the active team's side, or the next side in rotation that still
+    has an unactivated team (§5 item 2, §21.2)."""
+    if state.result is not None:
+        return None
+    if state.active_team is not None:
+        return state.teams[state.active_team].side
+    for k in range(len(state.order)):
+        side = state.order[(state.step + k) % len(state.order)]
+        if _side_teams_left(state, side):
+            return side
+    return None
+
+
+def _can_act(state: FirewallState, f: Figure) -> bool:
+    return f.active and not f.failed_this_turn and not (f.move_used and f.combat_used)
+
+
+def _team_figures(state: FirewallState, side: str) -> list[Figure]:
+    if state.active_team is None or state.teams[state.active_team].side != side:
+        return []
+    team = state.teams[state.active_team]
+    if team_stopped(team, state.figures):
+        return []
+    return [f for f in active_members(team, state.figures) if _can_act(state, f)]
+
+
+def _who_sees(state: FirewallState, f: Figure) -> frozenset[str]:
+    return frozenset(s for s in state.sides
+                     if s == f.side or f.id in seen_by_side(state.board, state.figures, s))
+
+
+def _occupied(state: FirewallState, level: int) -> set[tuple[int, int]]:
+    return {g.cell for g in state.figures.values() if g.level == level
+            and g.status in (Status.ACTIVE, Status.INCAPACITATED, Status.KILLED)}
+
+
+def _free_square_near(state: FirewallState, f: Figure) -> tuple[int, int]:
+    taken = _occupied(state, f.level)
+    for dx, dy in ((0, 0), *FACINGS):
+        cell = (f.cell[0] + dx, f.cell[1] + dy)
+        where = Cell(f.level, *cell)
+        if (dx, dy) != (0, 0) and cell in taken:
+            continue
+        if (dx, dy) == (0, 0) and f.status is not Status.ROUTED and f.status is not Status.EXITED:
+            continue
+        if state.board.in_bounds(where) and state.board.passable(where):
+            return cell
+    return f.cell
+
+
+def _aware(state: FirewallState, figure: Figure) -> bool:
+    return state.teams[figure.team].aware
+
+
+def _mine(state: FirewallState, action: Action) -> Figure:
+    fid = str(action.get("figure"))
+    figure = state.figures.get(fid)
+    if figure is None or figure not in _team_figures(state, action.side):
+        raise IllegalActionError(f"{fid} is not a figure of the active team that may act")
+    return figure
+
+
+def _gm(state: FirewallState) -> frozenset[str]:
+    return frozenset(s for s in state.sides if s not in state.players)
