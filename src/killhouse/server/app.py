@@ -9,7 +9,6 @@ and changes nothing.
 from __future__ import annotations
 
 import asyncio
-import bisect
 import gc
 import json
 import logging
@@ -17,7 +16,6 @@ import random
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,10 +25,10 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from killhouse.engine.game import Game
 from killhouse.errors import KillhouseError, ScenarioError
 from killhouse.scenario.loader import load_scenario, loads_scenario
 from killhouse.server import present
+from killhouse.server.replays import MAX_LOG_UPLOAD, checked_log, replay_step
 from killhouse.server.rooms import (
     DEFAULT_DELAY,
     DELAYED,
@@ -41,17 +39,23 @@ from killhouse.server.rooms import (
     Rooms,
     ruleset_schemas,
 )
+from killhouse.server.seats import (
+    Conn,
+    Hub,
+    board_message,
+    handle,
+    hello,
+    parse_message,
+    seq_of,
+    whole_number,
+)
 from killhouse.server.store import Store
 
 log = logging.getLogger("killhouse.server")
 
 STATIC = Path(__file__).parent / "static"
-#: the largest message a client may send (an action is a few hundred bytes)
-MAX_MESSAGE = 16 * 1024
 #: the largest scenario upload
 MAX_SCENARIO = 512 * 1024
-#: the largest game log upload (a long game logs a few MB; ``killhouse replay`` reads 128 MiB)
-MAX_LOG_UPLOAD = 32 * 1024 * 1024
 _STATUS = {
     "unknown-game": 404,
     "unknown-ruleset": 404,
@@ -67,56 +71,6 @@ def default_scenarios_dir() -> Path:
     if here.is_dir():
         return here
     return Path(__file__).resolve().parents[3] / "scenarios"
-
-
-@dataclass(eq=False)
-class Conn:
-    """One open socket: the seat it speaks for and the event index it has been sent up to."""
-
-    ws: WebSocket
-    role: str
-    index: int = 0
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    #: a delayed spectator's cut when it was last sent (it is pushed only when that moves,
-    #: so not even the timing of its messages follows the present)
-    cut: int | None = -1
-
-    async def send(self, data: dict[str, Any]) -> None:
-        async with self.lock:
-            await self.ws.send_text(json.dumps(data))
-
-
-@dataclass
-class Hub:
-    """The sockets open on each game, to broadcast new state to."""
-
-    conns: dict[str, set[Conn]] = field(default_factory=dict)
-
-    def add(self, game_id: str, conn: Conn) -> None:
-        self.conns.setdefault(game_id, set()).add(conn)
-
-    def remove(self, game_id: str, conn: Conn) -> None:
-        self.conns.get(game_id, set()).discard(conn)
-
-    async def push(self, room: Room, conn: Conn) -> None:
-        """Send ``conn`` its state with the events since what it was last sent."""
-        state = room.state_for(conn.role, conn.index)
-        conn.index = state["index"]
-        delay = room.delay_of(conn.role)
-        if delay is not None:
-            conn.cut = room.delayed_cut(delay[1])
-        await conn.send(state)
-
-    async def broadcast(self, room: Room) -> None:
-        for conn in list(self.conns.get(room.id, ())):
-            delay = room.delay_of(conn.role)
-            if delay is not None and room.delayed_cut(delay[1]) == conn.cut:
-                continue  # nothing new N turns back: no message at all
-            try:
-                await self.push(room, conn)
-            except Exception:  # a socket that went away is dropped when its reader ends
-                log.warning("game %s: a push to a %s seat failed", room.id, conn.role,
-                            exc_info=True)
 
 
 def error_response(exc: ApiError) -> JSONResponse:
@@ -343,7 +297,7 @@ def create_app(store: Store, scenarios: Path | None = None) -> FastAPI:
         text, name = data.get("text"), Path(str(data.get("name") or "upload.jsonl")).name
         if not isinstance(text, str):
             raise ApiError("bad-request", "send the log as text")
-        scn, records = _checked_log(text, name or "upload.jsonl")
+        scn, records = checked_log(text, name or "upload.jsonl")
         actions = [dict(r["action"]) for r in records if r.get("type") == "action"]
         seats = dict.fromkeys(scn.side_ids(), "human")  # nobody plays on unless asked to
         try:
@@ -385,13 +339,13 @@ def create_app(store: Store, scenarios: Path | None = None) -> FastAPI:
             while True:
                 raw = await ws.receive_text()
                 try:
-                    msg = _parse(raw)
+                    msg = parse_message(raw)
                     if conn is None or room is None:
-                        room, conn = await _hello(ws, rooms, hub, game_id, msg)
+                        room, conn = await hello(ws, rooms, hub, game_id, msg)
                         continue
-                    await _handle(room, conn, hub, msg)
+                    await handle(room, conn, hub, msg)
                 except ApiError as exc:
-                    await ws.send_text(json.dumps(exc.to_json(_seq_of(raw))))
+                    await ws.send_text(json.dumps(exc.to_json(seq_of(raw))))
                     if exc.code in ("unknown-game", "bad-token") and conn is None:
                         await ws.close(code=4404 if exc.code == "unknown-game" else 4403)
                         return
@@ -402,45 +356,6 @@ def create_app(store: Store, scenarios: Path | None = None) -> FastAPI:
                 hub.remove(game_id, conn)
 
     return app
-
-
-def _checked_log(text: str, name: str) -> tuple[Any, list[dict[str, Any]]]:
-    """The scenario and records of an uploaded log, checked and replayed as ``killhouse
-    replay`` does; anything wrong is ``bad-log`` with the one line it prints."""
-    import tempfile
-
-    from killhouse.engine.record import logged_scenario, read_log, replay
-
-    if len(text.encode()) > MAX_LOG_UPLOAD:
-        raise ApiError("too-large", f"error: {name}: the log is larger than "
-                       f"{MAX_LOG_UPLOAD >> 20} MiB")
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / name
-        path.write_text(text, encoding="utf-8")
-
-        def line(message: str) -> str:
-            # the line ``killhouse replay NAME`` prints, naming the upload, not the temp file
-            message = message.replace(str(path), name)
-            return f"error: {'' if message.startswith(name) else name + ': '}{message}"
-
-        try:
-            records = read_log(path)
-            scn = logged_scenario(records, loads_scenario)
-            if scn is None:
-                raise ApiError("bad-log", line(
-                    "the log holds no scenario text (an old log): replay it with "
-                    "killhouse replay --scenario"))
-            report = replay(records, scn)
-        except ScenarioError as exc:
-            raise ApiError("bad-log", line(
-                f"the logged scenario does not load: {exc.problems[0]}")) from exc
-        except KillhouseError as exc:
-            if isinstance(exc, ApiError):
-                raise
-            raise ApiError("bad-log", line(str(exc))) from exc
-    if not report.identical:
-        raise ApiError("bad-log", f"diverged: {report.message}")
-    return scn, records
 
 
 def _delayed_request(value: Any) -> dict[str, int]:
@@ -488,148 +403,11 @@ def _play_on(
         raise ApiError("bad-token", "that token opens no seat of this game")
     if role != UMPIRE and not source.game.over:
         raise ApiError("forbidden", "play on from a finished game (or as its umpire)")
-    step = _int(data.get("step", 0), "step")
+    step = whole_number(data.get("step", 0), "step")
     if not 0 <= step <= len(source.game.actions):
         raise ApiError("bad-index", f"step must be 0 to {len(source.game.actions)}")
     prefix = [a.to_json() for a in source.game.actions[:step]]
     return source.record.scenario, source.record.scenario_file, source.record.seed, prefix
-
-
-def _int(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ApiError("bad-message", f"{what} must be a whole number")
-    return value
-
-
-def _parse(raw: str) -> dict[str, Any]:
-    if len(raw.encode()) > MAX_MESSAGE:
-        raise ApiError("too-large", f"a message may be at most {MAX_MESSAGE} bytes")
-    try:
-        msg = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise ApiError("bad-json", f"the message is not JSON: {exc.msg} at {exc.pos}") from exc
-    if not isinstance(msg, dict):
-        raise ApiError("bad-json", "a message must be a JSON object")
-    return msg
-
-
-def _seq_of(raw: str) -> int | None:
-    if len(raw) > MAX_MESSAGE:
-        return None
-    try:
-        seq = json.loads(raw).get("seq")
-    except (json.JSONDecodeError, AttributeError):
-        return None
-    return seq if isinstance(seq, int) and not isinstance(seq, bool) else None
-
-
-def board_message(room: Room) -> dict[str, Any]:
-    scn = room.scenario
-    return {
-        "type": "board",
-        "game": room.id,
-        "scenario": {
-            "name": scn.name,
-            "ruleset": scn.ruleset,
-            "description": (scn.description or "").strip(),
-            "sides": [{"id": s.id, "name": s.name} for s in scn.sides],
-        },
-        "seats": room.record.seats,
-        "board": present.board_json(scn.board),
-    }
-
-
-def _check_index(room: Room, role: str, msg: dict[str, Any]) -> int:
-    index = msg.get("index", 0)
-    index = _int(index, "index")
-    count = room.event_count(role)
-    if not 0 <= index <= count:
-        raise ApiError(
-            "bad-index", f"index {index} is not an event index of this seat (0 to {count})"
-        )
-    return index
-
-
-async def _hello(
-    ws: WebSocket, rooms: Rooms, hub: Hub, game_id: str, msg: dict[str, Any]
-) -> tuple[Room, Conn]:
-    if msg.get("type") != "hello":
-        raise ApiError("bad-message", 'the first message must be {"type": "hello", "token": …}')
-    room = rooms.get(game_id)
-    role = room.role_of(str(msg.get("token", "")))
-    if role is None:
-        raise ApiError("bad-token", "that token opens no seat of this game")
-    index = _check_index(room, role, msg)
-    conn = Conn(ws, role, index)
-    await conn.send({**board_message(room), "role": role})
-    hub.add(room.id, conn)
-    await hub.push(room, conn)
-    return room, conn
-
-
-async def _handle(room: Room, conn: Conn, hub: Hub, msg: dict[str, Any]) -> None:
-    kind = msg.get("type")
-    if kind == "sync":
-        conn.index = _check_index(room, conn.role, msg)
-        await hub.push(room, conn)
-    elif kind == "ping":
-        await conn.send({"type": "pong"})
-    elif kind == "action":
-        seq = _int(msg.get("seq"), "seq")
-        action = msg.get("action")
-        if not isinstance(action, dict):
-            raise ApiError("bad-message", "an action message needs an 'action' object")
-        if conn.role not in room.record.seats:
-            raise ApiError("not-a-side", f"the {conn.role} seat cannot act")
-        answer, changed = room.submit(conn.role, seq, action)
-        await conn.send(answer)  # the action is committed: acknowledge it before the AI thinks
-        if changed:
-            room.play_ai()
-            await hub.broadcast(room)
-    else:
-        raise ApiError("bad-message", f"unknown message type {kind!r} (hello, action, sync, ping)")
-
-
-def replay_step(room: Room, data: dict[str, Any]) -> dict[str, Any]:
-    """The game after its first ``step`` actions, as ``perspective`` (a side or umpire) knew it."""
-    total = len(room.game.actions)
-    first, last = room.turn0, room.turns[-1] if room.turns else room.turn0
-    if data.get("turn") is not None:
-        # jump to a turn: the step at which it begins (ruling W-10)
-        turn = _int(data.get("turn"), "turn")
-        if not first <= turn <= last:
-            raise ApiError("bad-index", f"turn must be {first} to {last} in this game")
-        step = 0 if turn <= first else bisect.bisect_left(room.turns, turn) + 1
-    else:
-        step = _int(data.get("step", total), "step")
-    if not 0 <= step <= total:
-        raise ApiError("bad-index", f"step must be 0 to {total}")
-    perspective = str(data.get("perspective", UMPIRE))
-    sides = room.scenario.side_ids()
-    if perspective not in (*sides, UMPIRE):
-        raise ApiError("bad-request", f"perspective must be one of {', '.join(sides)} or umpire")
-    game = Game(room.scenario, room.record.seed)
-    for action in room.game.actions[:step]:
-        game.apply(action)
-    snapshot = game.ruleset.snapshot(game.state)
-    out: dict[str, Any] = {
-        "step": step,
-        "steps": total,
-        "turns": [first, last],
-        "perspective": perspective,
-        "turn": snapshot.get("turn"),
-        "result": game.result.to_json() if game.result else None,
-        "last": room.game.actions[step - 1].to_json() if step else None,
-    }
-    if perspective == UMPIRE:
-        out["view"] = snapshot
-        out["events"] = present.umpire_events(game, 0)
-    else:
-        view = game.view(perspective, events_since=None)
-        out["view"] = view
-        out["fog"] = present.fog(room.scenario.board, view)
-        out["events"] = present.side_events(game, perspective, 0)
-    return out
 
 
 def serve(host: str, port: int, db: str, scenarios: Path | None = None) -> None:

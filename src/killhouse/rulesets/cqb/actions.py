@@ -21,13 +21,20 @@ from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.cqb.fire import factors, fire_more, fire_next, may_fire, start_fire
+from killhouse.rulesets.cqb.grenade_effects import (
+    cs_test,
+    deploy_cs,
+    detonate_stun,
+    fire_smoke,
+    in_room,
+    room_is_gassed,
+    stun,
+)
 from killhouse.rulesets.cqb.resolve import (
     action_tn,
-    cs_tn,
     difficulty_tn,
     margin_outcome,
     shot_tn,
-    stun_tn,
     test,
     throw_difficulty,
     throw_landing,
@@ -42,7 +49,6 @@ from killhouse.rulesets.cqb.world import (
     observers,
     occupied,
     refresh,
-    room_cells,
     rooms_of,
     set_window,
     window_state,
@@ -592,71 +598,20 @@ def do_throw(state: CqbState, fig: Figure, action: Action, chance: Chance, log: 
         deploy_cs(state, room, chance, log)
 
 
-def in_room(state: CqbState, room: int) -> list[Figure]:
-    return [f for f in state.figures.values() if f.active and room in rooms_of(state, f.at)]
-
-
-def detonate_stun(state: CqbState, room: int, chance: Chance, log: EventLog) -> None:
-    """Section 10: everyone in the room tests at TN 8; a second grenade restarts (Q-23)."""
-    log.emit("stun-grenade", {"room": room})
-    for f in in_room(state, room):
-        result = test(chance, state.deck_of(f), stun_tn(0), "stun", observers(state, f),
-                      state.options.draw_with_replacement)
-        if result.passed:
-            f.stunned_turn = None
-        else:
-            stun(f, state.turn)
-            if result.joker and room not in state.fires:
-                state.fires[room] = state.turn
-                log.emit("fire-starts", {"room": room})
-        log.emit("stun-test", {"figure": f.id, **result.to_json()}, observers(state, f))
-
-
-def stun(fig: Figure, turn: int) -> None:
-    fig.stunned_turn = turn
-    fig.clear_aim()  # ruling Q-15
-    fig.hold = False
-
-
-def deploy_cs(state: CqbState, room: int, chance: Chance, log: EventLog) -> None:
-    """Section 11: gas the room; everyone in it without a respirator tests at TN 6."""
-    state.gas[room] = state.turn
-    log.emit("cs-gas", {"room": room})
-    for f in in_room(state, room):
-        cs_test(state, f, 0, chance, log)
-
-
-def cs_test(state: CqbState, f: Figure, k: int, chance: Chance, log: EventLog) -> None:
-    from killhouse.rulesets.cqb.resolve import cs_failures
-
-    if f.respirator:
-        return
-    result = test(chance, state.deck_of(f), cs_tn(k), "cs", observers(state, f),
-                  state.options.draw_with_replacement)
-    n = cs_failures(result)
-    f.cs += n
-    if result.joker and f.combatant:
-        f.overcome = True
-    log.emit("cs-test", {"figure": f.id, **result.to_json(), "failures": n},
-             observers(state, f))
-
-
-def room_is_gassed(state: CqbState, room: int) -> bool:
-    turn = state.gas.get(room)
-    if turn is None:
-        return False
-    if room in state.open_rooms:
-        return state.turn - turn < int(tables().tests["cs"]["open_area_turns"])
-    return True
-
-
-def fire_smoke(state: CqbState, room: int) -> None:
-    for cell in room_cells(state, room):
-        state.board.levels[cell.level].smoke[cell.y, cell.x] = True
-
-
 def difficulty_names() -> tuple[str, ...]:
     return tuple(tables().tests["difficulty"])
 
 
-__all__ = ["difficulty_tn", "fire_more", "fire_next", "start_fire"]
+__all__ = [
+    "cs_test",
+    "deploy_cs",
+    "detonate_stun",
+    "difficulty_tn",
+    "fire_more",
+    "fire_next",
+    "fire_smoke",
+    "in_room",
+    "room_is_gassed",
+    "start_fire",
+    "stun",
+]

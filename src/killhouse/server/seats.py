@@ -1,0 +1,169 @@
+"""The seat socket protocol: one open socket per seat, its messages and the hub that pushes state.
+
+A socket's first message is ``hello`` with the seat's token; then ``action``, ``sync`` and
+``ping``. Every client error is answered ``{"type": "error", "code", "message"}`` with a
+stable code and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import WebSocket
+
+from killhouse.server import present
+from killhouse.server.rooms import ApiError, Room, Rooms
+
+log = logging.getLogger("killhouse.server")
+
+#: the largest message a client may send (an action is a few hundred bytes)
+MAX_MESSAGE = 16 * 1024
+
+
+@dataclass(eq=False)
+class Conn:
+    """One open socket: the seat it speaks for and the event index it has been sent up to."""
+
+    ws: WebSocket
+    role: str
+    index: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: a delayed spectator's cut when it was last sent (it is pushed only when that moves,
+    #: so not even the timing of its messages follows the present)
+    cut: int | None = -1
+
+    async def send(self, data: dict[str, Any]) -> None:
+        async with self.lock:
+            await self.ws.send_text(json.dumps(data))
+
+
+@dataclass
+class Hub:
+    """The sockets open on each game, to broadcast new state to."""
+
+    conns: dict[str, set[Conn]] = field(default_factory=dict)
+
+    def add(self, game_id: str, conn: Conn) -> None:
+        self.conns.setdefault(game_id, set()).add(conn)
+
+    def remove(self, game_id: str, conn: Conn) -> None:
+        self.conns.get(game_id, set()).discard(conn)
+
+    async def push(self, room: Room, conn: Conn) -> None:
+        """Send ``conn`` its state with the events since what it was last sent."""
+        state = room.state_for(conn.role, conn.index)
+        conn.index = state["index"]
+        delay = room.delay_of(conn.role)
+        if delay is not None:
+            conn.cut = room.delayed_cut(delay[1])
+        await conn.send(state)
+
+    async def broadcast(self, room: Room) -> None:
+        for conn in list(self.conns.get(room.id, ())):
+            delay = room.delay_of(conn.role)
+            if delay is not None and room.delayed_cut(delay[1]) == conn.cut:
+                continue  # nothing new N turns back: no message at all
+            try:
+                await self.push(room, conn)
+            except Exception:  # a socket that went away is dropped when its reader ends
+                log.warning("game %s: a push to a %s seat failed", room.id, conn.role,
+                            exc_info=True)
+
+
+def whole_number(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ApiError("bad-message", f"{what} must be a whole number")
+    return value
+
+
+def parse_message(raw: str) -> dict[str, Any]:
+    if len(raw.encode()) > MAX_MESSAGE:
+        raise ApiError("too-large", f"a message may be at most {MAX_MESSAGE} bytes")
+    try:
+        msg = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise ApiError("bad-json", f"the message is not JSON: {exc.msg} at {exc.pos}") from exc
+    if not isinstance(msg, dict):
+        raise ApiError("bad-json", "a message must be a JSON object")
+    return msg
+
+
+def seq_of(raw: str) -> int | None:
+    if len(raw) > MAX_MESSAGE:
+        return None
+    try:
+        seq = json.loads(raw).get("seq")
+    except (json.JSONDecodeError, AttributeError):
+        return None
+    return seq if isinstance(seq, int) and not isinstance(seq, bool) else None
+
+
+def board_message(room: Room) -> dict[str, Any]:
+    scn = room.scenario
+    return {
+        "type": "board",
+        "game": room.id,
+        "scenario": {
+            "name": scn.name,
+            "ruleset": scn.ruleset,
+            "description": (scn.description or "").strip(),
+            "sides": [{"id": s.id, "name": s.name} for s in scn.sides],
+        },
+        "seats": room.record.seats,
+        "board": present.board_json(scn.board),
+    }
+
+
+def check_index(room: Room, role: str, msg: dict[str, Any]) -> int:
+    index = msg.get("index", 0)
+    index = whole_number(index, "index")
+    count = room.event_count(role)
+    if not 0 <= index <= count:
+        raise ApiError(
+            "bad-index", f"index {index} is not an event index of this seat (0 to {count})"
+        )
+    return index
+
+
+async def hello(
+    ws: WebSocket, rooms: Rooms, hub: Hub, game_id: str, msg: dict[str, Any]
+) -> tuple[Room, Conn]:
+    if msg.get("type") != "hello":
+        raise ApiError("bad-message", 'the first message must be {"type": "hello", "token": …}')
+    room = rooms.get(game_id)
+    role = room.role_of(str(msg.get("token", "")))
+    if role is None:
+        raise ApiError("bad-token", "that token opens no seat of this game")
+    index = check_index(room, role, msg)
+    conn = Conn(ws, role, index)
+    await conn.send({**board_message(room), "role": role})
+    hub.add(room.id, conn)
+    await hub.push(room, conn)
+    return room, conn
+
+
+async def handle(room: Room, conn: Conn, hub: Hub, msg: dict[str, Any]) -> None:
+    kind = msg.get("type")
+    if kind == "sync":
+        conn.index = check_index(room, conn.role, msg)
+        await hub.push(room, conn)
+    elif kind == "ping":
+        await conn.send({"type": "pong"})
+    elif kind == "action":
+        seq = whole_number(msg.get("seq"), "seq")
+        action = msg.get("action")
+        if not isinstance(action, dict):
+            raise ApiError("bad-message", "an action message needs an 'action' object")
+        if conn.role not in room.record.seats:
+            raise ApiError("not-a-side", f"the {conn.role} seat cannot act")
+        answer, changed = room.submit(conn.role, seq, action)
+        await conn.send(answer)  # the action is committed: acknowledge it before the AI thinks
+        if changed:
+            room.play_ai()
+            await hub.broadcast(room)
+    else:
+        raise ApiError("bad-message", f"unknown message type {kind!r} (hello, action, sync, ping)")
