@@ -112,3 +112,22 @@ def test_transcript_reads_like_the_scenario() -> None:
             per_move.append(event.data["alarm"])
         elif event.kind == "moved":
             per_move = []
+
+
+def test_bank_c4_waits_past_the_limit_for_the_bot_but_is_live_for_a_robber_player() -> None:
+    """Ruling E-68: the file times the C-4 one turn after the FBI's limit (the role AI keeps
+    it, so a slow assault is the robbers' win, not a mutual-destruction draw), while the
+    robbers' setup still offers every turn up to the limit (E-43): the limit and not one past."""
+    sc = load_scenario(SCENARIOS[NAMES.index("bank")])
+    limit = sc.turn_limit
+    assert limit == 22
+    c4 = next(o for o in sc.objects if o.id == "c4")
+    assert c4.extra["mode"] == "timer" and c4.extra["timer"] == limit + 1
+    game = Game(sc, 1)
+    offered = {
+        a.get("turn") for a in game.legal_actions("robbers")
+        if a.kind == "bomb_timer" and a.get("bomb") == "c4"
+    }
+    assert limit in offered and limit + 1 not in offered
+    assert min(offered) == 5  # min_timer
+    assert any(a.kind == "bomb_remote" for a in game.legal_actions("robbers"))
