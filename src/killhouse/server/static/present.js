@@ -28,6 +28,10 @@ export function targetsOf(a, view) {
     if (isCell(v)) cells.push(v);
     else if (typeof v === "string" && where.has(v)) cells.push(where.get(v));
   }
+  // a route's last square is where it leads: a click there picks the routes that end there
+  if (!cells.length && Array.isArray(a.path) && a.path.length && isCell(a.path[a.path.length - 1])) {
+    cells.push(a.path[a.path.length - 1]);
+  }
   return cells;
 }
 
