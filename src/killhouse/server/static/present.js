@@ -56,6 +56,11 @@ export function eventLine(e) {
   } else if (e.need !== undefined) {
     row.classList.add("roll");
     row.append(h("span", { class: "dice" }, `[d6] needs ${e.need} → ${e.result} `));
+  } else if (typeof e.card === "string") {
+    // a card turned: the card, the target number when this copy carries one, the result
+    row.classList.add("roll");
+    const res = e.outcome ?? e.landing ?? (e.passed === undefined ? undefined : e.passed ? "pass" : "fail");
+    row.append(h("span", { class: "dice" }, `[${e.card}]${e.tn !== undefined ? ` TN ${e.tn}` : ""}${res !== undefined ? ` → ${res}` : ""} `));
   }
   row.append(h("span", {}, eventText(e)));
   return row;
