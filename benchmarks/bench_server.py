@@ -125,6 +125,7 @@ async def round_trips(server: ServerProcess, echo: EchoProcess, rounds: int) -> 
         "scenario": "gogogo/hostage.yaml", "seed": 1, "seats": {"ct": "human", "t": "ai"}})
     token = game["links"]["ct"].split("#token=")[1]
     times: list[float] = []
+    ping_times: list[float] = []
     size = 0
     async with connect(f"ws://127.0.0.1:{server.port}/ws/{game['game']}", max_size=None) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token, "index": 0}))
@@ -159,6 +160,16 @@ async def round_trips(server: ServerProcess, echo: EchoProcess, rounds: int) -> 
             state = json.loads(await ws.recv())  # the state pushed after the action
             while not state["legal"] and not state["result"]:
                 state = json.loads(await ws.recv())
+        # the same socket's own echo: a ping answered by the game server's socket loop, with
+        # no engine and no store behind it
+        ping = json.dumps({"type": "ping"})
+        for _ in range(rounds):
+            start = time.perf_counter()
+            await ws.send(ping)
+            reply = json.loads(await ws.recv())
+            if reply["type"] != "pong":
+                raise RuntimeError(f"ping: {reply}")
+            ping_times.append(time.perf_counter() - start)
     echo_times: list[float] = []
     async with connect(f"ws://127.0.0.1:{echo.port}/echo") as ws:
         payload = "x" * size
@@ -174,6 +185,8 @@ async def round_trips(server: ServerProcess, echo: EchoProcess, rounds: int) -> 
         "action_p99_ms": pct(times, 0.99) * ms,
         "echo_median_ms": statistics.median(echo_times) * ms,
         "echo_p99_ms": pct(echo_times, 0.99) * ms,
+        "ping_median_ms": statistics.median(ping_times) * ms,
+        "ping_p99_ms": pct(ping_times, 0.99) * ms,
     }
     out["p99_ratio"] = out["action_p99_ms"] / out["echo_p99_ms"]
     return out
@@ -288,6 +301,10 @@ def main() -> None:
             print(
                 f"bare FastAPI WebSocket echo, same size:  "
                 f"median {trips['echo_median_ms']:.2f} ms, p99 {trips['echo_p99_ms']:.2f} ms"
+            )
+            print(
+                f"ping / pong over the game's own socket:  "
+                f"median {trips['ping_median_ms']:.2f} ms, p99 {trips['ping_p99_ms']:.2f} ms"
             )
             print(f"p99 ratio (action / echo): {trips['p99_ratio']:.2f}")
             commit_median, commit_p99 = commit_cost(folder, min(args.rounds, 300))

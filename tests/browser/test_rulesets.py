@@ -148,3 +148,55 @@ def test_commando_against_the_ai_with_an_opfire_plot(
     assert plotted and stepped >= 2 and reloaded
     assert rolls(page), "no roll reached the log"
     expect(page.locator("#log .ev.roll").last).to_contain_text("[")
+
+
+def test_firewall_against_the_ai_by_clicking(
+    page: Page, server: ServerProcess, artefacts: Path
+) -> None:
+    link = open_game(page, server, "firewall/swat_tenement.yaml", {"swat": "human", "gang": "ai"})
+    page.goto(link)
+    page.wait_for_selector("svg.board")
+    activated = moved = shot = 0
+    reloaded = False
+    for _ in range(120):
+        wait_ready(page)
+        state = seat_state(page)
+        if state["result"] or (moved >= 3 and reloaded and rolls(page) and (shot or moved >= 12)):
+            break
+        legal = state["legal"]
+        kinds = {a["kind"] for a in legal}
+        before = state["actions"]
+        shots = [a for a in legal if a["kind"] == "shoot"]
+        moves = sorted((a for a in legal if a["kind"] == "move" and a["speed"] == "walk"),
+                       key=lambda a: -len(a["path"]))
+        if shots and not shot:
+            shoot(page, shots[0])
+            shot += 1
+        elif "activate" in kinds:
+            # a fire team takes the initiative: one click on its button
+            a = next(a for a in legal if a["kind"] == "activate")
+            page.locator('#actions > button.act[data-kind="activate"]',
+                         has_text=f'team={a["team"]}').click()
+            activated += 1
+        elif moves and moved < 12:
+            # one man's move by clicking the far end of a route on the board
+            a = moves[0]
+            pick(page, a["figure"])
+            end = a["path"][-1]
+            key = f"{end[0]}:{end[1]},{end[2]}"
+            page.click(f'.levels button[data-level="{end[0]}"]')
+            expect(page.locator(f'rect.target[data-target="{key}"]')).to_have_count(1)
+            page.locator(f'rect.cell[data-cell="{key}"]').dispatch_event("click")
+            if page.is_visible("#menu"):
+                page.locator("#menu button.choice").first.click()
+            moved += 1
+        else:
+            bare(page, "end")
+        acted(page, before)
+        if moved >= 3 and not reloaded:
+            page.screenshot(path=str(artefacts / "firewall-midgame.png"))
+            reload_and_continue(page)
+            reloaded = True
+    assert activated and moved >= 3 and reloaded
+    assert rolls(page), "no roll reached the log"
+    expect(page.locator("#log .ev.roll").last).to_contain_text("[")

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import threading
+import time
+from pathlib import Path
+
 import pytest
 
-from killhouse.server.store import GameRecord, StoreError, Write, open_store
+from killhouse.server.store import GameRecord, SqliteStore, StoreError, Write, open_store
 from tests.server.helpers import client_for, hello, open_game, pass_action, token
 
 
@@ -55,5 +59,55 @@ def test_a_game_survives_a_restart_on_either_back_end(db_url: str) -> None:
     try:
         room2 = client_for(again).app.state.rooms.get(game["game"])
         assert (len(room2.game.actions), room2.game.state_hash()) == expected
+    finally:
+        again.close()
+
+
+def test_sqlite_appends_at_the_same_time_share_one_commit(tmp_path: Path) -> None:
+    """Group commit (ruling W-14): appends queued while a commit is being written are
+    committed together in the next one; each returns only once its rows are committed, and a
+    taken slot fails its own append alone."""
+    store = SqliteStore(tmp_path / "g.sqlite3")
+    try:
+        for n in range(6):
+            store.create_game(_record(f"g{n}"))
+        store.append("g0", [Write(0, "a", {"kind": "first"})])
+        assert store.commits == 1
+        returned: list[str] = []
+        errors: list[Exception] = []
+
+        def append(game: str, index: int) -> None:
+            try:
+                store.append(game, [Write(index, "a", {"kind": "go"})])
+                returned.append(game)
+            except StoreError as exc:
+                errors.append(exc)
+
+        # hold the database while the writer has taken the first append: the others queue
+        with store._lock:
+            first = threading.Thread(target=append, args=("g1", 0))
+            first.start()
+            deadline = time.monotonic() + 10
+            while store._queue and time.monotonic() < deadline:
+                time.sleep(0.01)
+            rest = [threading.Thread(target=append, args=(f"g{n}", 0)) for n in (2, 3, 4, 5)]
+            rest.append(threading.Thread(target=append, args=("g0", 0)))  # a taken slot
+            for t in rest:
+                t.start()
+            while len(store._queue) < 5 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert len(store._queue) == 5 and not returned  # nobody answered before a commit
+        for t in [first, *rest]:
+            t.join(10)
+        assert store.commits == 3  # the first append's, then the five queued ones together
+        assert sorted(returned) == ["g1", "g2", "g3", "g4", "g5"]
+        assert len(errors) == 1
+        assert [a.action for a in store.actions("g0")] == [{"kind": "first"}]
+    finally:
+        store.close()
+    # what was acknowledged is on disk for the next process
+    again = SqliteStore(tmp_path / "g.sqlite3")
+    try:
+        assert [again.action_count(f"g{n}") for n in range(6)] == [1] * 6
     finally:
         again.close()

@@ -9,6 +9,7 @@ and changes nothing.
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import json
 import logging
@@ -266,7 +267,10 @@ def create_app(store: Store, scenarios: Path | None = None) -> FastAPI:
             raise ApiError("bad-seats", "seats must map each side to human or ai")
         delayed = _delayed_request(data.get("delayed"))
         try:
-            room, tokens = rooms.create(text, name, seed, seats, prefix=prefix, delayed=delayed)
+            # loading, replaying a prefix and the AI's first moves: a worker thread's job
+            room, tokens = await asyncio.to_thread(
+                functools.partial(rooms.create, text, name, seed, seats, prefix=prefix,
+                                  delayed=delayed))
         except ScenarioError as exc:
             raise ApiError("bad-scenario", str(exc)) from exc
         await hub.broadcast(room)
@@ -327,7 +331,7 @@ def create_app(store: Store, scenarios: Path | None = None) -> FastAPI:
             raise ApiError("bad-token", "that token opens no seat of this game")
         if role != UMPIRE and not room.game.over:
             raise ApiError("forbidden", "the replay opens when the game is over (or to the umpire)")
-        return replay_step(room, data)
+        return await asyncio.to_thread(room.locked, replay_step, room, data)
 
     # -- the socket --------------------------------------------------------------------
     @app.websocket("/ws/{game_id}")

@@ -16,9 +16,9 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from killhouse.engine.game import Game
 from killhouse.errors import (
@@ -35,6 +35,8 @@ from killhouse.server.store import GameRecord, Store, StoreError, Write
 from killhouse.sim.seats import Seats
 
 log = logging.getLogger("killhouse.server")
+
+T = TypeVar("T")
 
 SPECTATOR = "spectator"
 UMPIRE = "umpire"
@@ -310,6 +312,25 @@ class Room:
             ) from exc
 
     # -- what a seat is sent --------------------------------------------------------------
+    def locked(self, read: Callable[..., T], *args: Any) -> T:
+        """``read(*args)`` under the room's lock (from a worker thread: no action of another
+        seat is half applied meanwhile)."""
+        with self.lock:
+            return read(*args)
+
+    def locked_state(
+        self, role: str, since: int, moved_only: bool = False, last_cut: int | None = -1
+    ) -> tuple[dict[str, Any], int | None] | None:
+        """Under the room's lock: the state ``role`` is sent with its events from ``since``,
+        and a delayed spectator's cut (``-1`` for every other role). With ``moved_only``, a
+        delayed spectator whose cut is still ``last_cut`` gets ``None``: no message."""
+        with self.lock:
+            delay = self.delay_of(role)
+            cut = -1 if delay is None else self.delayed_cut(delay[1])
+            if moved_only and delay is not None and cut == last_cut:
+                return None
+            return self.state_for(role, since), cut
+
     def state_for(self, role: str, since: int) -> dict[str, Any]:
         delay = self.delay_of(role)
         if delay is not None:

@@ -53,22 +53,25 @@ class Hub:
     def remove(self, game_id: str, conn: Conn) -> None:
         self.conns.get(game_id, set()).discard(conn)
 
-    async def push(self, room: Room, conn: Conn) -> None:
-        """Send ``conn`` its state with the events since what it was last sent."""
-        state = room.state_for(conn.role, conn.index)
-        conn.index = state["index"]
-        delay = room.delay_of(conn.role)
-        if delay is not None:
-            conn.cut = room.delayed_cut(delay[1])
-        await conn.send(state)
+    async def push(self, room: Room, conn: Conn, moved_only: bool = False) -> None:
+        """Send ``conn`` its state with the events since what it was last sent (with
+        ``moved_only``, a delayed spectator only if its cut moved). The state is built in a
+        worker thread under the room's lock, so the event loop serves other games meanwhile
+        (ruling W-14); the socket's lock keeps one push's index and message together."""
+        async with conn.lock:
+            built = await asyncio.to_thread(room.locked_state, conn.role, conn.index,
+                                            moved_only, conn.cut)
+            if built is None:
+                return  # nothing new N turns back: no message at all
+            state, cut = built
+            conn.index = state["index"]
+            conn.cut = cut
+            await conn.ws.send_text(json.dumps(state))
 
     async def broadcast(self, room: Room) -> None:
         for conn in list(self.conns.get(room.id, ())):
-            delay = room.delay_of(conn.role)
-            if delay is not None and room.delayed_cut(delay[1]) == conn.cut:
-                continue  # nothing new N turns back: no message at all
             try:
-                await self.push(room, conn)
+                await self.push(room, conn, moved_only=True)
             except Exception:  # a socket that went away is dropped when its reader ends
                 log.warning("game %s: a push to a %s seat failed", room.id, conn.role,
                             exc_info=True)
@@ -134,11 +137,12 @@ async def hello(
 ) -> tuple[Room, Conn]:
     if msg.get("type") != "hello":
         raise ApiError("bad-message", 'the first message must be {"type": "hello", "token": …}')
-    room = rooms.get(game_id)
+    # loading a game replays its actions (and lets a pending AI move): a worker thread's job
+    room = await asyncio.to_thread(rooms.get, game_id)
     role = room.role_of(str(msg.get("token", "")))
     if role is None:
         raise ApiError("bad-token", "that token opens no seat of this game")
-    index = check_index(room, role, msg)
+    index = await asyncio.to_thread(room.locked, check_index, room, role, msg)
     conn = Conn(ws, role, index)
     await conn.send({**board_message(room), "role": role})
     hub.add(room.id, conn)
@@ -149,7 +153,7 @@ async def hello(
 async def handle(room: Room, conn: Conn, hub: Hub, msg: dict[str, Any]) -> None:
     kind = msg.get("type")
     if kind == "sync":
-        conn.index = check_index(room, conn.role, msg)
+        conn.index = await asyncio.to_thread(room.locked, check_index, room, conn.role, msg)
         await hub.push(room, conn)
     elif kind == "ping":
         await conn.send({"type": "pong"})
@@ -160,10 +164,12 @@ async def handle(room: Room, conn: Conn, hub: Hub, msg: dict[str, Any]) -> None:
             raise ApiError("bad-message", "an action message needs an 'action' object")
         if conn.role not in room.record.seats:
             raise ApiError("not-a-side", f"the {conn.role} seat cannot act")
-        answer, changed = room.submit(conn.role, seq, action)
+        # the engine and the commit's fsync run in a worker thread (ruling W-14): the event
+        # loop serves the other games meanwhile, and their commits join the same fsync
+        answer, changed = await asyncio.to_thread(room.submit, conn.role, seq, action)
         await conn.send(answer)  # the action is committed: acknowledge it before the AI thinks
         if changed:
-            room.play_ai()
+            await asyncio.to_thread(room.play_ai)
             await hub.broadcast(room)
     else:
         raise ApiError("bad-message", f"unknown message type {kind!r} (hello, action, sync, ping)")

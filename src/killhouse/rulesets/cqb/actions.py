@@ -32,6 +32,7 @@ from killhouse.rulesets.cqb.grenade_effects import (
 )
 from killhouse.rulesets.cqb.resolve import (
     action_tn,
+    actor_copies,
     difficulty_tn,
     margin_outcome,
     shot_tn,
@@ -411,8 +412,8 @@ def do_task(state: CqbState, fig: Figure, action: Action, chance: Chance, log: E
     result = test(chance, state.deck_of(fig), task_tn(fig, kind), kind, audience,
                   state.options.draw_with_replacement)
     outcome = margin_outcome(result)
-    log.emit("task", {"figure": fig.id, "task": kind, **result.to_json(), "outcome": outcome},
-             audience)
+    data = {"figure": fig.id, "task": kind, **result.to_json(), "outcome": outcome}
+    log.emit("task", data, audience, actor_copies(data, fig.side, audience))  # ruling W-12
     noise = tables().tests["kick_noise"]
     if kind in ("shotgun-breach", "charge"):  # noisy pass or fail (12.1)
         hear(state, fig.at, "breach", 48, 24, fig)
@@ -578,8 +579,9 @@ def do_throw(state: CqbState, fig: Figure, action: Action, chance: Chance, log: 
     result = test(chance, state.deck_of(fig), tn, f"throw {grenade}", audience,
                   state.options.draw_with_replacement)
     landing = throw_landing(result)
-    log.emit("throw", {"figure": fig.id, "grenade": grenade, "at": cell_json(at),
-                       **result.to_json(), "landing": landing}, audience)
+    data = {"figure": fig.id, "grenade": grenade, "at": cell_json(at), **result.to_json(),
+            "landing": landing}
+    log.emit("throw", data, audience, actor_copies(data, fig.side, audience))  # ruling W-12
     if landing == "lost":  # ruling Q-47
         fig.lost_tasks.append(f"throw-{grenade}")
         return

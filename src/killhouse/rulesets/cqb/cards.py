@@ -79,6 +79,13 @@ def roll_luck(chance: Chance, side: str, audience: Audience = None) -> tuple[str
     return luck_from_die(chance.average_die(f"luck for {side}", audience))
 
 
+def deck_owner(deck: Deck) -> str | None:
+    """The side whose figures draw from an ability deck (its name is ``side:…``, see
+    ``state.deck_key``); ``None`` for the hostage deck and the odds' unnamed decks."""
+    side, sep, _ = deck.name.partition(":")
+    return side if sep else None
+
+
 def draw(
     chance: Chance, deck: Deck, purpose: str, audience: Audience = None, replace: bool = False
 ) -> Card:
@@ -87,6 +94,12 @@ def draw(
     An empty deck is reshuffled from its discards by ``Chance.draw``. With ``replace`` (the
     test option ``draw_with_replacement``) the card goes straight back into the deck.
     """
+    owner = deck_owner(deck)
+    if owner is not None:
+        # ruling W-12: the draw names the deck, and so the figures' ability, which another
+        # side may not know (section 14 lists only its own decks); the card it may see
+        # reaches it in the event that resolves the draw (shot, task, interrupt, …)
+        audience = frozenset({owner})
     card = chance.draw(deck, purpose, audience)
     if replace:
         deck.cards.append(card)

@@ -10,6 +10,7 @@ from killhouse.core.events import EventLog
 from killhouse.rulesets.cqb.resolve import (
     Hit,
     ShotFactors,
+    actor_copies,
     recoil_of,
     resolve_hit,
     resolve_shot,
@@ -168,10 +169,12 @@ def fire_next(state: CqbState, ctx: dict[str, Any], chance: Chance, log: EventLo
             ctx["left"] = None
     else:
         volley[2] -= 1
-    log.emit("shot", {"firer": fig.id, "target": target.id, "shot": fig.shots, "tn": tn,
-                      "card": shot.card, "outcome": shot.outcome, "called": called},
-             audience | {target.side} if fig.side in audience and target.side in audience
-             else audience)
+    told = (audience | {target.side} if fig.side in audience and target.side in audience
+            else audience)
+    data = {"firer": fig.id, "target": target.id, "shot": fig.shots, "tn": tn,
+            "card": shot.card, "value": shot.value, "outcome": shot.outcome, "called": called}
+    # ruling W-12: the TN is the firer's side's to know; the others see card and outcome
+    log.emit("shot", data, told, actor_copies(data, fig.side, told))
     t = tables().tests["noise"]
     hear(state, fig.at, "gunfire", t["gunfire_same_level"], t["gunfire_other_level"], fig)
     if shot.outcome == "joker":

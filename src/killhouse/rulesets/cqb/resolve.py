@@ -10,6 +10,7 @@ always has its event (section 13), so every test turns a card even when its valu
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -43,7 +44,24 @@ class Test:
         return self.tn - self.value
 
     def to_json(self) -> dict[str, object]:
-        return {"tn": self.tn, "card": self.card, "passed": self.passed}
+        return {"tn": self.tn, "card": self.card, "value": self.value, "passed": self.passed}
+
+
+#: what an event of a test or shot tells only the acting figure's side (ruling W-12)
+ACTOR_ONLY = ("tn",)
+
+
+def actor_copies(
+    data: Mapping[str, object], actor_side: str, audience: frozenset[str]
+) -> dict[str, dict[str, object]]:
+    """The copies of a test's or shot's event for the other sides in ``audience``: without
+    its target number, which is computed from the actor's wounds, aim, gas, movement and
+    cover, some of which the other side may not know (ruling W-12). They see the card, its
+    value and what came of it."""
+    return {
+        side: {k: v for k, v in data.items() if k not in ACTOR_ONLY}
+        for side in sorted(audience) if side != actor_side
+    }
 
 
 def judge(card: Card, tn: int) -> Test:
@@ -185,9 +203,11 @@ class Shot:
     tn: int
     card: str
     outcome: ShotOutcome
+    #: the card's value (``None`` for a joker, which has none)
+    value: int | None = None
 
     def to_json(self) -> dict[str, object]:
-        return {"tn": self.tn, "card": self.card, "outcome": self.outcome}
+        return {"tn": self.tn, "card": self.card, "value": self.value, "outcome": self.outcome}
 
 
 def resolve_shot(
@@ -199,10 +219,10 @@ def resolve_shot(
     if value is None:
         return Shot(tn, "joker", "joker")
     if value >= tn:
-        return Shot(tn, card_label(card), "hit")
+        return Shot(tn, card_label(card), "hit", value)
     if called == "torso" and value == tn - 1:
-        return Shot(tn, card_label(card), "graze")
-    return Shot(tn, card_label(card), "miss")
+        return Shot(tn, card_label(card), "graze", value)
+    return Shot(tn, card_label(card), "miss", value)
 
 
 # -- hit location and results (section 9) -----------------------------------------------

@@ -202,7 +202,10 @@ class CqbState:
 
 
 def deck_key(options: Options, fig: Figure) -> str:
-    """One deck per (side, ability) (ruling Q-4), or per figure with ``deck_per_figure``."""
+    """One deck per (side, ability) (ruling Q-4), or per figure with ``deck_per_figure``.
+
+    Every ability deck's key, which is also its name, starts with its side: what a draw's
+    audience is narrowed by (ruling W-12, ``cards.deck_owner``)."""
     if options.deck_per_figure:
-        return f"figure:{fig.id}"
+        return f"{fig.side}:figure:{fig.id}"
     return f"{fig.side}:{fig.ability}"

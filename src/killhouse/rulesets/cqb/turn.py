@@ -249,8 +249,9 @@ def resume_interrupt(state: CqbState, window: Any, chance: Chance, log: EventLog
         outcome = "loses"
     else:
         outcome = "together"
-    log.emit("interrupt", {"figure": b.id, "against": a.id, "card": card_label(cb),
-                           "against_card": card_label(ca), "outcome": outcome}, audience)
+    log.emit("interrupt", {"figure": b.id, "against": a.id, "card": card_label(cb), "value": vb,
+                           "against_card": card_label(ca), "against_value": va,
+                           "outcome": outcome}, audience)
     if outcome == "loses":
         carry_on(state, chance, log)
         return
@@ -432,7 +433,8 @@ def start_turn(state: CqbState, chance: Chance, log: EventLog) -> None:
         f.hesitant = card.is_joker  # section 13: hesitation
         if f.hesitant:
             f.hold = False
-        log.emit("reaction-card", {"figure": f.id, "card": f.card_label}, observers(state, f))
+        log.emit("reaction-card", {"figure": f.id, "card": f.card_label, "value": f.card},
+                 observers(state, f))
     state.queue = order(state, sorted(state.contact))
     state.stage = "q"
     best = max((state.figures[i].card or 0 for i in state.contact), default=None)

@@ -269,7 +269,12 @@ function renderActions(seat) {
   }
   // kinds that take no argument: one button each
   const bare = kinds.filter((k) => { const sc = ui.schemas[k]; return sc ? !argsOf(sc).length : false; });
-  if (bare.length) box.append(h("div", { class: "fig" }, "decide:"), ...bare.map((k) => actionButton(seat, legal.find((a) => a.kind === k))));
+  // a kind with arguments but no figure acting (a fire team's activation) and few choices,
+  // none pointing at the board: one button per legal choice, as for a selected figure
+  const few = kinds.filter((k) => !bare.includes(k) && ui.schemas[k]).map((k) => legal.filter((a) => a.kind === k))
+    .filter((acts) => acts.length <= 12 && acts.every((a) => actorOf(a) === null && oneClick(a) && !targetsOf(a, st.view || {}).length));
+  const decide = [...bare.map((k) => actionButton(seat, legal.find((a) => a.kind === k))), ...few.flat().map((a) => actionButton(seat, a))];
+  if (decide.length) box.append(h("div", { class: "fig" }, "decide:"), ...decide);
   // every other kind: a form built from its schema
   const formKinds = kinds.filter((k) => ui.schemas[k] && argsOf(ui.schemas[k]).length);
   if (formKinds.length) {

@@ -28,6 +28,10 @@ export function targetsOf(a, view) {
     if (isCell(v)) cells.push(v);
     else if (typeof v === "string" && where.has(v)) cells.push(where.get(v));
   }
+  // a route's last square is where it leads: a click there picks the routes that end there
+  if (!cells.length && Array.isArray(a.path) && a.path.length && isCell(a.path[a.path.length - 1])) {
+    cells.push(a.path[a.path.length - 1]);
+  }
   return cells;
 }
 
@@ -52,6 +56,11 @@ export function eventLine(e) {
   } else if (e.need !== undefined) {
     row.classList.add("roll");
     row.append(h("span", { class: "dice" }, `[d6] needs ${e.need} → ${e.result} `));
+  } else if (typeof e.card === "string") {
+    // a card turned: the card, the target number when this copy carries one, the result
+    row.classList.add("roll");
+    const res = e.outcome ?? e.landing ?? (e.passed === undefined ? undefined : e.passed ? "pass" : "fail");
+    row.append(h("span", { class: "dice" }, `[${e.card}]${e.tn !== undefined ? ` TN ${e.tn}` : ""}${res !== undefined ? ` → ${res}` : ""} `));
   }
   row.append(h("span", {}, eventText(e)));
   return row;
