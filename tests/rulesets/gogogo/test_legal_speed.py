@@ -10,7 +10,9 @@ import pytest
 
 from killhouse.core.cells import Cell
 from killhouse.core.rng import Rng
+from killhouse.core.terrain import Terrain
 from killhouse.engine.game import Game
+from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.gogogo import orders
 from killhouse.rulesets.gogogo.state import ORDERS
@@ -37,6 +39,7 @@ def test_cached_legal_actions_equal_a_fresh_build_at_every_decision(name: str) -
         cached = game.legal_actions(side)
         again = game.legal_actions(side)
         game.state.cache.clear()
+        game.state.memo.clear()
         fresh = game.legal_actions(side)
         assert _listed(cached) == _listed(fresh) == _listed(again)
         game.apply(cached[rng.below(len(cached))])
@@ -101,3 +104,53 @@ def test_can_throw_agrees_with_the_full_line_test() -> None:
     # walls beside, the diagonals open: the full line test decides
     corners = ["#######", "#.....#", "#..#..#", "#.#.#.#", "#..#..#", "#.....#", "#######"]
     _can_throw_matches(corners, 3, 3)
+
+
+def test_orders_of_a_figure_whose_inputs_are_unchanged_come_from_the_memo(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # two rooms with no way between: nobody sees anybody, nothing changes while all hold
+    rows = ["#########", "#...#...#", "#...#...#", "#...#...#", "#########"]
+    table = Table(scenario(rows, [fig("c1", "ct", 1, 2), fig("t1", "t", 6, 2)]))
+    built: list[str] = []
+    real = orders._figure_orders
+
+    def counting(state: Any, side: str, f: Any) -> list[Action]:
+        built.append(f.id)
+        return real(state, side, f)
+
+    monkeypatch.setattr(orders, "_figure_orders", counting)
+    state = table.state
+    first = orders.order_actions(state, "ct")
+    assert built == ["c1"]
+    table.turn()
+    assert state.turn == 2 and state.phase == ORDERS
+    again = orders.order_actions(state, "ct")
+    assert built == ["c1"]
+    assert _listed([a for a in again if a.kind == "order"]) == _listed(
+        [a for a in first if a.kind == "order"]
+    )
+    # a door the side knows open is another map: the orders are built anew
+    state.know["ct"].open_doors.add(Cell(0, 3, 2))
+    state.cache.clear()
+    orders.order_actions(state, "ct")
+    assert built == ["c1", "c1"]
+    # so is a change of terrain (a door breaks, a wall falls)
+    state.board.set_terrain(Cell(0, 4, 2), Terrain.FLOOR)
+    state.cache.clear()
+    after = orders.order_actions(state, "ct")
+    assert built == ["c1", "c1", "c1"]
+    assert any(a.get("to") == (0, 5, 2) for a in after)  # through the fallen wall
+    assert not any(a.get("to") == (0, 5, 2) for a in first)
+
+
+def test_a_destination_one_past_the_allowance_is_refused_with_its_cost() -> None:
+    # the listing's search stops at the longest allowance; a refusal still names the cost
+    rows = open_rows(20, 8)
+    table = Table(scenario(rows, [fig("c1", "ct", 2, 3), fig("t1", "t", 17, 3)]))
+    with pytest.raises(IllegalActionError, match="costs 7, more than the move allowance of 6"):
+        table.act("ct", "order", figure="c1", posture="move", to=[0, 9, 3])
+    with pytest.raises(IllegalActionError, match="costs 14, more than the move allowance"):
+        table.act("ct", "order", figure="c1", posture="move", to=[0, 16, 3])
+    table.act("ct", "order", figure="c1", posture="move", to=[0, 8, 3])  # costs 6: the edge
+    assert table.state.drafts["ct"].orders["c1"].path[-1] == Cell(0, 8, 3)

@@ -98,13 +98,56 @@ def side_opening(state: GoState, side: str, level: int) -> BoolArray:
 
 
 def move_field(state: GoState, side: str, fig: Figure) -> DistanceField:
-    """Cheapest costs from the figure on its side's map (cached for the decision)."""
+    """Cheapest costs from the figure on its side's map, up to the longest allowance.
+
+    Bounded: squares no order can reach read as unreachable (``full_move_field`` has their
+    costs). Cached for the step, and across steps while the square, the side's known doors
+    and the map are the same (``memo``): a figure that holds still costs no new search."""
     key = ("field", state.turn, state.phase, fig.id)
-    if key not in state.cache:
+    found: DistanceField | None = state.cache.get(key)
+    if found is None:
         assert fig.pos is not None
-        state.cache[key] = field_from(state.board, fig.pos, state.know[side].open_doors)
-    found: DistanceField = state.cache[key]
+        doors = frozenset(state.know[side].open_doors)
+        lasting = ("field", fig.pos, doors, terrain_key(state))
+        found = memo_get(state, lasting)
+        if found is None:
+            found = field_from(state.board, fig.pos, doors, max_cost=longest_move())
+            memo_put(state, lasting, found)
+        state.cache[key] = found
     return found
+
+
+def full_move_field(state: GoState, side: str, fig: Figure) -> DistanceField:
+    """``move_field`` without its bound: the cost of any square, for a refusal's message."""
+    assert fig.pos is not None
+    return field_from(state.board, fig.pos, state.know[side].open_doors)
+
+
+def longest_move() -> int:
+    """The largest movement allowance of any posture, stunned or not (table 3.5, G-22)."""
+    t = tables()
+    return max(t.move, t.stealth, t.stunned_move, t.stunned_stealth)
+
+
+def terrain_key(state: GoState) -> tuple[bytes, ...]:
+    """The map's terrain as bytes (doors open and break during play): part of a memo key."""
+    return tuple(lv.terrain.tobytes() for lv in state.board.levels)
+
+
+#: entries a state's lasting memo holds before it starts afresh (a bound on memory only)
+MEMO_SIZE = 2048
+
+
+def memo_get(state: GoState, key: Any) -> Any:
+    """What ``memo_put`` stored under ``key``, or None."""
+    return state.memo.get(key)
+
+
+def memo_put(state: GoState, key: Any, value: Any) -> None:
+    """Remember ``value`` for as long as its key describes every input it was built from."""
+    if len(state.memo) >= MEMO_SIZE:
+        state.memo.clear()
+    state.memo[key] = value
 
 
 def _throw_candidates(state: GoState, side: str, fig: Figure) -> tuple[BoolArray, BoolArray]:
@@ -274,9 +317,45 @@ def figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
     key = ("orders", state.turn, state.phase, fig.id)
     cached: tuple[Action, ...] | None = state.cache.get(key)
     if cached is None:
-        cached = tuple(_figure_orders(state, side, fig))
+        lasting = _orders_key(state, side, fig)
+        cached = memo_get(state, lasting)
+        if cached is None:
+            cached = tuple(_figure_orders(state, side, fig))
+            memo_put(state, lasting, cached)
         state.cache[key] = cached
     return list(cached)
+
+
+def _orders_key(state: GoState, side: str, fig: Figure) -> tuple[Any, ...]:
+    """Everything ``_figure_orders`` reads, as a key: the same key lists the same orders.
+
+    The figure (square, weapon, wounds, stun, grenades), whether it may plant or defuse, the
+    seen enemies within a throw, the side's known doors and the map's terrain."""
+    assert fig.pos is not None
+    near: tuple[Cell, ...] = ()
+    stock = tuple(sorted(fig.grenades.items()))
+    if fig.kind == OPERATIVE and any(n > 0 for _, n in stock):
+        near = tuple(
+            c
+            for c in seen_enemy_cells(state, side)
+            if c.level == fig.pos.level and euclidean_sq(c, fig.pos) <= tables().max_throw_sq
+        )
+    return (
+        "orders",
+        side,
+        fig.id,
+        fig.kind,
+        fig.pos,
+        fig.weapon,
+        fig.wounds,
+        fig.stunned,
+        stock,
+        can_plant(state, fig),
+        can_defuse(state, fig),
+        near,
+        frozenset(state.know[side].open_doors),
+        terrain_key(state),
+    )
 
 
 def _figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
@@ -460,6 +539,8 @@ def check_order(state: GoState, side: str, action: Action) -> Order:
                 raise illegal(f"{list(to)} is off the map")
             field = move_field(state, side, fig)
             cost = field.cost(to)
+            if cost is None:  # beyond the bounded field: the full one says why
+                cost = full_move_field(state, side, fig).cost(to)
             if cost is None:
                 raise illegal(f"{list(to)} cannot be reached")
             if cost > limit:
