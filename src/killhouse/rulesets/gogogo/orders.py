@@ -280,20 +280,30 @@ def _act(side: str, kind: str, hint: Mapping[str, Any], **args: Any) -> Action:
     return Action.make(side, kind, hint=hint, **args)
 
 
-def order_actions(state: GoState, side: str) -> list[Action]:
-    """Every action of the orders decision for ``side``."""
+def order_options(state: GoState, side: str) -> dict[str, list[Action]]:
+    """Every action of the orders decision for ``side``, by kind.
+
+    Built by kind straight away (each figure's orders are one ready list): the flow lists
+    kinds in its own order, and sorting hundreds of actions into kinds one by one at every
+    decision cost more than building them."""
     draft = state.drafts[side]
     if draft.committed:
-        return []
+        return {}
     if draft.pending is not None:
-        return stage_actions(state, side, state.fig(draft.pending), draft.orders[draft.pending])
-    out: list[Action] = []
+        staged = stage_actions(state, side, state.fig(draft.pending), draft.orders[draft.pending])
+        by_kind: dict[str, list[Action]] = {}
+        for action in staged:
+            by_kind.setdefault(action.kind, []).append(action)
+        return by_kind
+    given: list[Action] = []
+    follows: list[Action] = []
+    speaks: list[Action] = []
     for fig in state.active_fighters(side):
         if fig.id not in draft.orders:
-            out.extend(figure_orders(state, side, fig))
+            given.extend(figure_orders(state, side, fig))
         for h in follow_choices(state, side, fig):
             role = "task" if fig.team == CT else "other"
-            out.append(
+            follows.append(
                 _act(
                     side,
                     "follow",
@@ -303,12 +313,14 @@ def order_actions(state: GoState, side: str) -> list[Action]:
                 )
             )
         if state.per_player and fig.id not in draft.speak:
-            out.append(_act(side, "speak", {"role": "other"}, figure=fig.id))
-    out.append(_act(side, "commit", {"role": "pass"}))
+            speaks.append(_act(side, "speak", {"role": "other"}, figure=fig.id))
+    out = {"order": given, "follow": follows, "speak": speaks}
+    out = {kind: listed for kind, listed in out.items() if listed}
+    out["commit"] = [_act(side, "commit", {"role": "pass"})]
     return out
 
 
-def figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
+def figure_orders(state: GoState, side: str, fig: Figure) -> tuple[Action, ...]:
     """The ``order`` actions of one figure, built once per step.
 
     They read only the true state and the side's knowledge, which change when a step
@@ -323,7 +335,7 @@ def figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
             cached = tuple(_figure_orders(state, side, fig))
             memo_put(state, lasting, cached)
         state.cache[key] = cached
-    return list(cached)
+    return cached
 
 
 def _orders_key(state: GoState, side: str, fig: Figure) -> tuple[Any, ...]:
