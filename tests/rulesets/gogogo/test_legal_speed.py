@@ -76,6 +76,42 @@ def test_a_move_order_made_directly_is_the_action_make_builds() -> None:
     )
     assert direct == made and hash(direct) == hash(made)
     assert direct.hint == made.hint and direct.to_json() == made.to_json()
+    # made once: asking again for the same arguments gives the same action
+    assert orders._move_order("ct", "c1", "move", Cell(0, 3, 4)) is direct
+    assert orders._move_order("ct", "c1", "stealth", Cell(0, 3, 4)) != direct
+
+
+def test_facings_are_the_actions_action_make_builds_at_the_map_edge() -> None:
+    table = Table(scenario(open_rows(8, 6), [fig("c1", "ct", 2, 2), fig("t1", "t", 6, 4)]))
+    state = table.state
+    faces = orders._facings(state, "ct", "c1", Cell(0, 0, 0))  # the corner: five off the map
+    made = []
+    for name, ahead in (
+        ("n", None), ("ne", None), ("e", [0, 1, 0]), ("se", [0, 1, 1]),
+        ("s", [0, 0, 1]), ("sw", None), ("w", None), ("nw", None),
+    ):
+        hint: dict[str, Any] = {"role": "other", "facing": name}
+        if ahead is not None:
+            hint = {"role": "move", "to": ahead, "facing": name}
+        made.append(Action.make("ct", "face", hint, figure="c1", facing=name))
+    assert _listed(list(faces)) == _listed(made)
+    assert orders._facings(state, "ct", "c1", Cell(0, 0, 0)) is faces
+
+
+def test_the_role_bots_legal_test_agrees_with_a_set_of_actions() -> None:
+    from killhouse.ai.roles.gogogo.bot import Legal
+
+    game = Game(load_scenario(SCENARIOS / "hostage.yaml"), 2)
+    side = game.pending()[0].side
+    actions = game.legal_actions(side)
+    legal = Legal(actions)
+    assert all(a in legal for a in actions)
+    hold = next(a for a in actions if a.kind == "order")
+    other = "t" if side != "t" else "ct"
+    assert Action.make(other, hold.kind, **dict(hold.args)) not in legal  # another side's
+    assert Action.make(side, "order", figure="nobody", posture="hold") not in legal
+    # equality ignores the hint, as the set of actions does
+    assert Action.make(side, hold.kind, hint={"x": 1}, **dict(hold.args)) in legal
 
 
 def _can_throw_matches(rows: list[str], x: int, y: int) -> bool:

@@ -201,7 +201,10 @@ def throw_targets(state: GoState, side: str, fig: Figure) -> list[Cell]:
 
 def through_opening(state: GoState, side: str, fig: Figure, target: Cell) -> bool:
     assert fig.pos is not None
-    opening = side_opening(state, side, target.level)
+    key = ("opening", side, target.level)  # the side's map stands still within a step
+    opening: BoolArray | None = state.cache.get(key)
+    if opening is None:
+        opening = state.cache[key] = side_opening(state, side, target.level)
     between = cells_on_segment((fig.pos.x, fig.pos.y), (target.x, target.y))[1:-1]
     return any(bool(opening[y, x]) for x, y in between)
 
@@ -448,12 +451,31 @@ def _figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
     return out
 
 
+#: actions made before, by everything they are made from: an action is a value (its hint is
+#: never changed after it is made), and figures ask for the same squares turn after turn
+_MADE: dict[tuple[Any, ...], Any] = {}
+#: entries ``_MADE`` holds before it starts afresh (a bound on memory only)
+MADE_SIZE = 200_000
+
+
+def _remember(key: tuple[Any, ...], value: Any) -> None:
+    if len(_MADE) >= MADE_SIZE:
+        _MADE.clear()
+    _MADE[key] = value
+
+
 def _move_order(side: str, ident: str, posture: str, cell: Cell) -> Action:
-    """``order(figure, posture, to)``, the same action ``Action.make`` builds, made directly:
-    a figure has dozens of these at each step, and the arguments are already plain values."""
-    args = (("figure", ident), ("posture", posture), ("to", (cell.level, cell.x, cell.y)))
-    hint = {"role": "move", "to": [cell.level, cell.x, cell.y], "posture": posture}
-    return Action(side, "order", args, hint)
+    """``order(figure, posture, to)``, the same action ``Action.make`` builds, made directly
+    (a figure has dozens of these at each step, and the arguments are already plain values)
+    and made once: the same arguments give the same action."""
+    key = ("move", side, ident, posture, cell)
+    found: Action | None = _MADE.get(key)
+    if found is None:
+        args = (("figure", ident), ("posture", posture), ("to", (cell.level, cell.x, cell.y)))
+        hint = {"role": "move", "to": [cell.level, cell.x, cell.y], "posture": posture}
+        found = Action.frozen(side, "order", args, hint)
+        _remember(key, found)
+    return found
 
 
 def stage_actions(state: GoState, side: str, fig: Figure, order: Order) -> list[Action]:
@@ -462,15 +484,26 @@ def stage_actions(state: GoState, side: str, fig: Figure, order: Order) -> list[
         return target_actions(state, side, fig, order)
     end = order.destination or fig.pos
     assert end is not None
-    out = []
-    for name in COMPASS_ORDER:
-        dx, dy = COMPASS[name]
-        ahead = end.step(dx, dy)
-        hint: dict[str, Any] = {"role": "other", "facing": name}
-        if state.board.in_bounds(ahead):
-            hint = {"role": "move", "to": cell_json(ahead), "facing": name}
-        out.append(_act(side, "face", hint, figure=fig.id, facing=name))
-    return out
+    return list(_facings(state, side, fig.id, end))
+
+
+def _facings(state: GoState, side: str, ident: str, end: Cell) -> tuple[Action, ...]:
+    """The eight ``face`` actions of a figure ending on ``end`` (made once per map shape)."""
+    shapes = tuple(lv.terrain.shape for lv in state.board.levels)
+    key = ("face", side, ident, end, shapes)
+    found: tuple[Action, ...] | None = _MADE.get(key)
+    if found is None:
+        out = []
+        for name in COMPASS_ORDER:
+            dx, dy = COMPASS[name]
+            ahead = end.step(dx, dy)
+            hint: dict[str, Any] = {"role": "other", "facing": name}
+            if state.board.in_bounds(ahead):
+                hint = {"role": "move", "to": cell_json(ahead), "facing": name}
+            out.append(_act(side, "face", hint, figure=ident, facing=name))
+        found = tuple(out)
+        _remember(key, found)
+    return found
 
 
 def target_actions(state: GoState, side: str, fig: Figure, order: Order) -> list[Action]:
