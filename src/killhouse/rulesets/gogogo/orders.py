@@ -74,7 +74,26 @@ def as_cell(value: Any, what: str) -> Cell:
 
 
 def side_opaque(state: GoState, side: str, level: int) -> BoolArray:
-    """Walls and the doors the side does not know to be open (G-44): what stops its throws."""
+    """Walls and the doors the side does not know to be open (G-44): what stops its throws.
+
+    Kept for the step (the side's map changes only when a step resolves)."""
+    key = ("opaque", side, level)
+    found: BoolArray | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = _side_opaque(state, side, level)
+    return found
+
+
+def _walkable(state: GoState, level: int) -> BoolArray:
+    """``enterable`` on the true board, kept for the step."""
+    key = ("enterable", level)
+    found: BoolArray | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = enterable(state.board, level)
+    return found
+
+
+def _side_opaque(state: GoState, side: str, level: int) -> BoolArray:
     terrain = state.board.levels[level].terrain
     door = (terrain == Terrain.DOOR_CLOSED) | (terrain == Terrain.DOOR_OPEN)
     known = np.zeros(terrain.shape, dtype=bool)
@@ -159,7 +178,7 @@ def _throw_candidates(state: GoState, side: str, fig: Figure) -> tuple[BoolArray
     ys, xs = np.indices((h, w))
     d2 = (xs - fig.pos.x) ** 2 + (ys - fig.pos.y) ** 2
     candidates = (d2 >= 1) & (d2 <= tables().max_throw_sq)
-    candidates &= enterable(state.board, level) & ~opaque
+    candidates &= _walkable(state, level) & ~opaque
     return opaque, candidates
 
 
@@ -174,7 +193,7 @@ def can_throw(state: GoState, side: str, fig: Figure) -> bool:
         return bool(state.cache[key])
     assert fig.pos is not None
     opaque = side_opaque(state, side, fig.pos.level)
-    walk = enterable(state.board, fig.pos.level)
+    walk = _walkable(state, fig.pos.level)
     h, w = opaque.shape
     for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
         x, y = fig.pos.x + dx, fig.pos.y + dy
