@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from killhouse.core.cells import Cell
+from killhouse.core.geometry import cells_on_segment
 from killhouse.core.rng import Rng
 from killhouse.core.terrain import Terrain
 from killhouse.engine.game import Game
@@ -188,3 +189,31 @@ def test_a_destination_one_past_the_allowance_is_refused_with_its_cost() -> None
         table.act("ct", "order", figure="c1", posture="move", to=[0, 16, 3])
     table.act("ct", "order", figure="c1", posture="move", to=[0, 8, 3])  # costs 6: the edge
     assert table.state.drafts["ct"].orders["c1"].path[-1] == Cell(0, 8, 3)
+
+
+def test_through_an_opening_agrees_with_tracing_every_throw_line() -> None:
+    # windows in a wall and a door the side knows open: the quick box test never changes
+    # the answer of tracing the segment's squares (G-18: -1 through an opening)
+    rows = [
+        "############",
+        "#....=.....#",
+        "#....#.....#",
+        "#....+.....#",
+        "#....=.....#",
+        "#..........#",
+        "############",
+    ]
+    table = Table(scenario(rows, [fig("c1", "ct", 2, 3), fig("t1", "t", 9, 5)]))
+    state = table.state
+    state.know["ct"].open_doors.add(Cell(0, 5, 3))
+    c1 = state.fig("c1")
+    opening = orders.side_opening(state, "ct", 0)
+    answers = set()
+    for y in range(len(rows)):
+        for x in range(len(rows[0])):
+            target = Cell(0, x, y)
+            traced = cells_on_segment((2, 3), (x, y))[1:-1]
+            expected = any(bool(opening[ty, tx]) for tx, ty in traced)
+            assert orders.through_opening(state, "ct", c1, target) == expected, target
+            answers.add(expected)
+    assert answers == {True, False}

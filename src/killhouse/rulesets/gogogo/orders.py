@@ -221,9 +221,19 @@ def throw_targets(state: GoState, side: str, fig: Figure) -> list[Cell]:
 def through_opening(state: GoState, side: str, fig: Figure, target: Cell) -> bool:
     assert fig.pos is not None
     key = ("opening", side, target.level)  # the side's map stands still within a step
-    opening: BoolArray | None = state.cache.get(key)
-    if opening is None:
-        opening = state.cache[key] = side_opening(state, side, target.level)
+    cached: tuple[BoolArray, list[list[int]]] | None = state.cache.get(key)
+    if cached is None:
+        mask = side_opening(state, side, target.level)
+        sums = np.zeros((mask.shape[0] + 1, mask.shape[1] + 1), dtype=np.int64)
+        sums[1:, 1:] = mask.cumsum(axis=0).cumsum(axis=1)
+        cached = state.cache[key] = (mask, sums.tolist())
+    opening, sums_ = cached
+    # the segment's squares lie in the box its ends span: no opening there, none crossed
+    x0, x1 = sorted((fig.pos.x, target.x))
+    y0, y1 = sorted((fig.pos.y, target.y))
+    inside = sums_[y1 + 1][x1 + 1] - sums_[y0][x1 + 1] - sums_[y1 + 1][x0] + sums_[y0][x0]
+    if not inside:
+        return False
     between = cells_on_segment((fig.pos.x, fig.pos.y), (target.x, target.y))[1:-1]
     return any(bool(opening[y, x]) for x, y in between)
 
