@@ -693,6 +693,24 @@ def test_move_options_follow_the_board_and_the_figures() -> None:
     assert moved != opened and moved == list(act._move_options(s, b1))
 
 
+def test_move_options_made_directly_are_the_actions_action_make_builds() -> None:
+    """Issue 12: moves are made without freezing each path anew; they must be the very
+    actions ``Action.make`` gives for the same arguments (equal, same hash, same JSON)."""
+    from killhouse.rulesets.base import Action
+    from killhouse.rulesets.cqb import actions as act
+
+    _g, s = game(ROOM)
+    listed = list(act._move_options(s, s.figures["b1"]))
+    assert listed
+    for a in listed:
+        data = a.to_json()
+        made = Action.make(a.side, a.kind, hint=dict(a.hint), **{
+            k: v for k, v in data.items() if k not in ("side", "kind")})
+        assert a == made and hash(a) == hash(made)
+        assert a.hint == made.hint and a.to_json() == made.to_json() and str(a) == str(made)
+        assert a.hint["to"] == data["path"][-1]
+
+
 def test_sight_follows_doors_and_figures() -> None:
     from killhouse.core.terrain import Terrain
 

@@ -9,8 +9,11 @@ from typing import Any
 import pytest
 
 from killhouse.core.cells import Cell
+from killhouse.core.geometry import cells_on_segment
 from killhouse.core.rng import Rng
+from killhouse.core.terrain import Terrain
 from killhouse.engine.game import Game
+from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.gogogo import orders
 from killhouse.rulesets.gogogo.state import ORDERS
@@ -37,6 +40,7 @@ def test_cached_legal_actions_equal_a_fresh_build_at_every_decision(name: str) -
         cached = game.legal_actions(side)
         again = game.legal_actions(side)
         game.state.cache.clear()
+        game.state.memo.clear()
         fresh = game.legal_actions(side)
         assert _listed(cached) == _listed(fresh) == _listed(again)
         game.apply(cached[rng.below(len(cached))])
@@ -73,6 +77,42 @@ def test_a_move_order_made_directly_is_the_action_make_builds() -> None:
     )
     assert direct == made and hash(direct) == hash(made)
     assert direct.hint == made.hint and direct.to_json() == made.to_json()
+    # made once: asking again for the same arguments gives the same action
+    assert orders._move_order("ct", "c1", "move", Cell(0, 3, 4)) is direct
+    assert orders._move_order("ct", "c1", "stealth", Cell(0, 3, 4)) != direct
+
+
+def test_facings_are_the_actions_action_make_builds_at_the_map_edge() -> None:
+    table = Table(scenario(open_rows(8, 6), [fig("c1", "ct", 2, 2), fig("t1", "t", 6, 4)]))
+    state = table.state
+    faces = orders._facings(state, "ct", "c1", Cell(0, 0, 0))  # the corner: five off the map
+    made = []
+    for name, ahead in (
+        ("n", None), ("ne", None), ("e", [0, 1, 0]), ("se", [0, 1, 1]),
+        ("s", [0, 0, 1]), ("sw", None), ("w", None), ("nw", None),
+    ):
+        hint: dict[str, Any] = {"role": "other", "facing": name}
+        if ahead is not None:
+            hint = {"role": "move", "to": ahead, "facing": name}
+        made.append(Action.make("ct", "face", hint, figure="c1", facing=name))
+    assert _listed(list(faces)) == _listed(made)
+    assert orders._facings(state, "ct", "c1", Cell(0, 0, 0)) is faces
+
+
+def test_the_role_bots_legal_test_agrees_with_a_set_of_actions() -> None:
+    from killhouse.ai.roles.gogogo.bot import Legal
+
+    game = Game(load_scenario(SCENARIOS / "hostage.yaml"), 2)
+    side = game.pending()[0].side
+    actions = game.legal_actions(side)
+    legal = Legal(actions)
+    assert all(a in legal for a in actions)
+    hold = next(a for a in actions if a.kind == "order")
+    other = "t" if side != "t" else "ct"
+    assert Action.make(other, hold.kind, **dict(hold.args)) not in legal  # another side's
+    assert Action.make(side, "order", figure="nobody", posture="hold") not in legal
+    # equality ignores the hint, as the set of actions does
+    assert Action.make(side, hold.kind, hint={"x": 1}, **dict(hold.args)) in legal
 
 
 def _can_throw_matches(rows: list[str], x: int, y: int) -> bool:
@@ -101,3 +141,79 @@ def test_can_throw_agrees_with_the_full_line_test() -> None:
     # walls beside, the diagonals open: the full line test decides
     corners = ["#######", "#.....#", "#..#..#", "#.#.#.#", "#..#..#", "#.....#", "#######"]
     _can_throw_matches(corners, 3, 3)
+
+
+def test_orders_of_a_figure_whose_inputs_are_unchanged_come_from_the_memo(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # two rooms with no way between: nobody sees anybody, nothing changes while all hold
+    rows = ["#########", "#...#...#", "#...#...#", "#...#...#", "#########"]
+    table = Table(scenario(rows, [fig("c1", "ct", 1, 2), fig("t1", "t", 6, 2)]))
+    built: list[str] = []
+    real = orders._figure_orders
+
+    def counting(state: Any, side: str, f: Any) -> list[Action]:
+        built.append(f.id)
+        return real(state, side, f)
+
+    monkeypatch.setattr(orders, "_figure_orders", counting)
+    state = table.state
+    first = orders.order_options(state, "ct")["order"]
+    assert built == ["c1"]
+    table.turn()
+    assert state.turn == 2 and state.phase == ORDERS
+    again = orders.order_options(state, "ct")["order"]
+    assert built == ["c1"]
+    assert _listed(again) == _listed(first)
+    # a door the side knows open is another map: the orders are built anew
+    state.know["ct"].open_doors.add(Cell(0, 3, 2))
+    state.cache.clear()
+    orders.order_options(state, "ct")["order"]
+    assert built == ["c1", "c1"]
+    # so is a change of terrain (a door breaks, a wall falls)
+    state.board.set_terrain(Cell(0, 4, 2), Terrain.FLOOR)
+    state.cache.clear()
+    after = orders.order_options(state, "ct")["order"]
+    assert built == ["c1", "c1", "c1"]
+    assert any(a.get("to") == (0, 5, 2) for a in after)  # through the fallen wall
+    assert not any(a.get("to") == (0, 5, 2) for a in first)
+
+
+def test_a_destination_one_past_the_allowance_is_refused_with_its_cost() -> None:
+    # the listing's search stops at the longest allowance; a refusal still names the cost
+    rows = open_rows(20, 8)
+    table = Table(scenario(rows, [fig("c1", "ct", 2, 3), fig("t1", "t", 17, 3)]))
+    with pytest.raises(IllegalActionError, match="costs 7, more than the move allowance of 6"):
+        table.act("ct", "order", figure="c1", posture="move", to=[0, 9, 3])
+    with pytest.raises(IllegalActionError, match="costs 14, more than the move allowance"):
+        table.act("ct", "order", figure="c1", posture="move", to=[0, 16, 3])
+    table.act("ct", "order", figure="c1", posture="move", to=[0, 8, 3])  # costs 6: the edge
+    assert table.state.drafts["ct"].orders["c1"].path[-1] == Cell(0, 8, 3)
+
+
+def test_through_an_opening_agrees_with_tracing_every_throw_line() -> None:
+    # windows in a wall and a door the side knows open: the quick box test never changes
+    # the answer of tracing the segment's squares (G-18: -1 through an opening)
+    rows = [
+        "############",
+        "#....=.....#",
+        "#....#.....#",
+        "#....+.....#",
+        "#....=.....#",
+        "#..........#",
+        "############",
+    ]
+    table = Table(scenario(rows, [fig("c1", "ct", 2, 3), fig("t1", "t", 9, 5)]))
+    state = table.state
+    state.know["ct"].open_doors.add(Cell(0, 5, 3))
+    c1 = state.fig("c1")
+    opening = orders.side_opening(state, "ct", 0)
+    answers = set()
+    for y in range(len(rows)):
+        for x in range(len(rows[0])):
+            target = Cell(0, x, y)
+            traced = cells_on_segment((2, 3), (x, y))[1:-1]
+            expected = any(bool(opening[ty, tx]) for tx, ty in traced)
+            assert orders.through_opening(state, "ct", c1, target) == expected, target
+            answers.add(expected)
+    assert answers == {True, False}

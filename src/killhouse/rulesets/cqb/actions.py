@@ -130,17 +130,20 @@ def _move_options(state: CqbState, fig: Figure) -> Iterator[Action]:
             if (cell.x % spacing or cell.y % spacing) and state.board.terrain(cell) not in doors:
                 continue
             offered.append((mode, cell))
-    paths: dict[Cell, list[Any]] = {}
+    # paths as ``Action.make`` freezes them (tuples of (level, x, y)), so that each action is
+    # made directly: freezing a path per action was a third of listing the moves
+    paths: dict[Cell, tuple[tuple[int, int, int], ...]] = {}
     for cell in sorted({c for _, c in offered}, key=lambda c: (-(field.cost(c) or 0), c)):
         if cell not in paths:  # the farthest first: their walks cover the nearer cells
             walk = field.path_to(cell)
-            steps = [cell_json(c) for c in walk]
+            steps = tuple((c.level, c.x, c.y) for c in walk)
             for i, c in enumerate(walk):
                 paths.setdefault(c, steps[: i + 1])
     for mode, cell in offered:
-        yield Action.make(fig.side, "move", {"role": "move", "to": cell_json(cell),
-                                             "mode": mode},
-                          figure=fig.id, mode=mode, path=paths[cell])
+        # the arguments of Action.make(side, "move", hint, figure=, mode=, path=), by name
+        args = (("figure", fig.id), ("mode", mode), ("path", paths[cell]))
+        hint = {"role": "move", "to": cell_json(cell), "mode": mode}
+        yield Action.frozen(fig.side, "move", args, hint)
 
 
 def check_move(state: CqbState, fig: Figure, action: Action) -> None:

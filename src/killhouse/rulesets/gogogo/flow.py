@@ -51,15 +51,16 @@ def _all_options(state: GoState, side: str) -> dict[str, list[Action]]:
     if cached is not None and cached[0] == key:
         found: dict[str, list[Action]] = cached[1]
         return found
-    if state.phase == SETUP:
-        out = deploy.setup_actions(state, side)
-    elif state.phase == ORDERS:
-        out = orders.order_actions(state, side)
-    else:
-        out = fire.fire_actions(state, side)
     by_kind: dict[str, list[Action]] = {}
-    for action in out:
-        by_kind.setdefault(action.kind, []).append(action)
+    if state.phase == ORDERS:
+        by_kind = orders.order_options(state, side)  # built by kind already
+    else:
+        if state.phase == SETUP:
+            out = deploy.setup_actions(state, side)
+        else:
+            out = fire.fire_actions(state, side)
+        for action in out:
+            by_kind.setdefault(action.kind, []).append(action)
     state.cache[("options", side)] = (key, by_kind)
     return by_kind
 

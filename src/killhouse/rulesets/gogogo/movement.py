@@ -72,10 +72,18 @@ def field_from(
     start: Cell,
     open_doors: frozenset[Cell] | set[Cell] | None = None,
     blocked: Iterable[Cell] = (),
+    max_cost: int | None = None,
 ) -> DistanceField:
-    """Cheapest G-3 costs from ``start`` on a side's map (or the true one)."""
+    """Cheapest G-3 costs from ``start`` on a side's map (or the true one).
+
+    With ``max_cost``, squares costing more read as unreachable (a smaller search)."""
     return distance_field(
-        board, [start], enter_costs(board, blocked), RULES, squeeze_masks(board, open_doors)
+        board,
+        [start],
+        enter_costs(board, blocked),
+        RULES,
+        squeeze_masks(board, open_doors),
+        max_cost=max_cost,
     )
 
 

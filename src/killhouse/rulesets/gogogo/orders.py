@@ -74,7 +74,26 @@ def as_cell(value: Any, what: str) -> Cell:
 
 
 def side_opaque(state: GoState, side: str, level: int) -> BoolArray:
-    """Walls and the doors the side does not know to be open (G-44): what stops its throws."""
+    """Walls and the doors the side does not know to be open (G-44): what stops its throws.
+
+    Kept for the step (the side's map changes only when a step resolves)."""
+    key = ("opaque", side, level)
+    found: BoolArray | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = _side_opaque(state, side, level)
+    return found
+
+
+def _walkable(state: GoState, level: int) -> BoolArray:
+    """``enterable`` on the true board, kept for the step."""
+    key = ("enterable", level)
+    found: BoolArray | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = enterable(state.board, level)
+    return found
+
+
+def _side_opaque(state: GoState, side: str, level: int) -> BoolArray:
     terrain = state.board.levels[level].terrain
     door = (terrain == Terrain.DOOR_CLOSED) | (terrain == Terrain.DOOR_OPEN)
     known = np.zeros(terrain.shape, dtype=bool)
@@ -98,13 +117,56 @@ def side_opening(state: GoState, side: str, level: int) -> BoolArray:
 
 
 def move_field(state: GoState, side: str, fig: Figure) -> DistanceField:
-    """Cheapest costs from the figure on its side's map (cached for the decision)."""
+    """Cheapest costs from the figure on its side's map, up to the longest allowance.
+
+    Bounded: squares no order can reach read as unreachable (``full_move_field`` has their
+    costs). Cached for the step, and across steps while the square, the side's known doors
+    and the map are the same (``memo``): a figure that holds still costs no new search."""
     key = ("field", state.turn, state.phase, fig.id)
-    if key not in state.cache:
+    found: DistanceField | None = state.cache.get(key)
+    if found is None:
         assert fig.pos is not None
-        state.cache[key] = field_from(state.board, fig.pos, state.know[side].open_doors)
-    found: DistanceField = state.cache[key]
+        doors = frozenset(state.know[side].open_doors)
+        lasting = ("field", fig.pos, doors, terrain_key(state))
+        found = memo_get(state, lasting)
+        if found is None:
+            found = field_from(state.board, fig.pos, doors, max_cost=longest_move())
+            memo_put(state, lasting, found)
+        state.cache[key] = found
     return found
+
+
+def full_move_field(state: GoState, side: str, fig: Figure) -> DistanceField:
+    """``move_field`` without its bound: the cost of any square, for a refusal's message."""
+    assert fig.pos is not None
+    return field_from(state.board, fig.pos, state.know[side].open_doors)
+
+
+def longest_move() -> int:
+    """The largest movement allowance of any posture, stunned or not (table 3.5, G-22)."""
+    t = tables()
+    return max(t.move, t.stealth, t.stunned_move, t.stunned_stealth)
+
+
+def terrain_key(state: GoState) -> tuple[bytes, ...]:
+    """The map's terrain as bytes (doors open and break during play): part of a memo key."""
+    return tuple(lv.terrain.tobytes() for lv in state.board.levels)
+
+
+#: entries a state's lasting memo holds before it starts afresh (a bound on memory only)
+MEMO_SIZE = 2048
+
+
+def memo_get(state: GoState, key: Any) -> Any:
+    """What ``memo_put`` stored under ``key``, or None."""
+    return state.memo.get(key)
+
+
+def memo_put(state: GoState, key: Any, value: Any) -> None:
+    """Remember ``value`` for as long as its key describes every input it was built from."""
+    if len(state.memo) >= MEMO_SIZE:
+        state.memo.clear()
+    state.memo[key] = value
 
 
 def _throw_candidates(state: GoState, side: str, fig: Figure) -> tuple[BoolArray, BoolArray]:
@@ -116,7 +178,7 @@ def _throw_candidates(state: GoState, side: str, fig: Figure) -> tuple[BoolArray
     ys, xs = np.indices((h, w))
     d2 = (xs - fig.pos.x) ** 2 + (ys - fig.pos.y) ** 2
     candidates = (d2 >= 1) & (d2 <= tables().max_throw_sq)
-    candidates &= enterable(state.board, level) & ~opaque
+    candidates &= _walkable(state, level) & ~opaque
     return opaque, candidates
 
 
@@ -131,7 +193,7 @@ def can_throw(state: GoState, side: str, fig: Figure) -> bool:
         return bool(state.cache[key])
     assert fig.pos is not None
     opaque = side_opaque(state, side, fig.pos.level)
-    walk = enterable(state.board, fig.pos.level)
+    walk = _walkable(state, fig.pos.level)
     h, w = opaque.shape
     for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
         x, y = fig.pos.x + dx, fig.pos.y + dy
@@ -158,7 +220,20 @@ def throw_targets(state: GoState, side: str, fig: Figure) -> list[Cell]:
 
 def through_opening(state: GoState, side: str, fig: Figure, target: Cell) -> bool:
     assert fig.pos is not None
-    opening = side_opening(state, side, target.level)
+    key = ("opening", side, target.level)  # the side's map stands still within a step
+    cached: tuple[BoolArray, list[list[int]]] | None = state.cache.get(key)
+    if cached is None:
+        mask = side_opening(state, side, target.level)
+        sums = np.zeros((mask.shape[0] + 1, mask.shape[1] + 1), dtype=np.int64)
+        sums[1:, 1:] = mask.cumsum(axis=0).cumsum(axis=1)
+        cached = state.cache[key] = (mask, sums.tolist())
+    opening, sums_ = cached
+    # the segment's squares lie in the box its ends span: no opening there, none crossed
+    x0, x1 = sorted((fig.pos.x, target.x))
+    y0, y1 = sorted((fig.pos.y, target.y))
+    inside = sums_[y1 + 1][x1 + 1] - sums_[y0][x1 + 1] - sums_[y1 + 1][x0] + sums_[y0][x0]
+    if not inside:
+        return False
     between = cells_on_segment((fig.pos.x, fig.pos.y), (target.x, target.y))[1:-1]
     return any(bool(opening[y, x]) for x, y in between)
 
@@ -237,20 +312,30 @@ def _act(side: str, kind: str, hint: Mapping[str, Any], **args: Any) -> Action:
     return Action.make(side, kind, hint=hint, **args)
 
 
-def order_actions(state: GoState, side: str) -> list[Action]:
-    """Every action of the orders decision for ``side``."""
+def order_options(state: GoState, side: str) -> dict[str, list[Action]]:
+    """Every action of the orders decision for ``side``, by kind.
+
+    Built by kind straight away (each figure's orders are one ready list): the flow lists
+    kinds in its own order, and sorting hundreds of actions into kinds one by one at every
+    decision cost more than building them."""
     draft = state.drafts[side]
     if draft.committed:
-        return []
+        return {}
     if draft.pending is not None:
-        return stage_actions(state, side, state.fig(draft.pending), draft.orders[draft.pending])
-    out: list[Action] = []
+        staged = stage_actions(state, side, state.fig(draft.pending), draft.orders[draft.pending])
+        by_kind: dict[str, list[Action]] = {}
+        for action in staged:
+            by_kind.setdefault(action.kind, []).append(action)
+        return by_kind
+    given: list[Action] = []
+    follows: list[Action] = []
+    speaks: list[Action] = []
     for fig in state.active_fighters(side):
         if fig.id not in draft.orders:
-            out.extend(figure_orders(state, side, fig))
+            given.extend(figure_orders(state, side, fig))
         for h in follow_choices(state, side, fig):
             role = "task" if fig.team == CT else "other"
-            out.append(
+            follows.append(
                 _act(
                     side,
                     "follow",
@@ -260,12 +345,14 @@ def order_actions(state: GoState, side: str) -> list[Action]:
                 )
             )
         if state.per_player and fig.id not in draft.speak:
-            out.append(_act(side, "speak", {"role": "other"}, figure=fig.id))
-    out.append(_act(side, "commit", {"role": "pass"}))
+            speaks.append(_act(side, "speak", {"role": "other"}, figure=fig.id))
+    out = {"order": given, "follow": follows, "speak": speaks}
+    out = {kind: listed for kind, listed in out.items() if listed}
+    out["commit"] = [_act(side, "commit", {"role": "pass"})]
     return out
 
 
-def figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
+def figure_orders(state: GoState, side: str, fig: Figure) -> tuple[Action, ...]:
     """The ``order`` actions of one figure, built once per step.
 
     They read only the true state and the side's knowledge, which change when a step
@@ -274,9 +361,45 @@ def figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
     key = ("orders", state.turn, state.phase, fig.id)
     cached: tuple[Action, ...] | None = state.cache.get(key)
     if cached is None:
-        cached = tuple(_figure_orders(state, side, fig))
+        lasting = _orders_key(state, side, fig)
+        cached = memo_get(state, lasting)
+        if cached is None:
+            cached = tuple(_figure_orders(state, side, fig))
+            memo_put(state, lasting, cached)
         state.cache[key] = cached
-    return list(cached)
+    return cached
+
+
+def _orders_key(state: GoState, side: str, fig: Figure) -> tuple[Any, ...]:
+    """Everything ``_figure_orders`` reads, as a key: the same key lists the same orders.
+
+    The figure (square, weapon, wounds, stun, grenades), whether it may plant or defuse, the
+    seen enemies within a throw, the side's known doors and the map's terrain."""
+    assert fig.pos is not None
+    near: tuple[Cell, ...] = ()
+    stock = tuple(sorted(fig.grenades.items()))
+    if fig.kind == OPERATIVE and any(n > 0 for _, n in stock):
+        near = tuple(
+            c
+            for c in seen_enemy_cells(state, side)
+            if c.level == fig.pos.level and euclidean_sq(c, fig.pos) <= tables().max_throw_sq
+        )
+    return (
+        "orders",
+        side,
+        fig.id,
+        fig.kind,
+        fig.pos,
+        fig.weapon,
+        fig.wounds,
+        fig.stunned,
+        stock,
+        can_plant(state, fig),
+        can_defuse(state, fig),
+        near,
+        frozenset(state.know[side].open_doors),
+        terrain_key(state),
+    )
 
 
 def _figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
@@ -357,12 +480,31 @@ def _figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
     return out
 
 
+#: actions made before, by everything they are made from: an action is a value (its hint is
+#: never changed after it is made), and figures ask for the same squares turn after turn
+_MADE: dict[tuple[Any, ...], Any] = {}
+#: entries ``_MADE`` holds before it starts afresh (a bound on memory only)
+MADE_SIZE = 200_000
+
+
+def _remember(key: tuple[Any, ...], value: Any) -> None:
+    if len(_MADE) >= MADE_SIZE:
+        _MADE.clear()
+    _MADE[key] = value
+
+
 def _move_order(side: str, ident: str, posture: str, cell: Cell) -> Action:
-    """``order(figure, posture, to)``, the same action ``Action.make`` builds, made directly:
-    a figure has dozens of these at each step, and the arguments are already plain values."""
-    args = (("figure", ident), ("posture", posture), ("to", (cell.level, cell.x, cell.y)))
-    hint = {"role": "move", "to": [cell.level, cell.x, cell.y], "posture": posture}
-    return Action(side, "order", args, hint)
+    """``order(figure, posture, to)``, the same action ``Action.make`` builds, made directly
+    (a figure has dozens of these at each step, and the arguments are already plain values)
+    and made once: the same arguments give the same action."""
+    key = ("move", side, ident, posture, cell)
+    found: Action | None = _MADE.get(key)
+    if found is None:
+        args = (("figure", ident), ("posture", posture), ("to", (cell.level, cell.x, cell.y)))
+        hint = {"role": "move", "to": [cell.level, cell.x, cell.y], "posture": posture}
+        found = Action.frozen(side, "order", args, hint)
+        _remember(key, found)
+    return found
 
 
 def stage_actions(state: GoState, side: str, fig: Figure, order: Order) -> list[Action]:
@@ -371,15 +513,26 @@ def stage_actions(state: GoState, side: str, fig: Figure, order: Order) -> list[
         return target_actions(state, side, fig, order)
     end = order.destination or fig.pos
     assert end is not None
-    out = []
-    for name in COMPASS_ORDER:
-        dx, dy = COMPASS[name]
-        ahead = end.step(dx, dy)
-        hint: dict[str, Any] = {"role": "other", "facing": name}
-        if state.board.in_bounds(ahead):
-            hint = {"role": "move", "to": cell_json(ahead), "facing": name}
-        out.append(_act(side, "face", hint, figure=fig.id, facing=name))
-    return out
+    return list(_facings(state, side, fig.id, end))
+
+
+def _facings(state: GoState, side: str, ident: str, end: Cell) -> tuple[Action, ...]:
+    """The eight ``face`` actions of a figure ending on ``end`` (made once per map shape)."""
+    shapes = tuple(lv.terrain.shape for lv in state.board.levels)
+    key = ("face", side, ident, end, shapes)
+    found: tuple[Action, ...] | None = _MADE.get(key)
+    if found is None:
+        out = []
+        for name in COMPASS_ORDER:
+            dx, dy = COMPASS[name]
+            ahead = end.step(dx, dy)
+            hint: dict[str, Any] = {"role": "other", "facing": name}
+            if state.board.in_bounds(ahead):
+                hint = {"role": "move", "to": cell_json(ahead), "facing": name}
+            out.append(_act(side, "face", hint, figure=ident, facing=name))
+        found = tuple(out)
+        _remember(key, found)
+    return found
 
 
 def target_actions(state: GoState, side: str, fig: Figure, order: Order) -> list[Action]:
@@ -460,6 +613,8 @@ def check_order(state: GoState, side: str, action: Action) -> Order:
                 raise illegal(f"{list(to)} is off the map")
             field = move_field(state, side, fig)
             cost = field.cost(to)
+            if cost is None:  # beyond the bounded field: the full one says why
+                cost = full_move_field(state, side, fig).cost(to)
             if cost is None:
                 raise illegal(f"{list(to)} cannot be reached")
             if cost > limit:

@@ -327,13 +327,21 @@ class GoState:
     needs_weapon: list[str] = field(default_factory=list)  # CT operatives still to arm (G-72)
     needs_carrier: bool = False  # T must name the bomb carrier at setup
     cache: dict[Any, Any] = field(default_factory=dict, repr=False)  # transient, not state
+    # transient too: results keyed on every input they read, kept across steps (orders.py)
+    memo: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def fig(self, ident: str) -> Figure:
         return self.figures[ident]
 
     def ordered(self) -> list[Figure]:
         """All figures in ascending id order (ruling G-42)."""
-        return [self.figures[k] for k in sorted(self.figures, key=id_key)]
+        figures = self.figures
+        ids = tuple(figures)
+        order = self.cache.get(("ordered", ids))  # the same figures: the same order
+        if order is None:
+            order = sorted(ids, key=id_key)
+            self.cache[("ordered", ids)] = order
+        return [figures[k] for k in order]
 
     def team(self, side: str) -> str:
         return self.team_of[side]

@@ -137,32 +137,47 @@ def goals(
     """
     z = state.zones
     team = state.team(side)
-    cells: set[Cell] = set()
+    cells: frozenset[Cell] = frozenset()
     if state.mission == HOSTAGE_MISSION:
         if team == CT:
             if any(h.active for h in led_hostages(state, side)):
-                cells = set(z.rescue)
+                cells = z.rescue
             else:
-                cells = {
+                cells = frozenset(
                     h.pos
                     for h in seen
                     if h.kind == HOSTAGE and h.pos is not None and leader_team(state, h) != CT
-                } or set(z.location)
+                ) or z.location
         else:
-            cells = set(z.location)
+            cells = z.location
     elif state.mission == DESTRUCTION:
         bomb = state.bomb
         if team == T:
             if bomb is not None and bomb.pos is not None:
-                cells = {bomb.pos}
+                cells = frozenset((bomb.pos,))
             elif bomb is not None and bomb.carrier is not None:
-                cells = set(z.bomb_sites)
+                cells = z.bomb_sites
         else:
             known = (know or state.know[side]).bomb_at
-            cells = {known} if known is not None else set(z.bomb_sites)
+            cells = frozenset((known,)) if known is not None else z.bomb_sites
     elif state.mission == ASSASSINATION:
-        cells = set(z.escape)
-    return [cell_json(c) for c in sorted(cells, key=lambda c: (c.level, c.y, c.x))]  # type: ignore[misc]
+        cells = z.escape
+    return [list(c) for c in _sorted_cells(cells)]
+
+
+_SORTED: dict[frozenset[Cell], tuple[Cell, ...]] = {}
+
+
+def _sorted_cells(cells: frozenset[Cell]) -> tuple[Cell, ...]:
+    """``cells`` in (level, y, x) order, remembered: the goals are mostly a mission zone of
+    hundreds of squares, and every view of every decision lists them."""
+    found = _SORTED.get(cells)
+    if found is None:
+        if len(_SORTED) >= 4096:
+            _SORTED.clear()  # a bound: zones are few, seen-hostage sets come and go
+        found = tuple(sorted(cells, key=lambda c: (c.level, c.y, c.x)))
+        _SORTED[cells] = found
+    return found
 
 
 def public_part(state: GoState) -> dict[str, Any]:

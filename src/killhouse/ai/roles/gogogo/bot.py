@@ -19,6 +19,18 @@ from killhouse.rulesets.base import Action
 from killhouse.rulesets.gogogo.facts import AIM, HIDE, HOLD, STEALTH, T
 
 
+class Legal:
+    """The legal actions as a set for ``in`` tests, keyed on what makes actions equal (side,
+    kind, arguments) as a plain tuple: hashing hundreds of actions by their dataclass hash at
+    every decision was a large part of the bot's time."""
+
+    def __init__(self, actions: Sequence[Action]) -> None:
+        self._keys = {(a.side, a.kind, a.args) for a in actions}
+
+    def __contains__(self, action: Action) -> bool:
+        return (action.side, action.kind, action.args) in self._keys
+
+
 class GoGoGoBot(Setup):
     """A bot for either side of a gogogo scenario."""
 
@@ -100,7 +112,7 @@ class GoGoGoBot(Setup):
             self.issued_turn = -1
         else:
             self.issued_turn = turn
-        legal = set(actions)
+        legal = Legal(actions)
         pending = draft.get("pending")
         if pending is not None:
             return self._stage(view, pending, draft, actions, legal, rng)
@@ -146,7 +158,7 @@ class GoGoGoBot(Setup):
         fid: str,
         draft: dict[str, Any],
         actions: Sequence[Action],
-        legal: set[Action],
+        legal: Legal,
         rng: Rng,
     ) -> Action:
         plan = self.plans.get(fid, FigurePlan())

@@ -60,6 +60,7 @@ class SideMap(BaselineBot):
         self.site_roll = -1
         self.hot_site: frozenset[Cell] | None = None
         self._room_cache: list[frozenset[Cell]] | None = None
+        self._inside_cache: dict[tuple[int, frozenset[Cell]], frozenset[Cell]] = {}
         self.stunned_rooms: set[int] = set()
 
     def _sync(self, view: dict[str, Any]) -> None:
@@ -75,8 +76,21 @@ class SideMap(BaselineBot):
             self.board.in_bounds(c) and self.mirror.mask("enterable", c.level, enterable)[c.y, c.x]
         )
 
+    def _inside(self, cells: Iterable[Cell]) -> frozenset[Cell]:
+        """The squares of ``cells`` a figure may stand on, kept per version of the side's map:
+        goals are mostly whole zones, asked about many times a decision."""
+        area = cells if isinstance(cells, frozenset) else frozenset(cells)
+        key = (self.mirror.terrain_version, area)
+        found = self._inside_cache.get(key)
+        if found is None:
+            if len(self._inside_cache) >= 512:
+                self._inside_cache.clear()
+            found = frozenset(c for c in area if self._enterable(c))
+            self._inside_cache[key] = found
+        return found
+
     def _goal_field(self, goals: Iterable[Cell]) -> DistanceField | None:
-        inside = frozenset(c for c in goals if self._enterable(c))
+        inside = self._inside(goals)
         if not inside:
             return None
         doors = frozenset(self.open_doors)
@@ -154,7 +168,7 @@ class SideMap(BaselineBot):
         if not area:
             return
         # walls and pillars inside a zone can never be looked over: leave them out
-        area = frozenset(c for c in area if self._enterable(c))
+        area = self._inside(area)
         observers = [(Cell(*f["at"]), str(f.get("facing") or "n"), 90.0) for f in own]
         for mask in fields_of_view(self.board, observers):
             for cell in area:
