@@ -84,11 +84,9 @@ class FbiBot(ExecuteBot):
         turn = int(view.get("turn", 0))
         self.blocked = {c: t for c, t in self.blocked.items() if turn - t < 4}
         dests: dict[str, set[Cell]] = {}
-        for a in actions:
-            if a.kind == "move":
-                to = self.dest(a)
-                if to is not None:
-                    dests.setdefault(str(a.get("figure")), set()).add(to)
+        for _, fid, to in self.move_list(actions):
+            if to is not None:
+                dests.setdefault(fid, set()).add(to)
         for f in view.get("figures", []):
             here = cell_of(f.get("at"))
             if here is None or f.get("status") != "active" or f["id"] not in dests:
@@ -160,12 +158,11 @@ class FbiBot(ExecuteBot):
         bomb_field = self.distances(timers) if timers else None
         team = [c for c in (cell_of(f.get("at")) for f in mine.values()
                             if f.get("status") == "active") if c is not None]
-        moves = [(a, self.dest(a)) for a in actions if a.kind == "move"]
-        shots = self.los_counts((c for _, c in moves if c is not None), enemies)
+        moves = self.move_list(actions)
+        shots = self.los_counts((c for _, _, c in moves if c is not None), enemies)
         where = self.places(mine)
         scored: list[tuple[float, Action]] = []
-        for action, dest in moves:
-            fid = str(action.get("figure"))
+        for action, fid, dest in moves:
             here = where.get(fid)
             if dest is None:
                 continue
@@ -255,12 +252,8 @@ class FbiBot(ExecuteBot):
         step off the stairs beside them and wait for whoever comes down, or shuffle a little."""
         where = self.places(self.own(view))
         scored: list[tuple[float, Action]] = []
-        for action in actions:
-            if action.kind != "move":
-                continue
-            fid = str(action.get("figure"))
+        for action, fid, dest in self.move_list(actions):
             here = where.get(fid)
-            dest = self.dest(action)
             if here is None or dest is None or dest.level != here.level:
                 continue
             on_stairs = self.plan.terrain(here) in (Terrain.STAIRS_UP, Terrain.STAIRS_DOWN)
