@@ -14,7 +14,7 @@ from typing import Any
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.geometry import chebyshev, los_pairs
 from killhouse.rulesets.base import Action
-from killhouse.rulesets.execute.movement import claimable, destinations, moves_key
+from killhouse.rulesets.execute.movement import claimable, stops, within_reach
 from killhouse.rulesets.execute.rolls import (
     device_tn,
     grenade_tn,
@@ -320,29 +320,37 @@ def move_actions(state: ExecuteState, side: str) -> list[Action]:
     """Combat step 4: a destination per figure (E-34 insertion for off-map agents), and claims
     by agents that have not moved yet or made the last move (E-30: right before or after)."""
     out: list[Action] = []
+    barred = stops(state)
     for f in ready(state, side, on_map=False):
         if f.pos is None and f.kind != AGENT:
             continue
-        # a figure's moves are kept under what they are computed from (``moves_key``)
-        key = ("moves", side, f.id, moves_key(state, f))
-        moves: list[Action] | None = state.memo.get(key)
-        if moves is None:
+        within = within_reach(state, f)
+        # every move within reach is built once and kept beside the squares it is built from;
+        # a list for the squares free now is a filter over it
+        key = ("moves", side, f.id, id(within))
+        found: tuple[list[tuple[Cell, int]], list[Action]] | None = state.memo.get(key)
+        if found is None or found[0] is not within:
             # built directly (what Action.make gives: args sorted; the cell is a tuple, equal
             # to and hashed as its frozen form, so bots read it without converting it back);
             # a turn lists thousands of moves
-            moves = [
-                Action.frozen(
-                    side,
-                    "move",
-                    (("figure", f.id), ("to", cell)),
-                    {"role": "move", "to": cell_json(cell), "cost": cost, "figure": f.id},
-                )
-                for cell, cost in sorted(destinations(state, f).items())
-            ]
+            found = (
+                within,
+                [
+                    Action.frozen(
+                        side,
+                        "move",
+                        (("figure", f.id), ("to", cell)),
+                        {"role": "move", "to": list(cell), "cost": cost, "figure": f.id},
+                    )
+                    for cell, cost in within
+                ],
+            )
             if len(state.memo) >= MEMO_LIMIT:
                 state.memo.clear()
-            state.memo[key] = moves
-        out += moves
+            state.memo[key] = found
+        here = f.pos
+        out += [a for (cell, _), a in zip(within, found[1], strict=True)
+                if cell not in barred and cell != here]
     if side != state.fbi:
         return out
     claimants = [f for f in ready(state, side) if f.kind == AGENT]

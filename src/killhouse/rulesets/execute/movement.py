@@ -169,31 +169,26 @@ def reach(state: ExecuteState, figure: Figure) -> Reach:
     return result
 
 
-def moves_key(state: ExecuteState, figure: Figure) -> tuple[object, ...]:
-    """Everything ``destinations(state, figure)`` is computed from: the figure's reach (by its
-    memo key), its allowance, and the squares it may not end on that lie within reach. A
-    figure far from the one that just moved keeps its list of moves."""
-    r = reach(state, figure)
-    mp = figure.card.movement
-    blocked = {f.pos for f in state.figures.values() if f.active and f.pos is not None}
-    blocked |= windows(state)
-    if figure.pos is not None:
-        blocked.add(figure.pos)
-    near = []
-    for c in blocked:
-        cost = r.cost(c)
-        if cost is not None and cost <= mp:
-            near.append(c)
-    return (state.cache[("reach-key", figure.id)], mp, tuple(sorted(near)))
+def stops(state: ExecuteState) -> frozenset[Cell]:
+    """Squares no move may end on (E-4, E-66): those of active figures, and windows (cached
+    until the state changes)."""
+    found: frozenset[Cell] | None = state.cache.get("stops")
+    if found is None:
+        held = {f.pos for f in state.figures.values() if f.active and f.pos is not None}
+        found = state.cache["stops"] = frozenset(held | windows(state))
+    return found
 
 
-def destinations(state: ExecuteState, figure: Figure) -> dict[Cell, int]:
-    """Every square ``figure`` may end a move on this turn, with its MP cost (E-4: free squares).
-
-    Computed on the fields' arrays; the squares come out in sorted order.
-    """
+def within_reach(state: ExecuteState, figure: Figure) -> list[tuple[Cell, int]]:
+    """Every square ``figure`` can get to this turn, in ``Cell`` order, with its MP cost, before
+    any square is barred for being held: kept in ``state.memo`` under the figure's reach (its
+    memo key) and allowance, so a teammate's move or a new turn leaves it standing."""
     mp = figure.card.movement
     r = reach(state, figure)
+    key = ("within", state.cache[("reach-key", figure.id)], mp)
+    found: list[tuple[Cell, int]] | None = state.memo.get(key)
+    if found is not None:
+        return found
     best: list[NDArray[np.int64] | None] = [None] * len(state.board.levels)
     for fld, extra, _ in r.fields:
         if mp - extra < 0:
@@ -202,21 +197,29 @@ def destinations(state: ExecuteState, figure: Figure) -> dict[Cell, int]:
             cost = np.where(mask, raw.astype(np.int64) // fld.rules.divisor + extra, _NO_COST)
             prev = best[level]
             best[level] = cost if prev is None else np.minimum(prev, cost)
-    blocked = {f.pos for f in state.figures.values() if f.active and f.pos is not None}
-    blocked |= windows(state)
-    if figure.pos is not None:
-        blocked.add(figure.pos)
-    out: dict[Cell, int] = {}
+    found = []
     for level, level_cost in enumerate(best):
         if level_cost is None:
             continue
         xs, ys = np.nonzero(level_cost.T < _NO_COST)  # x-major: the order of Cell(level, x, y)
         values = level_cost[ys, xs].tolist()
-        for x, y, c in zip(xs.tolist(), ys.tolist(), values, strict=True):
-            cell = Cell(level, x, y)
-            if cell not in blocked:
-                out[cell] = c
-    return out
+        found += [
+            (Cell(level, x, y), c) for x, y, c in zip(xs.tolist(), ys.tolist(), values, strict=True)
+        ]
+    if len(state.memo) >= MEMO_LIMIT:
+        state.memo.clear()
+    state.memo[key] = found
+    return found
+
+
+def destinations(state: ExecuteState, figure: Figure) -> dict[Cell, int]:
+    """Every square ``figure`` may end a move on this turn, with its MP cost (E-4: free squares).
+
+    Computed on the fields' arrays; the squares come out in sorted order.
+    """
+    barred = stops(state)
+    return {c: cost for c, cost in within_reach(state, figure)
+            if c not in barred and c != figure.pos}
 
 
 #: the most waypoints one move may carry (a route longer than any Movement needs no more)
