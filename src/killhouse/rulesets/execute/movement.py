@@ -23,7 +23,7 @@ from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.execute.facts import STAIR_COST, STEP_RULES, step_costs
 from killhouse.rulesets.execute.state import AGENT, EXTRACTED, HOSTAGE, ExecuteState, Figure
-from killhouse.rulesets.execute.vision import MEMO_LIMIT, witnesses
+from killhouse.rulesets.execute.vision import MEMO_LIMIT, terrain_key, witnesses
 
 
 def blocking_side(state: ExecuteState, figure: Figure) -> str:
@@ -122,6 +122,17 @@ def free_entries(state: ExecuteState) -> list[Cell]:
     ]
 
 
+def start_groups(state: ExecuteState, figure: Figure) -> list[tuple[int, tuple[Cell, ...]]]:
+    """Where ``figure``'s walk starts: its square, or off the map the free entry squares
+    grouped by the MP their first step costs (E-34)."""
+    if figure.pos is not None:
+        return [(0, (figure.pos,))]
+    by_cost: dict[int, list[Cell]] = {}
+    for c in free_entries(state):
+        by_cost.setdefault(step_cost(state, c), []).append(c)
+    return [(extra, tuple(cells)) for extra, cells in sorted(by_cost.items())]
+
+
 def reach(state: ExecuteState, figure: Figure) -> Reach:
     """Cheapest costs for ``figure`` from where it stands, or from off-map via entry squares.
 
@@ -136,13 +147,7 @@ def reach(state: ExecuteState, figure: Figure) -> Reach:
         return result
     costs = enter_costs(state, blocking_side(state, figure))
     walls = squeeze(state)
-    if figure.pos is not None:
-        groups: list[tuple[int, tuple[Cell, ...]]] = [(0, (figure.pos,))]
-    else:
-        by_cost: dict[int, list[Cell]] = {}
-        for c in free_entries(state):
-            by_cost.setdefault(step_cost(state, c), []).append(c)
-        groups = [(extra, tuple(cells)) for extra, cells in sorted(by_cost.items())]
+    groups = start_groups(state, figure)
     memo_key = (
         "reach",
         tuple(groups),
@@ -179,16 +184,56 @@ def stops(state: ExecuteState) -> frozenset[Cell]:
     return found
 
 
+def walk_discs(state: ExecuteState, figure: Figure, mp: int) -> list[tuple[Cell, int]]:
+    """Squares and radii whose discs (Chebyshev distance on the square's level) hold every
+    square a walk of at most ``mp`` MP can enter: each step, a stair link's included, costs at
+    least 1 MP and moves at most one square (E-3), so a walk stays within its remaining MP of
+    where it started, or of the far end of a stair link it took."""
+    best: dict[Cell, int] = {}
+    todo = [(c, mp - extra) for extra, cells in start_groups(state, figure) for c in cells]
+    links = [(a, b) for a, b in state.board.stairs.items() if a != b]
+    links += [(b, a) for a, b in links]
+    while todo:
+        here, left = todo.pop()
+        if left < 0 or best.get(here, -1) >= left:
+            continue
+        best[here] = left
+        for a, b in links:
+            if a.level == here.level and chebyshev(a, here) <= left - 1:
+                todo.append((b, left - 1 - chebyshev(a, here)))
+    return sorted(best.items())
+
+
 def within_reach(state: ExecuteState, figure: Figure) -> list[tuple[Cell, int]]:
     """Every square ``figure`` can get to this turn, in ``Cell`` order, with its MP cost, before
-    any square is barred for being held: kept in ``state.memo`` under the figure's reach (its
-    memo key) and allowance, so a teammate's move or a new turn leaves it standing."""
+    any square is barred for being held.
+
+    Kept in ``state.memo`` under the figure's starts, its allowance, the terrain, and only
+    the enemies that stand where a walk within its allowance could go (``walk_discs``): an
+    enemy anywhere else changes none of it (E-4), so an enemy's move across the map leaves
+    the list standing.
+    """
     mp = figure.card.movement
-    r = reach(state, figure)
-    key = ("within", state.cache[("reach-key", figure.id)], mp)
+    discs = walk_discs(state, figure, mp)
+    barring = blocking_side(state, figure)
+    near = []
+    for f in state.figures.values():
+        pos = f.pos
+        if f.side == barring and f.active and pos is not None and any(
+            c.level == pos.level and chebyshev(c, pos) <= r for c, r in discs
+        ):
+            near.append(pos)
+    key = (
+        "within",
+        tuple(start_groups(state, figure)),
+        mp,
+        tuple(terrain_key(state, level) for level in range(len(state.board.levels))),
+        tuple(sorted(near)),
+    )
     found: list[tuple[Cell, int]] | None = state.memo.get(key)
     if found is not None:
         return found
+    r = reach(state, figure)
     best: list[NDArray[np.int64] | None] = [None] * len(state.board.levels)
     for fld, extra, _ in r.fields:
         if mp - extra < 0:

@@ -1,0 +1,53 @@
+"""A figure's squares within reach are kept under the enemies a walk of its allowance could
+meet (``walk_discs``): an enemy at the edge of that allowance counts, one a square past it
+does not, and a stair link carries the disc to the other level (E-3, E-4)."""
+
+from __future__ import annotations
+
+from killhouse.core.cells import Cell
+from killhouse.rulesets.execute.movement import destinations, walk_discs, within_reach
+from tests.rulesets.execute.helpers import place, scenario, state_of, to_combat
+
+#: a long hall (zach walks 9 MP) with a stair at its west end up to a long upper hall
+WALL = "#" * 32 + "\n"
+UPPER = WALL + "#" + "." * 30 + "#\n#<" + "." * 29 + "#\n" + WALL
+GROUND = UPPER.replace("<", ">") + "." * 32 + "\n"
+
+
+def hall():  # type: ignore[no-untyped-def]
+    st, log = state_of(scenario(levels={"ground": GROUND, "upper": UPPER}, figures=[
+        {"id": "zach", "side": "fbi", "card": "zach_dante"},
+        {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:25,1"},
+    ]))
+    to_combat(st, log)
+    return st
+
+
+def test_an_enemy_at_the_edge_of_the_allowance_changes_the_squares_one_past_it_does_not() -> None:
+    st = hall()
+    zach = place(st, "zach", 0, 5, 1)
+    assert zach.card.movement == 9
+    kept = within_reach(st, zach)
+    # one square past the edge (Chebyshev 10): the kept list stands, the very same object
+    place(st, "t1", 0, 15, 2)
+    assert within_reach(st, zach) is kept
+    # at the edge (Chebyshev 9): the walk may meet it, so the list is worked out again
+    place(st, "t1", 0, 14, 2)
+    again = within_reach(st, zach)
+    assert again is not kept
+    assert Cell(0, 14, 2) not in dict(again) and Cell(0, 14, 2) in dict(kept)
+    assert Cell(0, 14, 2) not in destinations(st, zach)
+
+
+def test_a_stair_link_carries_the_disc_to_the_level_it_leads_to() -> None:
+    st = hall()
+    zach = place(st, "zach", 0, 3, 2)
+    discs = dict(walk_discs(st, zach, 9))
+    assert discs[Cell(0, 3, 2)] == 9
+    # the stair at (1, 2) is 2 squares away: one more step up leaves 9 - 2 - 1 = 6
+    assert discs[Cell(1, 1, 2)] == 6
+    kept = within_reach(st, zach)
+    place(st, "t1", 1, 8, 1)  # upstairs, 7 from the stair's top: past the disc
+    assert within_reach(st, zach) is kept
+    place(st, "t1", 1, 7, 1)  # upstairs, 6 from the stair's top: at the disc's edge
+    assert within_reach(st, zach) is not kept
