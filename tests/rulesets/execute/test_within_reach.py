@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from killhouse.core.cells import Cell
 from killhouse.rulesets.execute.movement import destinations, walk_discs, within_reach
+from killhouse.rulesets.execute.state import ExecuteState
 from tests.rulesets.execute.helpers import place, scenario, state_of, to_combat
 
 #: a long hall (zach walks 9 MP) with a stair at its west end up to a long upper hall
@@ -14,7 +15,7 @@ UPPER = WALL + "#" + "." * 30 + "#\n#<" + "." * 29 + "#\n" + WALL
 GROUND = UPPER.replace("<", ">") + "." * 32 + "\n"
 
 
-def hall():  # type: ignore[no-untyped-def]
+def hall() -> ExecuteState:
     st, log = state_of(scenario(levels={"ground": GROUND, "upper": UPPER}, figures=[
         {"id": "zach", "side": "fbi", "card": "zach_dante"},
         {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:25,1"},
