@@ -9,7 +9,7 @@ import numpy as np
 from killhouse.ai.roles.execute import FbiBot, bot_for
 from killhouse.ai.roles.execute.common import ExecuteBot
 from killhouse.core.cells import Cell
-from killhouse.core.geometry import line_of_sight
+from killhouse.core.geometry import chebyshev, line_of_sight
 from killhouse.core.rng import Rng
 from killhouse.core.terrain import Terrain
 from killhouse.engine.game import Game
@@ -61,3 +61,26 @@ def test_move_list_reads_what_the_actions_say() -> None:
                 for a in [*actions, odd] if a.kind == "move"]
     assert listed == expected
     assert listed[-1][2] == Cell(0, 1, 2)
+
+
+def test_nearest_teammate_grid_and_deep_exits_match_the_plain_answers() -> None:
+    sc = load_scenario(SCENARIOS / "embassy.yaml")
+    bot = FbiBot(sc, "fbi")
+    team = [Cell(0, 3, 3), Cell(0, 10, 7), Cell(1, 5, 5), Cell(0, 20, 2)]
+    height, width = bot.plan.levels[0].terrain.shape
+    for here in (team[0], None):
+        grid = bot.apart(team, here, 0)
+        assert grid is not None
+        for y in range(height):
+            for x in range(width):
+                d = Cell(0, x, y)
+                assert grid[y][x] == min(chebyshev(d, c) for c in team
+                                         if c != here and c.level == 0)
+    assert bot.apart([Cell(1, 5, 5)], Cell(1, 5, 5), 1) is None  # nobody else there
+    raw = [[0, x, 15] for x in range(24)] + [[0, x, 14] for x in range(24)]
+    exits = bot.extraction(raw)
+    assert exits == [Cell(0, x, y) for x, y in [(x, 15) for x in range(24)]
+                     + [(x, 14) for x in range(24)]]
+    assert bot.extraction([[0, 1, 15]]) == [Cell(0, 1, 15)]  # a different list: read again
+    deep = bot.deep(exits)
+    assert Cell(0, 5, 15) in deep and Cell(0, 5, 14) not in deep  # row 13 lies beyond
