@@ -7,7 +7,15 @@ from __future__ import annotations
 from killhouse.core.cells import Cell
 from killhouse.rulesets.execute.movement import destinations, walk_discs, within_reach
 from killhouse.rulesets.execute.state import ExecuteState
-from tests.rulesets.execute.helpers import place, scenario, state_of, to_combat
+from tests.rulesets.execute.helpers import (
+    RULESET,
+    Dice,
+    act,
+    place,
+    scenario,
+    state_of,
+    to_combat,
+)
 
 #: a long hall (zach walks 9 MP) with a stair at its west end up to a long upper hall
 WALL = "#" * 32 + "\n"
@@ -21,6 +29,9 @@ def hall() -> ExecuteState:
         {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:25,1"},
     ]))
     to_combat(st, log)
+    for _ in range(3):  # both grenade slots and the FBI's task slot: on to movement
+        act(st, log, Dice(), st.acting_side(), "done")
+    assert st.phase == "movement" and st.acting_side() == st.fbi
     return st
 
 
@@ -52,3 +63,15 @@ def test_a_stair_link_carries_the_disc_to_the_level_it_leads_to() -> None:
     assert within_reach(st, zach) is kept
     place(st, "t1", 1, 7, 1)  # upstairs, 6 from the stair's top: at the disc's edge
     assert within_reach(st, zach) is not kept
+
+
+def test_moves_listed_again_after_an_enemy_step_reuse_the_unchanged_moves() -> None:
+    st = hall()
+    place(st, "zach", 0, 5, 1)
+    place(st, "t1", 0, 14, 2)
+    before = {a.get("to"): a for a in RULESET.legal_actions(st, "fbi") if a.kind == "move"}
+    place(st, "t1", 0, 13, 2)  # into the walk's disc: the list is worked out again
+    after = {a.get("to"): a for a in RULESET.legal_actions(st, "fbi") if a.kind == "move"}
+    assert Cell(0, 13, 2) not in after and Cell(0, 14, 2) in after
+    assert after[Cell(0, 6, 1)] is before[Cell(0, 6, 1)]
+    assert after[Cell(0, 14, 2)].hint["cost"] == 9

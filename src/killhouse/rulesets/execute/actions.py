@@ -316,6 +316,10 @@ def task_actions(state: ExecuteState, side: str) -> list[Action]:
     return out
 
 
+#: moves one figure keeps by (square, cost) before it starts afresh
+MOVE_POOL_LIMIT = 20_000
+
+
 def move_actions(state: ExecuteState, side: str) -> list[Action]:
     """Combat step 4: a destination per figure (E-34 insertion for off-map agents), and claims
     by agents that have not moved yet or made the last move (E-30: right before or after)."""
@@ -330,24 +334,32 @@ def move_actions(state: ExecuteState, side: str) -> list[Action]:
         key = ("moves", side, f.id, id(within))
         found: tuple[list[tuple[Cell, int]], list[Action]] | None = state.memo.get(key)
         if found is None or found[0] is not within:
-            # built directly (what Action.make gives: args sorted; the cell is a tuple, equal
-            # to and hashed as its frozen form, so bots read it without converting it back);
-            # a turn lists thousands of moves
-            found = (
-                within,
-                [
-                    Action.frozen(
+            # every move the figure was offered is kept by (square, cost): a list worked out
+            # again after an enemy's move is mostly the same moves
+            pool_key = ("move-pool", side, f.id)
+            pool: dict[tuple[Cell, int], Action] | None = state.memo.get(pool_key)
+            if pool is None or len(pool) >= MOVE_POOL_LIMIT:
+                pool = {}
+            listed = []
+            for item in within:
+                made = pool.get(item)
+                if made is None:
+                    cell, cost = item
+                    # built directly (what Action.make gives: args sorted; the cell is a
+                    # tuple, equal to and hashed as its frozen form, so bots read it without
+                    # converting it back); a turn lists thousands of moves
+                    made = pool[item] = Action.frozen(
                         side,
                         "move",
                         (("figure", f.id), ("to", cell)),
                         {"role": "move", "to": list(cell), "cost": cost, "figure": f.id},
                     )
-                    for cell, cost in within
-                ],
-            )
+                listed.append(made)
+            found = (within, listed)
             if len(state.memo) >= MEMO_LIMIT:
                 state.memo.clear()
             state.memo[key] = found
+            state.memo[pool_key] = pool
         here = f.pos
         out += [a for (cell, _), a in zip(within, found[1], strict=True)
                 if cell not in barred and cell != here]
