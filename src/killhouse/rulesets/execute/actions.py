@@ -137,23 +137,33 @@ def planning_actions(state: ExecuteState) -> list[Action]:
         out.append(_act(side, "recruit_custom", {"role": "setup"},
                         **dict(zip(STATS, DEFAULT_STATS, strict=True))))
     supply = range(state.options.grenades_per_figure + 1)
+    cap = state.options.armour_cap(side)
     for agent in sorted(roster, key=lambda f: f.id):
         out.append(_act(side, "dismiss", {"role": "setup"}, figure=agent.id))
-        for weapon in sorted(tables().weapons):
-            for armour in range(state.options.armour_cap(side) + 1):
-                for grenades in supply:
-                    if (weapon, armour, grenades) != (agent.weapon, agent.armour, agent.grenades):
-                        out.append(
-                            _act(
-                                side,
-                                "loadout",
-                                {"role": "setup"},
-                                figure=agent.id,
-                                weapon=weapon,
-                                armour=armour,
-                                grenades=grenades,
-                            )
-                        )
+        # the loadouts offered depend on nothing else: kept, as every planning step asks
+        key = ("loadouts", side, agent.id, agent.weapon, agent.armour, agent.grenades, cap,
+               state.options.grenades_per_figure)
+        loadouts: list[Action] | None = state.memo.get(key)
+        if loadouts is None:
+            loadouts = [
+                _act(
+                    side,
+                    "loadout",
+                    {"role": "setup"},
+                    figure=agent.id,
+                    weapon=weapon,
+                    armour=armour,
+                    grenades=grenades,
+                )
+                for weapon in sorted(tables().weapons)
+                for armour in range(cap + 1)
+                for grenades in supply
+                if (weapon, armour, grenades) != (agent.weapon, agent.armour, agent.grenades)
+            ]
+            if len(state.memo) >= MEMO_LIMIT:
+                state.memo.clear()
+            state.memo[key] = loadouts
+        out += loadouts
     if len(state.notes) < MAX_NOTES:
         out.append(_act(side, "note", {"role": "other"}, text=""))
     if roster:
