@@ -242,15 +242,19 @@ def _refresh_side(state: ExecuteState, side: str, log: EventLog) -> None:
 
 
 def door_cells(state: ExecuteState) -> list[Cell]:
-    """Every door square of the map, in a fixed order (cached per game)."""
-    cached = state.cache.get("doors-all")
+    """Every door square of the map, in a fixed order (kept in ``state.memo`` under the
+    terrain, so a door blown away is never listed again)."""
+    key = ("doors-all", *(terrain_key(state, i) for i in range(len(state.board.levels))))
+    cached = state.memo.get(key)
     if cached is None:
         cells: list[Cell] = []
         for level, lv in enumerate(state.board.levels):
             ys, xs = np.nonzero(door_mask(lv.terrain))
             cells.extend(Cell(level, int(x), int(y)) for y, x in zip(ys, xs, strict=True))
         cached = sorted(cells)
-        state.cache["doors-all"] = cached
+        if len(state.memo) >= MEMO_LIMIT:
+            state.memo.clear()
+        state.memo[key] = cached
     result: list[Cell] = cached
     return result
 
