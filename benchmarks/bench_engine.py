@@ -2,6 +2,7 @@
 
 Run: ``python benchmarks/bench_engine.py [scenario.yaml ...] [--games N]``. Prints numbers:
 wall-clock rates and CPU games/s (process time, steadier on a machine shared with other work).
+``--worker-gc`` sets the garbage collector as ``killhouse sim``'s worker processes do.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 
 from killhouse.core.rng import derive_seed
 from killhouse.scenario.loader import load_scenario
+from killhouse.sim.batch import tune_gc_for_games
 from killhouse.sim.play import play
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -21,7 +23,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("scenarios", nargs="*", type=Path)
     parser.add_argument("--games", type=int, default=20)
+    parser.add_argument(
+        "--worker-gc",
+        action="store_true",
+        help="tune the garbage collector as a sim worker process does (tune_gc_for_games)",
+    )
     args = parser.parse_args()
+    if args.worker_gc:
+        tune_gc_for_games()
     paths = args.scenarios or sorted((ROOT / "scenarios").glob("*/*.yaml"))
     print(
         f"{'scenario':<40} {'games':>5} {'steps':>8} {'events':>8} {'steps/s':>9} "

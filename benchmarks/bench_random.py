@@ -3,6 +3,7 @@
 Run: ``python benchmarks/bench_random.py [scenario.yaml ...] [--games N] [--ruleset ID ...]``.
 Each step asks ``pending`` and ``legal_actions`` and applies a uniformly random action (no view
 is built, as a random player reads none). Prints numbers per scenario and per ruleset.
+``--worker-gc`` sets the garbage collector as ``killhouse sim``'s worker processes do.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 from killhouse.core.rng import Rng, derive_seed
 from killhouse.engine.game import Game
 from killhouse.scenario.loader import load_scenario
+from killhouse.sim.batch import tune_gc_for_games
 
 ROOT = Path(__file__).resolve().parents[1]
 MAX_STEPS = 200_000
@@ -36,7 +38,14 @@ def main() -> None:
     parser.add_argument("scenarios", nargs="*", type=Path)
     parser.add_argument("--games", type=int, default=5)
     parser.add_argument("--ruleset", action="append", default=None)
+    parser.add_argument(
+        "--worker-gc",
+        action="store_true",
+        help="tune the garbage collector as a sim worker process does (tune_gc_for_games)",
+    )
     args = parser.parse_args()
+    if args.worker_gc:
+        tune_gc_for_games()
     rulesets = args.ruleset or ["execute", "gogogo"]
     paths = args.scenarios or [
         p for r in rulesets for p in sorted((ROOT / "scenarios" / r).glob("*.yaml"))

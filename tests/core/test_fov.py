@@ -337,3 +337,20 @@ def test_a_batch_gives_each_observer_its_own_field_exactly_as_one_call_does() ->
     first, second = fields_of_view(board, [(Cell(0, 1, 1), None, 180.0)] * 2)
     first[:] = False
     assert second.any()
+
+
+def test_batches_skip_unseen_groups_of_eight_and_read_the_tail_cell_by_cell() -> None:
+    # 3x1 (tail only), 8x1 (one whole group), 9x2 (two groups and a tail of two)
+    for width, height in ((3, 1), (8, 1), (9, 2)):
+        level = Level.blank("ground", width, height)
+        board = Board([level])
+        observers = [(Cell(0, x, y), None, 180.0) for y in range(height) for x in range(width)]
+        for (cell, _, _), mask in zip(observers, fields_of_view(board, observers), strict=True):
+            assert mask.all(), (width, height, cell)  # open ground: every square in sight
+    # the word view follows the reused map: a field of a later observer is its own
+    level = Level.blank("ground", 30, 9)
+    level.terrain[:, 15] = Terrain.WALL
+    board = Board([level])
+    left, right = fields_of_view(board, [(Cell(0, 2, 4), None, 180.0), (Cell(0, 27, 4), None,
+                                                                        180.0)])
+    assert left[4, 0] and not left[4, 29] and right[4, 29] and not right[4, 0]

@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 
 from killhouse.core.board import Board
 from killhouse.core.cells import COMPASS, Cell
-from killhouse.core.fovjit import cut_field
+from killhouse.core.fovjit import FOV_MASKS, cut_field, cut_field_words
 from killhouse.core.geometry import arc_test, los_from
 
 BoolArray = NDArray[np.bool_]
@@ -126,6 +126,7 @@ def fields_of_view(
 _ARCS: dict[tuple[str, float, int, int], BoolArray] = {}
 _NO_MASK = np.zeros((1, 1), dtype=bool)
 _NO_BUFFER = np.zeros((1, 1, 1), dtype=bool)
+_NO_WORDS = np.zeros(0, dtype=np.uint64)
 
 
 def _arc(facing: str, half_angle: float, height: int, width: int) -> BoolArray:
@@ -158,6 +159,7 @@ class _View:
         self.reuse = reuse  # many observers: keep one libtcod map for the level
         self._map: tcod.map.Map | None = None
         self._cells: BoolArray | None = None  # the reused map's buffer (see ``_buffer``)
+        self._word_view: NDArray[np.uint64] | None = None  # the buffer as words (``_words``)
 
     def _whole_level(self, x: int, y: int) -> BoolArray:
         """Shadowcast over the whole level on one reused libtcod map.
@@ -202,6 +204,19 @@ class _View:
             return self._cells, 2
         return np.ascontiguousarray(seen)[:, :, None], 0
 
+    def _words(self, cells: BoolArray) -> NDArray[np.uint64] | None:
+        """The reused map's buffer as 64-bit words, three per eight cells (its whole groups of
+        24 bytes), for ``cut_field_words``; None when it cannot be viewed so."""
+        if self._word_view is None:
+            if not cells.flags.c_contiguous:  # a reshaped copy would not follow the map
+                self._word_view = _NO_WORDS
+                return None
+            flat = cells.reshape(-1)
+            whole = flat[: flat.size // 24 * 24]
+            view = whole.view(np.uint64) if whole.size else None
+            self._word_view = view if view is not None and view.flags.aligned else _NO_WORDS
+        return None if self._word_view is _NO_WORDS else self._word_view
+
     def fill(self, origin: Cell, facing: str | None, half_angle: float, out: BoolArray) -> None:
         """Mark ``field(origin, facing, half_angle, 0)`` in ``out``, which comes in all False
         (reused map, no exact rule): one shadowcast and one compiled pass, no temporaries."""
@@ -218,17 +233,17 @@ class _View:
         seen = self._whole_level(x, y)
         arc = facing is not None and half_angle < 180.0
         cells, channel = self._buffer(seen)
-        cut_field(
-            cells,
-            channel,
-            _arc(facing, half_angle, height, width) if arc and facing is not None else _NO_MASK,
-            arc,
-            x,
-            y,
-            smoke if smoke is not None else _NO_MASK,
-            smoke is not None,
-            out,
+        arc_mask = (
+            _arc(facing, half_angle, height, width) if arc and facing is not None else _NO_MASK
         )
+        smoke_mask = smoke if smoke is not None else _NO_MASK
+        words = self._words(cells) if channel == 2 else None
+        if words is not None:
+            cut_field_words(
+                cells, words, FOV_MASKS, arc_mask, arc, x, y, smoke_mask, smoke is not None, out
+            )
+        else:
+            cut_field(cells, channel, arc_mask, arc, x, y, smoke_mask, smoke is not None, out)
 
     def field(self, origin: Cell, facing: str | None, half_angle: float, radius: int) -> BoolArray:
         height, width = self.clear.shape

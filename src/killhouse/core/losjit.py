@@ -28,7 +28,11 @@ def _pair_clear(
     ay: int,
     bx: int,
     by: int,
+    total: IntArray,
+    shut: IntArray,
 ) -> bool:
+    # ``total`` and ``shut``: scratch counts per anti-diagonal, at least |dx| + |dy| + 1 long,
+    # shared by the pairs of one batch (one allocation per batch, not per pair)
     dx, dy = bx - ax, by - ay
     sx = 1 if dx > 0 else (-1 if dx < 0 else 0)
     sy = 1 if dy > 0 else (-1 if dy < 0 else 0)
@@ -37,8 +41,9 @@ def _pair_clear(
         return not (has_veil and veil[ay, ax])
     major = max(adx, ady)
     x_major = adx >= ady
-    total = np.zeros(adx + ady + 1, dtype=np.int64)
-    shut = np.zeros(adx + ady + 1, dtype=np.int64)
+    for s in range(adx + ady + 1):
+        total[s] = 0
+        shut[s] = 0
     for i in range(major + 1):
         base = (2 * i * ady + adx) // (2 * adx) if x_major else (2 * i * adx + ady) // (2 * ady)
         for c in range(-1, 2):
@@ -83,9 +88,14 @@ def _pairs(
     b: IntArray,
     out: BoolArray,
 ) -> None:
+    longest = 1
+    for k in range(a.shape[0]):
+        longest = max(longest, abs(b[k, 0] - a[k, 0]) + abs(b[k, 1] - a[k, 1]) + 1)
+    total = np.zeros(longest, dtype=np.int64)
+    shut = np.zeros(longest, dtype=np.int64)
     for k in range(a.shape[0]):
         out[k] = _pair_clear(
-            opaque, veil, has_veil, supercover, a[k, 0], a[k, 1], b[k, 0], b[k, 1]
+            opaque, veil, has_veil, supercover, a[k, 0], a[k, 1], b[k, 0], b[k, 1], total, shut
         )
 
 

@@ -1,4 +1,5 @@
-"""Movement on a multi-level board: cheapest costs by python-tcod Dijkstra, and path checks.
+"""Movement on a multi-level board: cheapest costs by a compiled Dijkstra (python-tcod's for
+the ``StepCosts`` model), and path checks.
 
 A ruleset describes movement with arrays, never with callbacks: per level, the cost to
 ENTER each cell (0 = cannot enter) and a mask of the cells a diagonal step may not squeeze
@@ -19,9 +20,6 @@ model itself lives in ``core.steps``; its public names are importable from here 
 
 from __future__ import annotations
 
-import hashlib
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -34,6 +32,7 @@ from numpy.typing import NDArray
 
 from killhouse.core.board import Board
 from killhouse.core.cells import Cell
+from killhouse.core.pathjit import solve_plain
 from killhouse.core.steps import (
     CARDINAL,
     DIAGONAL,
@@ -177,7 +176,7 @@ def distance_field(
 
     ``enter_cost[level]`` is the cost to enter each cell (0 = cannot enter);
     ``squeeze_blocked[level]`` marks cells a diagonal may not pass between (default: the mask
-    ``rules.squeeze`` names); ``costs`` adds the ``StepCosts`` terms (K-9). Runs one tcod
+    ``rules.squeeze`` names); ``costs`` adds the ``StepCosts`` terms (K-9). Runs one
     Dijkstra over a (level, y, x) graph. With ``max_cost``, cells whose visible cost exceeds
     it are reported unreachable (the same field otherwise), and without stair links the
     search runs on the window of cells such a route can reach.
@@ -259,78 +258,16 @@ def _solve(
     rules: StepRules,
     roots: list[tuple[int, int, int]],
 ) -> NDArray[np.int32]:
-    """The resolved distances from ``roots`` over the plain graph, built or reused."""
-    key = _graph_key(cost, blocked, links, rules)
-    with _GRAPH_LOCK:
-        finder = _GRAPHS.pop(key, None)
-        if finder is None:
-            finder = tcod.path.Pathfinder(_plain_graph(cost, blocked, links, rules))
-        else:
-            finder.clear()
-        _GRAPHS[key] = finder  # most recently used last
-        while len(_GRAPHS) > _GRAPH_CACHE_SIZE:
-            del _GRAPHS[next(iter(_GRAPHS))]
-        for root in roots:
-            finder.add_root(root)
-        finder.resolve()
-        distance: NDArray[np.int32] = np.array(finder.distance)
-    return distance
-
-
-#: Built tcod pathfinders by graph content digest, least recently used first (see ``_graph_key``).
-_GRAPHS: OrderedDict[bytes, tcod.path.Pathfinder] = OrderedDict()
-_GRAPH_CACHE_SIZE = 16
-_GRAPH_LOCK = threading.Lock()
-
-
-def _graph_key(
-    cost: NDArray[np.int32],
-    blocked: BoolArray,
-    links: frozenset[tuple[Cell, Cell]],
-    rules: StepRules,
-) -> bytes:
-    """A digest of everything the plain movement graph is built from.
-
-    Keyed on content, never on identity: a board's arrays change in place when a door opens,
-    and the digest of a map's arrays costs far less than rebuilding the graph.
-    """
-    digest = hashlib.blake2b(digest_size=16)
-    digest.update(repr((cost.shape, rules.cardinal, rules.diagonal, sorted(links))).encode())
-    digest.update(cost.tobytes())
-    digest.update(np.packbits(blocked).tobytes())
-    return digest.digest()
-
-
-def _plain_graph(
-    cost: NDArray[np.int32],
-    blocked: BoolArray,
-    links: frozenset[tuple[Cell, Cell]],
-    rules: StepRules,
-) -> tcod.path.CustomGraph:
-    """The tcod graph of king steps and stair links for ``distance_field`` without a model."""
-    n, height, width = cost.shape
-    cost = cost.copy()  # the graph keeps its arrays: never share one a caller may change
-    graph = tcod.path.CustomGraph((n, height, width))
-    for dx, dy in CARDINAL:
-        graph.add_edge((0, dy, dx), rules.cardinal, cost=cost)
-    for dx, dy in DIAGONAL:
-        # rulings E-2, G-3: the step from (y, x) is allowed only if neither (y+dy, x) nor
-        # (y, x+dx) is blocked
-        allowed = (
-            ~blocked[:, 1 + dy : 1 + dy + height, 1 : 1 + width]
-            & ~blocked[:, 1 : 1 + height, 1 + dx : 1 + dx + width]
-        )
-        graph.add_edge((0, dy, dx), rules.diagonal, cost=cost, condition=allowed)
-    # stair links, one edge per distinct offset, true only at the link sources (ruling E-3)
-    sources: dict[tuple[int, int, int], BoolArray] = {}
-    for a, b in sorted(links):
-        offset = (b.level - a.level, b.y - a.y, b.x - a.x)
-        if offset not in sources:
-            sources[offset] = np.zeros((n, height, width), dtype=bool)
-        sources[offset][a.level, a.y, a.x] = True
-    for offset, condition in sources.items():
-        graph.add_edge(offset, rules.cardinal, cost=cost, condition=condition)
-    return graph
+    """The resolved distances from ``roots`` over the plain graph (king steps, the squeeze rule
+    on diagonals, stair links as cardinal steps), by the compiled search of ``core.pathjit``."""
+    return solve_plain(
+        cost,
+        blocked,
+        frozenset(((a.level, a.y, a.x), (b.level, b.y, b.x)) for a, b in links),
+        rules.cardinal,
+        rules.diagonal,
+        roots,
+    )
 
 
 def _modelled_field(board: Board, starts: Iterable[Cell], steps: Steps) -> DistanceField:

@@ -14,7 +14,7 @@ from typing import Any
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.geometry import chebyshev, los_pairs
 from killhouse.rulesets.base import Action
-from killhouse.rulesets.execute.movement import claimable, destinations, moves_key
+from killhouse.rulesets.execute.movement import claimable, stops, within_reach
 from killhouse.rulesets.execute.rolls import (
     device_tn,
     grenade_tn,
@@ -137,23 +137,33 @@ def planning_actions(state: ExecuteState) -> list[Action]:
         out.append(_act(side, "recruit_custom", {"role": "setup"},
                         **dict(zip(STATS, DEFAULT_STATS, strict=True))))
     supply = range(state.options.grenades_per_figure + 1)
+    cap = state.options.armour_cap(side)
     for agent in sorted(roster, key=lambda f: f.id):
         out.append(_act(side, "dismiss", {"role": "setup"}, figure=agent.id))
-        for weapon in sorted(tables().weapons):
-            for armour in range(state.options.armour_cap(side) + 1):
-                for grenades in supply:
-                    if (weapon, armour, grenades) != (agent.weapon, agent.armour, agent.grenades):
-                        out.append(
-                            _act(
-                                side,
-                                "loadout",
-                                {"role": "setup"},
-                                figure=agent.id,
-                                weapon=weapon,
-                                armour=armour,
-                                grenades=grenades,
-                            )
-                        )
+        # the loadouts offered depend on nothing else: kept, as every planning step asks
+        key = ("loadouts", side, agent.id, agent.weapon, agent.armour, agent.grenades, cap,
+               state.options.grenades_per_figure)
+        loadouts: list[Action] | None = state.memo.get(key)
+        if loadouts is None:
+            loadouts = [
+                _act(
+                    side,
+                    "loadout",
+                    {"role": "setup"},
+                    figure=agent.id,
+                    weapon=weapon,
+                    armour=armour,
+                    grenades=grenades,
+                )
+                for weapon in sorted(tables().weapons)
+                for armour in range(cap + 1)
+                for grenades in supply
+                if (weapon, armour, grenades) != (agent.weapon, agent.armour, agent.grenades)
+            ]
+            if len(state.memo) >= MEMO_LIMIT:
+                state.memo.clear()
+            state.memo[key] = loadouts
+        out += loadouts
     if len(state.notes) < MAX_NOTES:
         out.append(_act(side, "note", {"role": "other"}, text=""))
     if roster:
@@ -316,33 +326,53 @@ def task_actions(state: ExecuteState, side: str) -> list[Action]:
     return out
 
 
+#: moves one figure keeps by (square, cost) before it starts afresh
+MOVE_POOL_LIMIT = 20_000
+
+
 def move_actions(state: ExecuteState, side: str) -> list[Action]:
     """Combat step 4: a destination per figure (E-34 insertion for off-map agents), and claims
     by agents that have not moved yet or made the last move (E-30: right before or after)."""
     out: list[Action] = []
+    barred = stops(state)
     for f in ready(state, side, on_map=False):
         if f.pos is None and f.kind != AGENT:
             continue
-        # a figure's moves are kept under what they are computed from (``moves_key``)
-        key = ("moves", side, f.id, moves_key(state, f))
-        moves: list[Action] | None = state.memo.get(key)
-        if moves is None:
-            # built directly (what Action.make gives: args sorted; the cell is a tuple, equal
-            # to and hashed as its frozen form, so bots read it without converting it back);
-            # a turn lists thousands of moves
-            moves = [
-                Action.frozen(
-                    side,
-                    "move",
-                    (("figure", f.id), ("to", cell)),
-                    {"role": "move", "to": cell_json(cell), "cost": cost, "figure": f.id},
-                )
-                for cell, cost in sorted(destinations(state, f).items())
-            ]
+        within = within_reach(state, f)
+        # every move within reach is built once and kept beside the squares it is built from;
+        # a list for the squares free now is a filter over it
+        key = ("moves", side, f.id, id(within))
+        found: tuple[list[tuple[Cell, int]], list[Action]] | None = state.memo.get(key)
+        if found is None or found[0] is not within:
+            # every move the figure was offered is kept by (square, cost): a list worked out
+            # again after an enemy's move is mostly the same moves
+            pool_key = ("move-pool", side, f.id)
+            pool: dict[tuple[Cell, int], Action] | None = state.memo.get(pool_key)
+            if pool is None or len(pool) >= MOVE_POOL_LIMIT:
+                pool = {}
+            listed = []
+            for item in within:
+                made = pool.get(item)
+                if made is None:
+                    cell, cost = item
+                    # built directly (what Action.make gives: args sorted; the cell is a
+                    # tuple, equal to and hashed as its frozen form, so bots read it without
+                    # converting it back); a turn lists thousands of moves
+                    made = pool[item] = Action.frozen(
+                        side,
+                        "move",
+                        (("figure", f.id), ("to", cell)),
+                        {"role": "move", "to": list(cell), "cost": cost, "figure": f.id},
+                    )
+                listed.append(made)
+            found = (within, listed)
             if len(state.memo) >= MEMO_LIMIT:
                 state.memo.clear()
-            state.memo[key] = moves
-        out += moves
+            state.memo[key] = found
+            state.memo[pool_key] = pool
+        here = f.pos
+        out += [a for (cell, _), a in zip(within, found[1], strict=True)
+                if cell not in barred and cell != here]
     if side != state.fbi:
         return out
     claimants = [f for f in ready(state, side) if f.kind == AGENT]

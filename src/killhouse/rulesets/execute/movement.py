@@ -23,7 +23,7 @@ from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.execute.facts import STAIR_COST, STEP_RULES, step_costs
 from killhouse.rulesets.execute.state import AGENT, EXTRACTED, HOSTAGE, ExecuteState, Figure
-from killhouse.rulesets.execute.vision import MEMO_LIMIT, witnesses
+from killhouse.rulesets.execute.vision import MEMO_LIMIT, terrain_key, witnesses
 
 
 def blocking_side(state: ExecuteState, figure: Figure) -> str:
@@ -122,6 +122,17 @@ def free_entries(state: ExecuteState) -> list[Cell]:
     ]
 
 
+def start_groups(state: ExecuteState, figure: Figure) -> list[tuple[int, tuple[Cell, ...]]]:
+    """Where ``figure``'s walk starts: its square, or off the map the free entry squares
+    grouped by the MP their first step costs (E-34)."""
+    if figure.pos is not None:
+        return [(0, (figure.pos,))]
+    by_cost: dict[int, list[Cell]] = {}
+    for c in free_entries(state):
+        by_cost.setdefault(step_cost(state, c), []).append(c)
+    return [(extra, tuple(cells)) for extra, cells in sorted(by_cost.items())]
+
+
 def reach(state: ExecuteState, figure: Figure) -> Reach:
     """Cheapest costs for ``figure`` from where it stands, or from off-map via entry squares.
 
@@ -136,13 +147,7 @@ def reach(state: ExecuteState, figure: Figure) -> Reach:
         return result
     costs = enter_costs(state, blocking_side(state, figure))
     walls = squeeze(state)
-    if figure.pos is not None:
-        groups: list[tuple[int, tuple[Cell, ...]]] = [(0, (figure.pos,))]
-    else:
-        by_cost: dict[int, list[Cell]] = {}
-        for c in free_entries(state):
-            by_cost.setdefault(step_cost(state, c), []).append(c)
-        groups = [(extra, tuple(cells)) for extra, cells in sorted(by_cost.items())]
+    groups = start_groups(state, figure)
     memo_key = (
         "reach",
         tuple(groups),
@@ -169,30 +174,65 @@ def reach(state: ExecuteState, figure: Figure) -> Reach:
     return result
 
 
-def moves_key(state: ExecuteState, figure: Figure) -> tuple[object, ...]:
-    """Everything ``destinations(state, figure)`` is computed from: the figure's reach (by its
-    memo key), its allowance, and the squares it may not end on that lie within reach. A
-    figure far from the one that just moved keeps its list of moves."""
-    r = reach(state, figure)
-    mp = figure.card.movement
-    blocked = {f.pos for f in state.figures.values() if f.active and f.pos is not None}
-    blocked |= windows(state)
-    if figure.pos is not None:
-        blocked.add(figure.pos)
-    near = []
-    for c in blocked:
-        cost = r.cost(c)
-        if cost is not None and cost <= mp:
-            near.append(c)
-    return (state.cache[("reach-key", figure.id)], mp, tuple(sorted(near)))
+def stops(state: ExecuteState) -> frozenset[Cell]:
+    """Squares no move may end on (E-4, E-66): those of active figures, and windows (cached
+    until the state changes)."""
+    found: frozenset[Cell] | None = state.cache.get("stops")
+    if found is None:
+        held = {f.pos for f in state.figures.values() if f.active and f.pos is not None}
+        found = state.cache["stops"] = frozenset(held | windows(state))
+    return found
 
 
-def destinations(state: ExecuteState, figure: Figure) -> dict[Cell, int]:
-    """Every square ``figure`` may end a move on this turn, with its MP cost (E-4: free squares).
+def walk_discs(state: ExecuteState, figure: Figure, mp: int) -> list[tuple[Cell, int]]:
+    """Squares and radii whose discs (Chebyshev distance on the square's level) hold every
+    square a walk of at most ``mp`` MP can enter: each step, a stair link's included, costs at
+    least 1 MP and moves at most one square (E-3), so a walk stays within its remaining MP of
+    where it started, or of the far end of a stair link it took."""
+    best: dict[Cell, int] = {}
+    todo = [(c, mp - extra) for extra, cells in start_groups(state, figure) for c in cells]
+    links = [(a, b) for a, b in state.board.stairs.items() if a != b]
+    links += [(b, a) for a, b in links]
+    while todo:
+        here, left = todo.pop()
+        if left < 0 or best.get(here, -1) >= left:
+            continue
+        best[here] = left
+        for a, b in links:
+            if a.level == here.level and chebyshev(a, here) <= left - 1:
+                todo.append((b, left - 1 - chebyshev(a, here)))
+    return sorted(best.items())
 
-    Computed on the fields' arrays; the squares come out in sorted order.
+
+def within_reach(state: ExecuteState, figure: Figure) -> list[tuple[Cell, int]]:
+    """Every square ``figure`` can get to this turn, in ``Cell`` order, with its MP cost, before
+    any square is barred for being held.
+
+    Kept in ``state.memo`` under the figure's starts, its allowance, the terrain, and only
+    the enemies that stand where a walk within its allowance could go (``walk_discs``): an
+    enemy anywhere else changes none of it (E-4), so an enemy's move across the map leaves
+    the list standing.
     """
     mp = figure.card.movement
+    discs = walk_discs(state, figure, mp)
+    barring = blocking_side(state, figure)
+    near = []
+    for f in state.figures.values():
+        pos = f.pos
+        if f.side == barring and f.active and pos is not None and any(
+            c.level == pos.level and chebyshev(c, pos) <= r for c, r in discs
+        ):
+            near.append(pos)
+    key = (
+        "within",
+        tuple(start_groups(state, figure)),
+        mp,
+        tuple(terrain_key(state, level) for level in range(len(state.board.levels))),
+        tuple(sorted(near)),
+    )
+    found: list[tuple[Cell, int]] | None = state.memo.get(key)
+    if found is not None:
+        return found
     r = reach(state, figure)
     best: list[NDArray[np.int64] | None] = [None] * len(state.board.levels)
     for fld, extra, _ in r.fields:
@@ -202,21 +242,29 @@ def destinations(state: ExecuteState, figure: Figure) -> dict[Cell, int]:
             cost = np.where(mask, raw.astype(np.int64) // fld.rules.divisor + extra, _NO_COST)
             prev = best[level]
             best[level] = cost if prev is None else np.minimum(prev, cost)
-    blocked = {f.pos for f in state.figures.values() if f.active and f.pos is not None}
-    blocked |= windows(state)
-    if figure.pos is not None:
-        blocked.add(figure.pos)
-    out: dict[Cell, int] = {}
+    found = []
     for level, level_cost in enumerate(best):
         if level_cost is None:
             continue
         xs, ys = np.nonzero(level_cost.T < _NO_COST)  # x-major: the order of Cell(level, x, y)
         values = level_cost[ys, xs].tolist()
-        for x, y, c in zip(xs.tolist(), ys.tolist(), values, strict=True):
-            cell = Cell(level, x, y)
-            if cell not in blocked:
-                out[cell] = c
-    return out
+        found += [
+            (Cell(level, x, y), c) for x, y, c in zip(xs.tolist(), ys.tolist(), values, strict=True)
+        ]
+    if len(state.memo) >= MEMO_LIMIT:
+        state.memo.clear()
+    state.memo[key] = found
+    return found
+
+
+def destinations(state: ExecuteState, figure: Figure) -> dict[Cell, int]:
+    """Every square ``figure`` may end a move on this turn, with its MP cost (E-4: free squares).
+
+    Computed on the fields' arrays; the squares come out in sorted order.
+    """
+    barred = stops(state)
+    return {c: cost for c, cost in within_reach(state, figure)
+            if c not in barred and c != figure.pos}
 
 
 #: the most waypoints one move may carry (a route longer than any Movement needs no more)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any, Literal
 
 from killhouse.core.board import Board
@@ -126,6 +127,12 @@ class Figure:
         }
 
 
+@lru_cache(maxsize=256)
+def sorted_cells(cells: frozenset[Cell]) -> tuple[Cell, ...]:
+    """A fixed set of squares in order, sorted once (a device's covers go into every view)."""
+    return tuple(sorted(cells))
+
+
 @dataclass
 class Device:
     """A building device (lock, camera, alarm, power) with its level; public (ruling E-20)."""
@@ -145,7 +152,7 @@ class Device:
             "at": cell_json(self.at),
             "level": self.level,
             "working": self.working,
-            "covers": [cell_json(c) for c in sorted(self.covers)],
+            "covers": [list(c) for c in sorted_cells(self.covers)],
             "links": list(self.links),
         }
 

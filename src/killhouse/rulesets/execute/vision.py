@@ -39,61 +39,65 @@ def camera_cells(state: ExecuteState) -> frozenset[Cell]:
 def cells_in_sight(state: ExecuteState, side: str, cells: Sequence[Cell]) -> list[bool]:
     """For each cell, whether ``side`` sees it now (LOS from an observer, or a camera).
 
-    Kept in ``state.memo`` under what the answer is computed from (the observers' squares,
-    the cells asked, the terrain, the working cameras): after an action that moved nobody
-    and opened no door, both sides' sight is known without a line traced.
+    Each observer's sight is one whole-level mask (``eye_mask``), kept in ``state.memo`` under
+    its square and its level's terrain: an action that moves one figure or opens one door
+    traces lines only from the observers whose ground changed.
     """
     if not cells:
         return []
     eyes = observers(state, side)
-    key = (
-        "sight",
-        side,
-        tuple(f.pos for f in eyes),
-        tuple(cells),
-        tuple(lv.terrain.tobytes() for lv in state.board.levels),
-        camera_cells(state) if side == state.terrorists else None,
-    )
-    known: list[bool] | None = state.memo.get(key)
-    if known is None:
-        known = _cells_in_sight(state, side, cells, eyes)
-        if len(state.memo) >= MEMO_LIMIT:
-            state.memo.clear()
-        state.memo[key] = known
-    return list(known)
-
-
-#: entries ``state.memo`` keeps before it starts afresh (shared with ``movement.reach``)
-MEMO_LIMIT = 512
-
-
-def _cells_in_sight(
-    state: ExecuteState, side: str, cells: Sequence[Cell], eyes: list[Figure]
-) -> list[bool]:
-    out = [False] * len(cells)
-    by_level: dict[int, list[tuple[int, int]]] = {}
+    grids: dict[int, list[list[bool]]] = {}
+    masks: dict[int, NDArray[np.bool_]] = {}
     for f in eyes:
         assert f.pos is not None
-        by_level.setdefault(f.pos.level, []).append((f.pos.x, f.pos.y))
-    for level, origins in by_level.items():
-        idx = [i for i, c in enumerate(cells) if c.level == level]
-        if not idx:
-            continue
-        opaque = state.board.opaque(level)
-        n_o = len(origins)
-        src = np.repeat(np.asarray(origins, dtype=np.int64), len(idx), axis=0)
-        dst = np.tile(np.asarray([(cells[i].x, cells[i].y) for i in idx], dtype=np.int64), (n_o, 1))
-        pairs = los_pairs(opaque, src, dst).reshape(n_o, len(idx))
-        ok: NDArray[np.bool_] = np.any(pairs, axis=0)
-        for j, i in enumerate(idx):
-            if bool(ok[j]):
-                out[i] = True
+        level = f.pos.level
+        mask = eye_mask(state, f.pos)
+        prev = masks.get(level)
+        masks[level] = mask if prev is None else prev | mask
+    for level, mask in masks.items():
+        grids[level] = mask.tolist()
+    out = [False] * len(cells)
+    for i, c in enumerate(cells):
+        grid = grids.get(c.level)
+        if grid is not None and grid[c.y][c.x]:
+            out[i] = True
     if side == state.terrorists:
         covered = camera_cells(state)
         for i, c in enumerate(cells):
             if c in covered:
                 out[i] = True
     return out
+
+
+#: entries ``state.memo`` keeps before it starts afresh (shared with ``movement.reach``)
+MEMO_LIMIT = 2048
+
+
+def terrain_key(state: ExecuteState, level: int) -> bytes:
+    """The level's terrain as bytes, made once per state change (a memo key part: bytes keep
+    their hash, so a lookup does not read the map again)."""
+    key = ("terrain-key", level)
+    found: bytes | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = state.board.levels[level].terrain.tobytes()
+    return found
+
+
+def eye_mask(state: ExecuteState, at: Cell) -> NDArray[np.bool_]:
+    """Per square of ``at``'s level, whether the segment from ``at`` to it is clear (E-6):
+    traced once per square and terrain, then kept in ``state.memo``."""
+    key = ("eye", at, terrain_key(state, at.level))
+    found: NDArray[np.bool_] | None = state.memo.get(key)
+    if found is None:
+        shape = state.board.levels[at.level].terrain.shape
+        ys, xs = np.indices(shape)
+        dst = np.stack([xs.ravel(), ys.ravel()], axis=1)
+        src = np.broadcast_to(np.array([at.x, at.y]), dst.shape)
+        found = los_pairs(state.board.opaque(at.level), src, dst).reshape(shape)
+        if len(state.memo) >= MEMO_LIMIT:
+            state.memo.clear()
+        state.memo[key] = found
+    return found
 
 
 def _targets(state: ExecuteState, side: str) -> list[Figure]:
@@ -238,15 +242,19 @@ def _refresh_side(state: ExecuteState, side: str, log: EventLog) -> None:
 
 
 def door_cells(state: ExecuteState) -> list[Cell]:
-    """Every door square of the map, in a fixed order (cached per game)."""
-    cached = state.cache.get("doors-all")
+    """Every door square of the map, in a fixed order (kept in ``state.memo`` under the
+    terrain, so a door blown away is never listed again)."""
+    key = ("doors-all", *(terrain_key(state, i) for i in range(len(state.board.levels))))
+    cached = state.memo.get(key)
     if cached is None:
         cells: list[Cell] = []
         for level, lv in enumerate(state.board.levels):
             ys, xs = np.nonzero(door_mask(lv.terrain))
             cells.extend(Cell(level, int(x), int(y)) for y, x in zip(ys, xs, strict=True))
         cached = sorted(cells)
-        state.cache["doors-all"] = cached
+        if len(state.memo) >= MEMO_LIMIT:
+            state.memo.clear()
+        state.memo[key] = cached
     result: list[Cell] = cached
     return result
 

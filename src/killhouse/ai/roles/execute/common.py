@@ -5,7 +5,7 @@ rules)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -27,6 +27,8 @@ _DOOR_CODES = {"open": Terrain.DOOR_OPEN, "closed": Terrain.DOOR_CLOSED,
                "locked": Terrain.DOOR_LOCKED}
 #: the path cost the planner gives a locked door: picking it takes a turn or two
 LOCK_COST = 4
+#: sight masks kept at most (one per enemy square asked about; doors rarely change)
+SIGHT_TARGETS = 512
 #: what shutting off each kind of device is worth to the FBI (a lock opens the way on)
 TASK_VALUE = {"lock": 0.6, "camera": 0.4, "alarm": 0.4, "power": 0.5}
 
@@ -59,6 +61,11 @@ class ExecuteBot(BaselineBot):
         #: locked doors nobody on the side can pick: walls to the planner
         self.sealed: frozenset[Cell] = frozenset()
         self.own_list: list[dict[str, Any]] = []
+        #: per target square, the squares with a clear segment to it (``sight_to``)
+        self._sight_to: dict[Cell, NDArray[np.bool_]] = {}
+        self._sight_version = -1
+        self._moves_of: Sequence[Action] | None = None
+        self._moves: list[tuple[Action, str, Cell | None]] = []
 
     # -- what the side knows of the map --------------------------------------------------
     def sync(self, view: dict[str, Any]) -> None:
@@ -95,11 +102,43 @@ class ExecuteBot(BaselineBot):
 
     def los_count(self, cell: Cell, others: Sequence[Cell]) -> int:
         """How many of ``others`` (same level) have line of sight to ``cell`` on the known plan."""
-        return self.mirror.count_in_sight(cell, others)
+        return self.los_counts([cell], others)[cell]
 
     def los_counts(self, cells: Iterable[Cell], others: Sequence[Cell]) -> dict[Cell, int]:
-        """``los_count`` for many cells at once (sight lines cached until a door changes)."""
-        return self.mirror.counts_in_sight(cells, others)
+        """``los_count`` for many cells at once: per level, the sum of each other's sight mask
+        (``sight_to``), read off for every cell; an other listed twice counts twice."""
+        sums: dict[int, list[list[int]]] = {}
+        by_level: dict[int, list[Cell]] = {}
+        for o in others:
+            by_level.setdefault(o.level, []).append(o)
+        for level, group in by_level.items():
+            total = np.zeros(self.plan.levels[level].terrain.shape, dtype=np.int64)
+            for o in group:
+                total += self.sight_to(o)
+            sums[level] = cast(list[list[int]], total.tolist())
+        out: dict[Cell, int] = {}
+        for c in cells:
+            found = sums.get(c.level)
+            out[c] = 0 if found is None else found[c.y][c.x]
+        return out
+
+    def sight_to(self, target: Cell) -> NDArray[np.bool_]:
+        """Per square of ``target``'s level, whether the segment from it to ``target`` is clear
+        on the known plan: one compiled batch per target, kept until a door changes."""
+        if self._sight_version != self.mirror.sight_version:
+            self._sight_version = self.mirror.sight_version
+            self._sight_to.clear()
+        found = self._sight_to.get(target)
+        if found is None:
+            shape = self.plan.levels[target.level].terrain.shape
+            ys, xs = np.indices(shape)
+            origins = np.stack([xs.ravel(), ys.ravel()], axis=1)
+            ends = np.broadcast_to(np.array([target.x, target.y]), origins.shape)
+            found = los_pairs(self.plan.opaque(target.level), origins, ends).reshape(shape)
+            if len(self._sight_to) >= SIGHT_TARGETS:
+                self._sight_to.clear()
+            self._sight_to[target] = found
+        return found
 
     # -- helpers ---------------------------------------------------------------------------
     @staticmethod
@@ -107,6 +146,25 @@ class ExecuteBot(BaselineBot):
         """Where a move goes: its ``to`` argument (a cell as listed), else the hint's."""
         to = action.get("to")
         return to if type(to) is Cell else cell_of(action.hint.get("to"))
+
+    def move_list(self, actions: Sequence[Action]) -> list[tuple[Action, str, Cell | None]]:
+        """Every move of ``actions`` as (action, figure, destination), read once per decision:
+        a turn lists thousands of moves and the scoring passes over them more than once."""
+        if self._moves_of is actions:
+            return self._moves
+        out: list[tuple[Action, str, Cell | None]] = []
+        for a in actions:
+            if a.kind != "move":
+                continue
+            args = a.args
+            # the ruleset lists a move as (("figure", id), ("to", cell)): read it in place
+            if (len(args) == 2 and args[0][0] == "figure" and args[1][0] == "to"
+                    and type(args[1][1]) is Cell):
+                out.append((a, str(args[0][1]), args[1][1]))
+            else:
+                out.append((a, str(a.get("figure")), self.dest(a)))
+        self._moves_of, self._moves = actions, out
+        return out
 
     @staticmethod
     def places(mine: dict[str, dict[str, Any]]) -> dict[str, Cell | None]:
@@ -193,6 +251,7 @@ class ExecuteBot(BaselineBot):
     def choose(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action:
         if not actions:
             raise ValueError("no legal action to choose from")
+        self._moves_of = None
         self.sync(view)
         self.own_list = list(view.get("figures", []))
         chosen = self.pregame(view, actions) if view.get("phase") not in (

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from collections.abc import Set as AbstractSet
+from typing import Any, cast
 
 import numpy as np
 
@@ -28,8 +29,14 @@ class FbiBot(ExecuteBot):
     def __init__(self, scenario: Scenario, side: str) -> None:
         super().__init__(scenario, side)
         self.explored = [np.zeros(lv.terrain.shape, dtype=bool) for lv in self.plan.levels]
-        #: deep extraction squares, keyed on the door states and the zone they were found for
-        self._deep: dict[tuple[Any, ...], tuple[Cell, ...]] = {}
+        #: deep extraction squares per zone, kept while the plan's terrain stands
+        self._deep: dict[tuple[Cell, ...], tuple[Cell, ...]] = {}
+        self._deep_version = -1
+        #: the extraction zone as the view lists it, and as cells
+        self._extraction_raw: list[Any] | None = None
+        self._extraction: list[Cell] = []
+        #: per (square, level) of one decision: each square's distance to the nearest teammate
+        self._apart: dict[tuple[Cell | None, int], list[list[int]] | None] = {}
         self.last_move_turn = 0
 
     def combat(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action | None:
@@ -84,11 +91,9 @@ class FbiBot(ExecuteBot):
         turn = int(view.get("turn", 0))
         self.blocked = {c: t for c, t in self.blocked.items() if turn - t < 4}
         dests: dict[str, set[Cell]] = {}
-        for a in actions:
-            if a.kind == "move":
-                to = self.dest(a)
-                if to is not None:
-                    dests.setdefault(str(a.get("figure")), set()).add(to)
+        for _, fid, to in self.move_list(actions):
+            if to is not None:
+                dests.setdefault(fid, set()).add(to)
         for f in view.get("figures", []):
             here = cell_of(f.get("at"))
             if here is None or f.get("status") != "active" or f["id"] not in dests:
@@ -140,9 +145,9 @@ class FbiBot(ExecuteBot):
                               if c is not None]
         bombs = [c for c in (cell_of(b.get("at")) for b in view.get("bombs", [])
                              if b.get("state") == "armed") if c is not None]
-        extraction = [c for c in (cell_of(x) for x in view["public"]["extraction"])
-                      if c is not None]
+        extraction = self.extraction(view["public"]["extraction"])
         deep = self.deep(extraction)
+        exits = frozenset(extraction)
         primary = captives + bombs
         hunting = primary + enemies + remembered_enemies
         goal_field = self.distances(hunting) or self.distances(self.frontier())
@@ -160,17 +165,17 @@ class FbiBot(ExecuteBot):
         bomb_field = self.distances(timers) if timers else None
         team = [c for c in (cell_of(f.get("at")) for f in mine.values()
                             if f.get("status") == "active") if c is not None]
-        moves = [(a, self.dest(a)) for a in actions if a.kind == "move"]
-        shots = self.los_counts((c for _, c in moves if c is not None), enemies)
+        moves = self.move_list(actions)
+        shots = self.los_counts((c for _, _, c in moves if c is not None), enemies)
         where = self.places(mine)
+        self._apart.clear()
         scored: list[tuple[float, Action]] = []
-        for action, dest in moves:
-            fid = str(action.get("figure"))
+        for action, fid, dest in moves:
             here = where.get(fid)
             if dest is None:
                 continue
             if fid in led:
-                score = self.lead_score(here, dest, led[fid], out_field, extraction)
+                score = self.lead_score(here, dest, led[fid], out_field, exits)
                 scored.append((score, action))
                 continue
             if fid in squad and bomb_field is not None:
@@ -192,8 +197,8 @@ class FbiBot(ExecuteBot):
             if score <= 0:
                 continue
             # stack up: stay near the team; look for a shot at a known gunman
-            others = [c for c in team if c != here and c.level == dest.level]
-            if others and min(chebyshev(dest, c) for c in others) > 5:
+            apart = self.apart(team, here, dest.level)
+            if apart is not None and apart[dest.y][dest.x] > 5:
                 score -= 1.0
             score += 1.5 * min(2, shots.get(dest, 0))
             scored.append((score, action))
@@ -205,6 +210,21 @@ class FbiBot(ExecuteBot):
         if turn - self.last_move_turn >= 2:
             return self.unstick(view, actions, rng)
         return None
+
+    def apart(self, team: list[Cell], here: Cell | None, level: int) -> list[list[int]] | None:
+        """Per square of ``level``, the Chebyshev distance to the nearest of ``team`` there
+        other than ``here`` (None if there is none), worked out once per decision."""
+        key = (here, level)
+        if key in self._apart:
+            return self._apart[key]
+        others = [c for c in team if c != here and c.level == level]
+        grid: list[list[int]] | None = None
+        if others:
+            ys, xs = np.indices(self.plan.levels[level].terrain.shape)
+            near = np.min([np.maximum(abs(xs - c.x), abs(ys - c.y)) for c in others], axis=0)
+            grid = cast(list[list[int]], near.tolist())
+        self._apart[key] = grid
+        return grid
 
     @staticmethod
     def skill(f: dict[str, Any]) -> int:
@@ -255,12 +275,8 @@ class FbiBot(ExecuteBot):
         step off the stairs beside them and wait for whoever comes down, or shuffle a little."""
         where = self.places(self.own(view))
         scored: list[tuple[float, Action]] = []
-        for action in actions:
-            if action.kind != "move":
-                continue
-            fid = str(action.get("figure"))
+        for action, fid, dest in self.move_list(actions):
             here = where.get(fid)
-            dest = self.dest(action)
             if here is None or dest is None or dest.level != here.level:
                 continue
             on_stairs = self.plan.terrain(here) in (Terrain.STAIRS_UP, Terrain.STAIRS_DOWN)
@@ -292,9 +308,19 @@ class FbiBot(ExecuteBot):
         sight = self.los_counts(near, [cell])
         return [n for n in near if sight[n]]
 
+    def extraction(self, raw: list[Any]) -> list[Cell]:
+        """The view's extraction squares as cells, converted again only when the list differs."""
+        if raw != self._extraction_raw:
+            self._extraction_raw = raw
+            self._extraction = [c for c in (cell_of(x) for x in raw) if c is not None]
+        return list(self._extraction)
+
     def deep(self, extraction: list[Cell]) -> list[Cell]:
         """Extraction squares whose every passable neighbour is an extraction square too."""
-        key = (self._door_key, tuple(extraction))
+        if self._deep_version != self.mirror.terrain_version:
+            self._deep_version = self.mirror.terrain_version
+            self._deep.clear()
+        key = tuple(extraction)
         if key in self._deep:
             return list(self._deep[key])
         zone = set(extraction)
@@ -324,7 +350,7 @@ class FbiBot(ExecuteBot):
         return float((now if now is not None else to + 1) - to)
 
     def lead_score(self, here: Cell | None, dest: Cell, hostages: list[Cell],
-                   field: DistanceField | None, extraction: list[Cell]) -> float:
+                   field: DistanceField | None, extraction: AbstractSet[Cell]) -> float:
         """A leader walks its hostages to the extraction squares, and keeps moving to pull them."""
         if field is None:
             return 0.0
@@ -334,7 +360,7 @@ class FbiBot(ExecuteBot):
         now = field.cost(here) if here is not None else None
         gain = float((now if now is not None else to + 1) - to)
         lag = max((chebyshev(dest, h) for h in hostages if h.level == dest.level), default=0)
-        if here is not None and here in set(extraction):
+        if here is not None and here in extraction:
             # at the way out: shuffle closer to the hostages so they step out
             return 5.0 - lag
         return gain - 0.3 * max(0, lag - 6) + 0.1

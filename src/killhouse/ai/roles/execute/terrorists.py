@@ -94,13 +94,12 @@ class TerroristBot(ExecuteBot):
                                   if m.get("kind") == "agent") if c is not None]
         field = self.distances(seen_agents + noise + remembered)
         places = [c for c in (cell_of(f.get("at")) for f in mine.values()) if c is not None]
-        moves = [(a, self.dest(a)) for a in actions if a.kind == "move"]
-        places += [c for _, c in moves if c is not None]
+        moves = self.move_list(actions)
+        places += [c for _, _, c in moves if c is not None]
         sight = self.los_counts(places, seen_agents) if seen_agents else {}
         where = self.places(mine)
         scored: list[tuple[float, Action]] = []
-        for action, dest in moves:
-            fid = str(action.get("figure"))
+        for action, fid, dest in moves:
             here = where.get(fid)
             if here is None or dest is None:
                 continue

@@ -1,0 +1,86 @@
+"""The Execute role bots' fast paths answer exactly what the slow, obvious ways answer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from killhouse.ai.roles.execute import FbiBot, bot_for
+from killhouse.ai.roles.execute.common import ExecuteBot
+from killhouse.core.cells import Cell
+from killhouse.core.geometry import chebyshev, line_of_sight
+from killhouse.core.rng import Rng
+from killhouse.core.terrain import Terrain
+from killhouse.engine.game import Game
+from killhouse.rulesets.base import Action
+from killhouse.scenario.loader import load_scenario
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios" / "execute"
+
+
+def test_sight_counts_match_one_segment_at_a_time_and_follow_a_door() -> None:
+    sc = load_scenario(SCENARIOS / "embassy.yaml")
+    bot = FbiBot(sc, "fbi")
+    plan = bot.plan
+    cells = [Cell(lv, int(x), int(y)) for lv, level in enumerate(plan.levels)
+             for y, x in zip(*np.nonzero(level.terrain != Terrain.WALL), strict=True)]
+    rng = np.random.default_rng(5)
+    others = [cells[i] for i in rng.choice(len(cells), 6, replace=False)]
+    others.append(others[0])  # listed twice, counted twice
+    door = next(c for c in cells if plan.terrain(c) in (Terrain.DOOR_CLOSED, Terrain.DOOR_OPEN))
+
+    def slow() -> dict[Cell, int]:
+        return {c: sum(1 for o in others if o.level == c.level
+                       and line_of_sight(plan.opaque(c.level), (c.x, c.y), (o.x, o.y)))
+                for c in cells}
+
+    assert bot.los_counts(cells, others) == slow()
+    assert bot.los_count(cells[0], others) == slow()[cells[0]]
+    # a door shut on the copy changes the sight masks: none is served stale
+    shut = Terrain.DOOR_OPEN if plan.terrain(door) == Terrain.DOOR_CLOSED else Terrain.DOOR_CLOSED
+    assert bot.mirror.set_terrain([(door, shut)])
+    assert bot.los_counts(cells, others) == slow()
+
+
+def test_move_list_reads_what_the_actions_say() -> None:
+    sc = load_scenario(SCENARIOS / "bank.yaml")
+    game = Game(sc, 3)
+    bots = {side: bot_for(sc, side) for side in sc.side_ids()}
+    rng = Rng.from_seed(3)
+    while True:
+        side = game.pending()[0].side
+        actions = game.legal_actions(side)
+        if any(a.kind == "move" for a in actions):
+            break
+        game.apply(bots[side].choose(game.view(side), actions, rng))
+    bot = FbiBot(sc, "fbi")
+    odd = Action.make("fbi", "move", {"to": [0, 1, 2]}, figure="x", to=[0, 1, 2], via=[])
+    listed = bot.move_list([*actions, odd])
+    expected = [(a, str(a.get("figure")), ExecuteBot.dest(a))
+                for a in [*actions, odd] if a.kind == "move"]
+    assert listed == expected
+    assert listed[-1][2] == Cell(0, 1, 2)
+
+
+def test_nearest_teammate_grid_and_deep_exits_match_the_plain_answers() -> None:
+    sc = load_scenario(SCENARIOS / "embassy.yaml")
+    bot = FbiBot(sc, "fbi")
+    team = [Cell(0, 3, 3), Cell(0, 10, 7), Cell(1, 5, 5), Cell(0, 20, 2)]
+    height, width = bot.plan.levels[0].terrain.shape
+    for here in (team[0], None):
+        grid = bot.apart(team, here, 0)
+        assert grid is not None
+        for y in range(height):
+            for x in range(width):
+                d = Cell(0, x, y)
+                assert grid[y][x] == min(chebyshev(d, c) for c in team
+                                         if c != here and c.level == 0)
+    assert bot.apart([Cell(1, 5, 5)], Cell(1, 5, 5), 1) is None  # nobody else there
+    raw = [[0, x, 15] for x in range(24)] + [[0, x, 14] for x in range(24)]
+    exits = bot.extraction(raw)
+    assert exits == [Cell(0, x, y) for x, y in [(x, 15) for x in range(24)]
+                     + [(x, 14) for x in range(24)]]
+    assert bot.extraction([[0, 1, 15]]) == [Cell(0, 1, 15)]  # a different list: read again
+    deep = bot.deep(exits)
+    assert Cell(0, 5, 15) in deep and Cell(0, 5, 14) not in deep  # row 13 lies beyond
