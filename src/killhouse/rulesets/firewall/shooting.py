@@ -191,6 +191,7 @@ def shot_situation(
         leader=bonus_for(firer, teams[firer.team], figures),
         target_optic="target_optic" in firer.cyber,
         combat_computer="combat_computer" in firer.cyber,
+        transport=firer.rode,  # vehicles hook: riding penalty (F-46)
     )
 
 
