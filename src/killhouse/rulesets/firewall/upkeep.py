@@ -38,7 +38,7 @@ from killhouse.rulesets.firewall.teams import (
     team_stopped,
 )
 from killhouse.rulesets.firewall.turn import initiative
-from killhouse.rulesets.firewall.vision import seen_by_side, update_awareness
+from killhouse.rulesets.firewall.vision import update_awareness
 
 
 def upkeep(state: FirewallState, chance: Chance, log: EventLog) -> None:
@@ -230,7 +230,8 @@ def remember(state: FirewallState) -> None:
     of an enemy that left view may be shown as stale)."""
     for side in state.sides:
         notes = state.last_seen.setdefault(side, {})
-        for fid in seen_by_side(state.board, state.figures, side):
+        from killhouse.rulesets.firewall.vehicles.sight import figures_seen  # vehicles hook
+        for fid in figures_seen(state.board, state.figures, state.vehicles, side):
             f = state.figures[fid]
             notes[fid] = (f.level, *f.cell, state.turn)
 

@@ -14,7 +14,6 @@ from killhouse.rulesets.firewall.objectives import HOSTAGES
 from killhouse.rulesets.firewall.state import FirewallState
 from killhouse.rulesets.firewall.tables import tables
 from killhouse.rulesets.firewall.teams import Figure, Status
-from killhouse.rulesets.firewall.vision import seen_by_side
 from killhouse.rulesets.kit.view import Status as ViewStatus
 from killhouse.rulesets.kit.view import viewer
 
@@ -31,8 +30,8 @@ VIEW_STATUS: dict[Status, ViewStatus] = {
 
 
 def _at(f: Figure) -> list[int] | None:
-    if f.status in (Status.ROUTED, Status.EXITED, Status.RESERVE):
-        return None
+    if f.status in (Status.ROUTED, Status.EXITED, Status.RESERVE, Status.ABOARD):
+        return None  # ABOARD: inside a vehicle, at its place (vehicles hook)
     return [f.level, *f.cell]
 
 
@@ -206,10 +205,10 @@ def snapshot(state: FirewallState) -> dict[str, Any]:
 def known_ids(state: FirewallState, side: str) -> frozenset[str]:
     """Ids the side may name: its own figures and teams, and the others it sees now or has
     seen before."""
-    from killhouse.rulesets.firewall.vehicles.views import known_vehicle_ids
+    from killhouse.rulesets.firewall.vehicles.views import figures_seen, known_vehicle_ids
     own = {f.id for f in state.figures.values() if f.side == side}
     teams = {t.id for t in state.teams.values() if t.side == side}
-    return frozenset(own | teams | seen_by_side(state.board, state.figures, side)
+    return frozenset(own | teams | figures_seen(state.board, state.figures, state.vehicles, side)
                      | set(state.last_seen.get(side, {}))
                      | known_vehicle_ids(state, side))  # vehicles hook
 

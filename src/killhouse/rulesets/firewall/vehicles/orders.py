@@ -321,7 +321,7 @@ def embark(state: FirewallState, action: Action, chance: Chance, log: EventLog) 
     leader); on any result but CF it gets in (with a carried figure)."""
     f = state.figures[str(action.get("figure"))]
     v = state.vehicles[str(action.get("vehicle"))]
-    watchers = _watchers(state, v) | {f.side}
+    watchers = frozenset({f.side})  # §21.4: those who saw the figure, not only the vehicle
     seen_before = frozenset(s for s in state.sides if f.id in figures_seen(
         state.board, state.figures, state.vehicles, s))
     f.move_used = True
@@ -412,9 +412,7 @@ def disembark(state: FirewallState, action: Action, chance: Chance, log: EventLo
             g.cell = sq
         v.transfer_this_turn = True
     _roller(f, roll.result)
-    if f.status is not Status.ABOARD and f.status is not Status.ACTIVE and f.aboard:
-        pass
-    watchers = _watchers(state, v) | {f.side} | frozenset(
+    watchers = frozenset({f.side}) | frozenset(
         s for s in state.sides if f.id in figures_seen(state.board, state.figures,
                                                        state.vehicles, s))
     log.emit("disembark", {"figure": f.id, "vehicle": v.id, "dice": list(roll.dice),

@@ -1,0 +1,206 @@
+"""Section 17 (vehicles and personal transport): Vehicle Points of every sample, the §22
+vehicle vectors S7, S9 and S15 as rows, vehicle damage and destruction, driving at the edge of
+its allowance, arcs, passengers, personal transport, and "Escape from Ash End" in play."""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from killhouse.engine.game import Game
+from killhouse.errors import IllegalActionError
+from killhouse.rulesets.base import Action
+from killhouse.rulesets.firewall.fire import can_affect_vehicle
+from killhouse.rulesets.firewall.state import FirewallState
+from killhouse.rulesets.firewall.teams import Status
+from killhouse.rulesets.firewall.vehicles.build import (
+    design_of,
+    design_problems,
+    sample,
+    vehicle_points,
+)
+from killhouse.rulesets.firewall.vehicles.catalogue import catalogue
+from killhouse.rulesets.firewall.vehicles.damage import apply_effect, effect_on_vehicle
+from killhouse.rulesets.firewall.vehicles.driving import Drive, drive_problem
+from killhouse.rulesets.firewall.vehicles.gunnery import in_arc
+from killhouse.rulesets.firewall.vehicles.model import ACTIVE, DESTROYED
+from killhouse.rulesets.firewall.vehicles.sight import stamp
+from killhouse.rulesets.firewall.vehicles.transport import combat_penalty, note_ride, ride_maximum
+from killhouse.scenario.loader import load_scenario
+from tests.conformance import play_out
+
+ROOT = Path(__file__).resolve().parents[3]
+ASH = ROOT / "scenarios" / "firewall" / "escape_from_ash_end.yaml"
+
+#: §17.9 samples priced by §17.2-§17.6: each sits at or under its chassis limit except the
+#: Mercedes UAV, 44 VP against 42 (ruling F-51 keeps it as printed)
+VP = {"purple_haze": 10, "gladiator": 10, "whippet": 14, "improvised_apc": 28,
+      "mercedes_uav": 44, "city_bug": 12, "silver_ghostmaker": 28, "valiant_yeoman": 28,
+      "nhs_ambulance": 14, "nhs_combat_ambulance": 26, "riot_vehicle": 38,
+      "thatcher_tank": 55}
+
+
+@pytest.mark.parametrize("sid", sorted(VP))
+def test_sample_vehicle_points(sid: str) -> None:
+    d = sample(sid)
+    assert vehicle_points(d) == VP[sid]
+    assert design_problems(d, sample_vehicle=True) == []
+
+
+def test_uav_is_over_its_limit_when_built_by_a_player() -> None:
+    assert design_problems(sample("mercedes_uav")) == [
+        "44 VP is over the IFV / Small tank / attack air car's limit of 42 (§17.2)"]
+
+
+def test_a_design_at_the_limit_and_one_vp_past() -> None:
+    spec = {"chassis": "motorbike", "crew": ["driver"], "passengers": 1,
+            "move": {"land": "fast"}, "armour": "soft", "mounts": []}
+    assert vehicle_points(design_of(spec)) == 10
+    assert design_problems(design_of(spec)) == []
+    over = design_of({**spec, "passengers": 2})
+    assert design_problems(over) == ["11 VP is over the Motor bike's limit of 10 (§17.2)"]
+
+
+def test_motorbikes_take_no_turret_and_no_side_hard_point() -> None:
+    spec = {"chassis": "motorbike", "crew": ["driver"], "move": {"land": "very_slow"},
+            "armour": "soft", "mounts": [{"type": "VMG", "kind": "turret"}]}
+    assert "no turrets" in design_problems(design_of(spec))[0]
+    spec["mounts"] = [{"type": "VMG", "kind": "hardpoint", "arc": "left"}]
+    assert "front or back" in design_problems(design_of(spec))[0]
+
+
+# -- §22 vehicle vectors as rows -------------------------------------------------------------
+@pytest.mark.parametrize(("attack", "result", "armour", "effect"), [
+    ("SS(A)", "S", "light", 3),       # S7: S, Light −3
+    ("SS(A)", "S", "soft", 4),        # S7: Soft −4
+    ("SS(A)", "S", "medium", 2),      # S7: Medium −2
+    ("SS(A)", "S", "heavy", 1),       # S7: Heavy −1
+    ("SS(A)", "CS", "light", "kill"),  # S7: CS destroyed unless Heavy
+    ("SS(A)", "CS", "heavy", 3),      # S7: Heavy −3
+    ("AV(L)", "S", "medium", 1),      # S9: Korolev vs Medium tank S −1
+    ("AV(L)", "CS", "medium", 4),     # S9: CS −4
+    ("AV(H)", "S", "soft", "kill"),   # S9: AV(H) vs soft skin S Kill
+    ("AV(M)", "CS", "heavy", 4),      # S9: AV(M) vs Heavy CS −4
+    ("VMG", "S", "soft", 4),          # S15: VMG (B(HMG)) S: the car −4
+    ("VMG", "F", "soft", 0),
+    ("SS", "CS", "soft", "kill"),     # F-50: soft skin, the weapon's own table
+])
+def test_vehicle_vectors(attack: str, result: str, armour: str, effect: object) -> None:
+    assert effect_on_vehicle(attack, result, armour) == effect  # type: ignore[arg-type]
+
+
+def test_s15_a_vmg_cannot_hurt_a_light_apc() -> None:
+    assert can_affect_vehicle("VMG", "soft")
+    assert not can_affect_vehicle("VMG", "light")
+    assert can_affect_vehicle("SS(A)", "light") and can_affect_vehicle("AV(L)", "heavy")
+
+
+# -- in play ---------------------------------------------------------------------------------
+def _ash(seed: int = 1) -> Game:
+    return Game(load_scenario(ASH), seed)
+
+
+def _bring(state: FirewallState, vid: str, anchor: tuple[int, int], facing: str) -> None:
+    v = state.vehicles[vid]
+    v.status, v.anchor, v.facing, v.arrives_roll = ACTIVE, anchor, facing, None
+    for fid in v.passengers:
+        state.figures[fid].cell = anchor
+    stamp(state.board, v)
+
+
+def test_vehicle_damage_to_gutz_2_stands_and_below_destroys_with_passengers_out() -> None:
+    game = _ash()
+    state = game.state
+    _bring(state, "apc", (30, 36), "n")
+    v = state.vehicles["apc"]
+    v.gutz = 5
+    assert not apply_effect(state, v, 3)  # Gutz 2: still running
+    assert v.status == ACTIVE and v.gutz == 2
+    whitney = state.figures["whitney"]
+    assert apply_effect(state, v, 1)  # Gutz 1: destroyed (§17.7)
+    assert v.status == DESTROYED
+    assert whitney.status is Status.ACTIVE and whitney.gutz == 2  # 6 − 4, no armour: stands
+    assert state.figures["yardie-3"].status is Status.ROUTED  # 5 − 4 = 1: routs
+    assert all(state.figures[f].aboard is None for f in ("moab", "ticker"))
+    # the wreck stays on the board and blocks (F-146)
+    assert not state.board.passable(state.vehicles["apc"].cells()[0])
+
+
+def test_drive_allowance_at_its_edge_and_one_step_past() -> None:
+    game = _ash()
+    state = game.state
+    _bring(state, "apc", (0, 40), "n")  # improvised APC: Land Slow, cruise 36 cm
+    v = state.vehicles["apc"]
+    state.active_team = v.team
+    assert catalogue().speed_cm("land", "slow", "cruise") == 36
+    # 14 squares north = 35 cm: allowed; 15 = 37.5 cm: too far
+    assert drive_problem(state, Drive("apc", "cruise", ((0, 26),))) is None
+    problem = drive_problem(state, Drive("apc", "cruise", ((0, 25),)))
+    assert problem is not None and "more than 36 cm" in problem
+    # a quarter turn costs 5 cm (F-147): 12 squares + turn = 35 cm fits, 13 + turn does not
+    assert drive_problem(state, Drive("apc", "cruise", ((0, 28),), "e")) is None
+    assert drive_problem(state, Drive("apc", "cruise", ((0, 27),), "e")) is not None
+
+
+def test_vehicles_keep_out_of_rubble_and_buildings() -> None:
+    game = _ash()
+    state = game.state
+    _bring(state, "apc", (30, 36), "n")
+    problem = drive_problem(state, Drive("apc", "cruise", ((30, 30),)))
+    assert problem is not None and "rubble" in problem  # the rubble at 31..33, 31..32
+
+
+def test_hard_point_arcs_with_the_45_degree_line_in_front() -> None:
+    game = _ash()
+    uav = game.state.vehicles["uav"]
+    _bring(game.state, "uav", (22, 30), "n")  # footprint x 22..24, y 30..34
+    assert in_arc(uav, "front", "hardpoint", (23, 20))
+    assert not in_arc(uav, "front", "hardpoint", (40, 32))  # right arc
+    assert in_arc(uav, None, "turret", (40, 32))
+
+
+def test_passengers_get_out_only_when_the_vehicle_stood_still() -> None:
+    game = _ash()
+    state = game.state
+    _bring(state, "uav", (22, 36), "n")
+    v = state.vehicles["uav"]
+    v.moved_last_turn = True
+    team = state.teams["extraction"]
+    state.active_team = team.id
+    team.activated_this_turn = True
+    act = Action.make(game.ruleset.sides(state)[0], "disembark", figure="malone",
+                      to=[0, 21, 36])
+    with pytest.raises(IllegalActionError, match="moved this Turn or the last"):
+        game.ruleset.apply(state, act, game.chance, game.log)  # type: ignore[attr-defined]
+    v.moved_last_turn = False
+    options = [a for a in game.ruleset.legal_actions(state, "mayor") if a.kind == "disembark"]
+    assert options and all(a.get("figure") in team.members for a in options)
+
+
+def test_personal_transport_speeds_and_penalty() -> None:
+    game = _ash()
+    f = game.state.figures["theo"]
+    f.transport, f.riding = "pedal_bike", True
+    assert ride_maximum(f, "run") == 42 and ride_maximum(f, "crawl") == 12
+    f.cyber = frozenset({"cyber_legs_basic"})
+    assert ride_maximum(f, "walk") > 26  # cyber legs count, armour does not (F-38)
+    assert combat_penalty(f) == 0
+    note_ride(f, "walk")
+    assert combat_penalty(f) == -1
+    note_ride(f, "crawl")  # the fastest speed of the Turn stays (F-46)
+    assert combat_penalty(f) == -1
+    note_ride(f, "run")
+    assert combat_penalty(f) == -3
+    assert Fraction(catalogue().transport["skateboard"]["full"]) == 36
+
+
+def test_ash_end_random_play_keeps_every_check_with_vehicles_hidden() -> None:
+    """Random legal play of the vehicle scenario, cut to 9 Turns so both vehicles arrive:
+    invariants and the leak check (vehicles are secret ids until seen) after every step."""
+    scenario = dataclasses.replace(load_scenario(ASH), turn_limit=9)
+    game = play_out(scenario, 5)
+    assert game.result is not None
+    assert any(e.kind == "vehicle-arrives" for e in game.log.events)
