@@ -166,7 +166,8 @@ class FirewallBot(BaselineBot):
         still near him so passengers may get out and in (§17.3)."""
         hint = action.hint
         vid = str(action.get("vehicle"))
-        car = next((v for v in view.get("vehicles", []) if v.get("id") == vid), {})
+        car: dict[str, Any] = next(
+            (v for v in view.get("vehicles", []) if v.get("id") == vid), {})
         here = cell_of(car.get("at"))
         to = cell_of(hint.get("to"))
         if here is None or to is None:
@@ -198,7 +199,7 @@ class FirewallBot(BaselineBot):
         to = cell_of(action.hint.get("to"))
         enemies = self._enemies(view)
         if mayor is not None and to is not None and (_d2(to, mayor) <= 144 or enemies):
-            return 2000.0 - _d2(to, mayor) ** 0.5
+            return 2000.0 - float(_d2(to, mayor)) ** 0.5
         return -10.0
 
     # -- choosing ----------------------------------------------------------------------
