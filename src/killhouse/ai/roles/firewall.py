@@ -24,6 +24,7 @@ hostage or a helpless figure, never a blast where it would catch a friend.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -199,7 +200,7 @@ class FirewallBot(BaselineBot):
         to = cell_of(action.hint.get("to"))
         enemies = self._enemies(view)
         if mayor is not None and to is not None and (_d2(to, mayor) <= 144 or enemies):
-            return 2000.0 - float(_d2(to, mayor)) ** 0.5
+            return 2000.0 - math.sqrt(_d2(to, mayor))
         return -10.0
 
     # -- choosing ----------------------------------------------------------------------
