@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from killhouse.core.cells import Cell
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.rulesets.firewall.leaders import failure_limit
@@ -110,33 +109,49 @@ def new_turn(state: FirewallState, log: EventLog, chance: Chance) -> None:
         f.rode = "none"
 
 
-def vehicle_fits(state: FirewallState, v: Vehicle, anchor: tuple[int, int], facing: str,
-                 *, ignore: frozenset[str] = frozenset()) -> str | None:
-    """Why the footprint may not stand at ``anchor`` facing ``facing``, or ``None``: in
-    bounds, on open ground a vehicle may enter (ruling F-144), clear of figures and other
-    vehicles (F-47: no ramming)."""
+def forbidden(state: FirewallState, v: Vehicle,
+              ignore: frozenset[str] = frozenset()) -> dict[tuple[int, int], str]:
+    """The squares a footprint of ``v`` may not cover now, each with the reason: not open
+    ground, building or rubble (F-144), a figure or another vehicle (F-47). Squares off the
+    table are refused separately."""
+    import numpy as np
+
     from killhouse.core.terrain import Terrain
-    board = state.board
-    level = board.levels[v.level]
-    held = {f.cell for f in state.figures.values() if f.level == v.level
-            and f.id not in ignore
-            and f.status in (Status.ACTIVE, Status.INCAPACITATED, Status.KILLED)}
-    others: set[tuple[int, int]] = set()
+    level = state.board.levels[v.level]
+    terrain = level.terrain.copy()
+    for (x, y), t in v.under.items():
+        terrain[y, x] = t
+    out: dict[tuple[int, int], str] = {}
+    for y, x in zip(*np.nonzero(level.clutter >= BUILDING_CLUTTER), strict=True):
+        out[(int(x), int(y))] = "is a building or rubble (Clutter 4-5, ruling F-144)"
+    for y, x in zip(*np.nonzero(terrain != Terrain.FLOOR), strict=True):
+        out[(int(x), int(y))] = "is not open ground (F-47, F-144)"
+    for f in state.figures.values():
+        if f.level == v.level and f.id not in ignore and f.status in (
+                Status.ACTIVE, Status.INCAPACITATED, Status.KILLED):
+            out[f.cell] = "holds a figure (no overrunning, F-47)"
     for o in state.vehicles.values():
         if o.id != v.id and o.on_table and o.level == v.level:
-            others.update(o.squares())
+            for sq in o.squares():
+                out[sq] = "holds another vehicle (no ramming, F-47)"
+    return out
+
+
+def vehicle_fits(state: FirewallState, v: Vehicle, anchor: tuple[int, int], facing: str,
+                 *, ignore: frozenset[str] = frozenset(),
+                 blocked: dict[tuple[int, int], str] | None = None) -> str | None:
+    """Why the footprint may not stand at ``anchor`` facing ``facing``, or ``None``: in
+    bounds, on open ground a vehicle may enter (ruling F-144), clear of figures and other
+    vehicles (F-47: no ramming). ``blocked`` is ``forbidden``'s answer, when known."""
+    if blocked is None:
+        blocked = forbidden(state, v, ignore)
+    level = state.board.levels[v.level]
     for x, y in v.squares(anchor, facing):
-        if not board.in_bounds(Cell(v.level, x, y)):
+        if not (0 <= x < level.width and 0 <= y < level.height):
             return f"square {[x, y]} is off the table"
-        if (x, y) in others:
-            return f"square {[x, y]} holds another vehicle (no ramming, F-47)"
-        terrain = v.under.get((x, y), int(level.terrain[y, x]))
-        if terrain != Terrain.FLOOR:
-            return f"square {[x, y]} is not open ground (F-47, F-144)"
-        if int(level.clutter[y, x]) >= BUILDING_CLUTTER:
-            return f"square {[x, y]} is a building or rubble (Clutter 4-5, ruling F-144)"
-        if (x, y) in held:
-            return f"square {[x, y]} holds a figure (no overrunning, F-47)"
+        why = blocked.get((x, y))
+        if why is not None:
+            return f"square {[x, y]} {why}"
     return None
 
 

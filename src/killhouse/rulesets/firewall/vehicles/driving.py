@@ -30,7 +30,7 @@ from killhouse.rulesets.firewall.objectives import on_edge
 from killhouse.rulesets.firewall.tables import tables
 from killhouse.rulesets.firewall.teams import Status
 from killhouse.rulesets.firewall.vehicles.catalogue import SPEEDS, catalogue
-from killhouse.rulesets.firewall.vehicles.crew import crew_stopped, vehicle_fits
+from killhouse.rulesets.firewall.vehicles.crew import crew_stopped, forbidden, vehicle_fits
 from killhouse.rulesets.firewall.vehicles.damage import crew_gain
 from killhouse.rulesets.firewall.vehicles.model import EXITED, Vehicle
 from killhouse.rulesets.firewall.vehicles.sight import stamp, unstamp
@@ -74,8 +74,10 @@ def route_cost(v: Vehicle, d: Drive) -> tuple[list[tuple[XY, RootSum]], RootSum]
     return squares, length + TURN_CM * turns
 
 
-def drive_problem(state: FirewallState, d: Drive) -> str | None:
-    """Why the drive is not allowed now, or ``None``."""
+def drive_problem(state: FirewallState, d: Drive,
+                  blocked: dict[XY, str] | None = None) -> str | None:
+    """Why the drive is not allowed now, or ``None`` (``blocked``: ``forbidden``'s answer
+    for this vehicle, when the caller has it)."""
     v = state.vehicles.get(d.vehicle)
     if v is None or not v.active:
         return f"{d.vehicle} is not a running vehicle"
@@ -94,13 +96,15 @@ def drive_problem(state: FirewallState, d: Drive) -> str | None:
     limit = maximum(v, d.speed)
     if not _within(cost, limit):
         return f"the route and turns cost more than {limit} cm, the most at {d.speed} speed"
+    if blocked is None:
+        blocked = forbidden(state, v)
     for anchor, _ in squares:
-        problem = vehicle_fits(state, v, anchor, v.facing)
+        problem = vehicle_fits(state, v, anchor, v.facing, blocked=blocked)
         if problem is not None:
             return problem
     end = squares[-1][0] if squares else v.anchor
     if d.facing is not None and d.facing != v.facing:
-        problem = vehicle_fits(state, v, end, d.facing)
+        problem = vehicle_fits(state, v, end, d.facing, blocked=blocked)
         if problem is not None:
             return f"no room to turn at the end: {problem}"
     if d.exit and not _edge(state, v, end, d.facing or v.facing):

@@ -94,38 +94,44 @@ def drive_options(state: FirewallState, side: str) -> Iterable[Action]:
     v = _active_vehicle(state, side)
     if v is None or not can_act(v.crew[0]) or v.crew[0].move_used:
         return []
+    from killhouse.rulesets.firewall.vehicles.crew import forbidden, vehicle_fits
+    blocked = forbidden(state, v)
     out: list[Action] = []
-    seen: set[tuple[object, ...]] = set()
-    for speed in ("cruise", "full"):
-        top = float(maximum(v, speed))
-        for dx, dy in DIRECTIONS:
-            step = 2.5 * (2 ** 0.5 if dx and dy else 1)
-            heading = HEADING.get((dx, dy), v.facing)
+    done: set[tuple[object, ...]] = set()
+    top = {speed: float(maximum(v, speed)) for speed in ("cruise", "full")}
+    longest = max(top.values())
+    for dx, dy in DIRECTIONS:
+        step = 2.5 * (2 ** 0.5 if dx and dy else 1)
+        # the farthest anchor along the ray every place up to which fits
+        reach = 0
+        while (reach + 1) * step <= longest and vehicle_fits(
+                state, v, (v.anchor[0] + dx * (reach + 1), v.anchor[1] + dy * (reach + 1)),
+                v.facing, blocked=blocked) is None:
+            reach += 1
+        heading = HEADING.get((dx, dy), v.facing)
+        for speed in ("cruise", "full"):
             for part in (1.0, 0.5, 0.25):
                 for face in dict.fromkeys((v.facing, heading)):
                     turn = 5 * quarter_turns(v.facing, face)
-                    n = int((top * part - turn) / step)
-                    for k in range(n, 0, -1):
-                        end = (v.anchor[0] + dx * k, v.anchor[1] + dy * k)
-                        if (speed, end, face) in seen:
-                            break
-                        act = Action.make(side, "drive", vehicle=v.id, speed=speed,
-                                          path=[[v.level, *end]],
-                                          facing=None if face == v.facing else face)
-                        if drive_problem(state, _drive(act)) is not None:
-                            continue
-                        seen.add((speed, end, face))
-                        mod = drive_modifier(state, v, _drive(act))
-                        p = _p(v.gutz, mod)
-                        out.append(dataclasses.replace(act, hint={
-                            "role": "drive", "to": [v.level, *end], "p": p}))
-                        leave = Action.make(side, "drive", vehicle=v.id, speed=speed,
-                                            path=[[v.level, *end]], exit=True,
-                                            facing=None if face == v.facing else face)
-                        if drive_problem(state, _drive(leave)) is None:
-                            out.append(dataclasses.replace(leave, hint={
-                                "role": "exit", "to": [v.level, *end], "p": p}))
-                        break
+                    k = min(reach, int((top[speed] * part - turn) / step))
+                    if k < 1 or (speed, k, dx, dy, face) in done:
+                        continue
+                    done.add((speed, k, dx, dy, face))
+                    end = (v.anchor[0] + dx * k, v.anchor[1] + dy * k)
+                    act = Action.make(side, "drive", vehicle=v.id, speed=speed,
+                                      path=[[v.level, *end]],
+                                      facing=None if face == v.facing else face)
+                    if drive_problem(state, _drive(act), blocked) is not None:
+                        continue
+                    p = _p(v.gutz, drive_modifier(state, v, _drive(act)))
+                    out.append(dataclasses.replace(act, hint={
+                        "role": "drive", "to": [v.level, *end], "p": p}))
+                    leave = Action.make(side, "drive", vehicle=v.id, speed=speed,
+                                        path=[[v.level, *end]], exit=True,
+                                        facing=None if face == v.facing else face)
+                    if drive_problem(state, _drive(leave), blocked) is None:
+                        out.append(dataclasses.replace(leave, hint={
+                            "role": "exit", "to": [v.level, *end], "p": p}))
     return out
 
 
