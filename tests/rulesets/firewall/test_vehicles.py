@@ -204,3 +204,28 @@ def test_ash_end_random_play_keeps_every_check_with_vehicles_hidden() -> None:
     game = play_out(scenario, 5)
     assert game.result is not None
     assert any(e.kind == "vehicle-arrives" for e in game.log.events)
+
+
+def test_a_passenger_fires_out_at_minus_3_and_cannot_be_targeted() -> None:
+    from killhouse.rulesets.firewall.fire import fire_terms
+    from killhouse.rulesets.firewall.shooting import Shot, shot_situation
+    from killhouse.rulesets.firewall.vehicles.orders import _at_window, passenger_fire_options
+    game = _ash()
+    state = game.state
+    _bring(state, "uav", (22, 36), "n")
+    team = state.teams["extraction"]
+    team.aware = True
+    state.active_team = team.id
+    team.activated_this_turn = True
+    enemy = state.figures["mildred"]
+    enemy.cell = (23, 31)
+    with _at_window(state, state.figures["militia-1"], "mildred"):
+        terms = dict(fire_terms(shot_situation(state.board, state.figures, state.teams,
+                                               Shot("militia-1", "corp_arms_mk_ii", "mildred"))))
+    assert terms["passenger"] == -3
+    assert state.figures["militia-1"].status is Status.ABOARD  # back inside after the check
+    options = list(passenger_fire_options(state, "mayor"))
+    assert {a.get("figure") for a in options} >= {"militia-1", "malone"}
+    # passengers are never targets: no enemy option names them
+    state.active_team = None
+    assert "militia-1" not in game.ruleset.view(state, "gang")["seen"]

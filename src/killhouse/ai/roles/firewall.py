@@ -245,7 +245,8 @@ class FirewallBot(BaselineBot):
             if task == "disarm":
                 return 840.0 if int(fig.get("skills", {}).get("technical", 0)) >= 2 else -1.0
             return 850.0
-        if kind in ("shoot", "close-combat", "vehicle-fire", "fire-at-vehicle"):
+        if kind in ("shoot", "close-combat", "vehicle-fire", "fire-at-vehicle",
+                    "passenger-fire"):
             return self.attack_value(view, action, mine)
         if kind == "drive":
             return self.vehicle_value(view, action)

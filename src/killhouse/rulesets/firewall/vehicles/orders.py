@@ -5,7 +5,8 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from killhouse.core.cells import Cell
@@ -15,6 +16,7 @@ from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.firewall.grid import model_within
 from killhouse.rulesets.firewall.gutz import change_gutz, gutz_roll, roller_change
+from killhouse.rulesets.firewall.shooting import Shot
 from killhouse.rulesets.firewall.teams import Figure, Status, bonus_for
 from killhouse.rulesets.firewall.vehicles.crew import (
     aboard_members,
@@ -463,3 +465,111 @@ def ride(state: FirewallState, action: Action, chance: Chance, log: EventLog) ->
 def passengers_can_act(state: FirewallState) -> bool:
     team = state.teams.get(state.active_team or "")
     return team is not None and any(passenger_can_act(f) for f in aboard_members(state, team))
+
+
+# -- passengers firing out -------------------------------------------------------------------
+
+@contextmanager
+def _at_window(state: FirewallState, f: Figure, target: str) -> Iterator[None]:
+    """Ruling F-157: a passenger fires from the footprint square nearest the target, facing
+    it, as an active figure for the length of the shot (its vehicle lifted off the board)."""
+    from killhouse.rulesets.firewall.vehicles.sight import lifted
+    v = state.vehicles[f.aboard or ""]
+    aim = state.figures[target].cell if target in state.figures else v.anchor
+    start = nearest_square(v, aim)
+    dx, dy = aim[0] - start[0], aim[1] - start[1]
+    saved = (f.status, f.cell, f.facing)
+    f.status, f.cell = Status.ACTIVE, start
+    f.facing = ((dx > 0) - (dx < 0), (dy > 0) - (dy < 0))
+    try:
+        with lifted(state.board, v):
+            yield
+    finally:
+        if f.status is Status.ACTIVE:
+            f.status, f.cell, f.facing = saved
+        else:  # killed or routed by its own weapon: out of the vehicle, beside it
+            from killhouse.rulesets.firewall.vehicles.damage import _squares_around
+            v.passengers.pop(f.id, None)
+            f.aboard = None
+            free = _squares_around(state, v)
+            f.cell = free[0] if free else f.cell
+
+
+def _passenger_shot(action: Action) -> Shot:
+    return Shot(str(action.get("figure")), str(action.get("weapon")), str(action.get("target")))
+
+
+def passenger_fire_options(state: FirewallState, side: str) -> Iterable[Action]:
+    from killhouse.rulesets.firewall.fire import fire_modifier
+    from killhouse.rulesets.firewall.shooting import shot_problem, shot_situation
+    from killhouse.rulesets.firewall.tables import tables
+    if state.active_team is None or state.teams[state.active_team].side != side:
+        return []
+    team = state.teams[state.active_team]
+    if not team.aware:
+        return []
+    inside = [f for f in aboard_members(state, team)
+              if not f.combat_used and not f.failed_this_turn and f.carrying is None]
+    if not inside:
+        return []
+    seen = sorted(figures_seen(state.board, state.figures, state.vehicles, side))
+    out = []
+    for f in inside:
+        for wid in f.weapons:
+            if tables().weapons[wid].launcher or tables().weapons[wid].mode().fire == "Spec":
+                continue
+            for target in seen:
+                if state.figures[target].side == side:
+                    continue
+                act = Action.make(side, "passenger-fire", figure=f.id, weapon=wid,
+                                  target=target)
+                with _at_window(state, f, target):
+                    if shot_problem(state.board, state.figures, _passenger_shot(act)):
+                        continue
+                    mod = fire_modifier(shot_situation(state.board, state.figures, state.teams,
+                                                       _passenger_shot(act),
+                                                       night=state.night))
+                t = state.figures[target]
+                out.append(dataclasses.replace(act, hint={
+                    "role": "attack", "p": _p(f.gutz, mod), "to": [t.level, *t.cell],
+                    "helpless": t.status is Status.INCAPACITATED, "hostage": False,
+                    "nonlethal": tables().weapons[wid].nonlethal, "grenade": False}))
+    return out
+
+
+def check_passenger_fire(state: FirewallState, action: Action) -> None:
+    from killhouse.rulesets.firewall.shooting import shot_problem
+    fid = str(action.get("figure"))
+    f = state.figures.get(fid)
+    team = state.teams.get(state.active_team or "")
+    if (f is None or team is None or team.side != action.side
+            or f not in aboard_members(state, team)):
+        raise IllegalActionError(f"{fid} is not a passenger of the active team")
+    if not team.aware:
+        raise IllegalActionError("a team not yet aware of the enemy takes no Combat actions (F-16)")
+    if f.carrying is not None:
+        raise IllegalActionError("a carrier cannot shoot or fight in close combat (F-54)")
+    target = str(action.get("target"))
+    if target not in figures_seen(state.board, state.figures, state.vehicles, action.side):
+        raise IllegalActionError(f"{target} is not a figure the side sees")
+    with _at_window(state, f, target):
+        problem = shot_problem(state.board, state.figures, _passenger_shot(action))
+    if problem is not None:
+        raise IllegalActionError(problem)
+
+
+def passenger_fire(state: FirewallState, action: Action, chance: Chance, log: EventLog) -> None:
+    """§17.3: a passenger's own hand weapon out of the vehicle, own Gutz, −3. The sides that
+    saw it fire may name it from now on (F-103)."""
+    from killhouse.rulesets.firewall.shooting import resolve_shot
+    f = state.figures[str(action.get("figure"))]
+    target = str(action.get("target"))
+    with _at_window(state, f, target):
+        resolve_shot(state.board, state.figures, state.teams, _passenger_shot(action), chance,
+                     log, night=state.night, sides=state.sides)
+        for s in state.sides:
+            if s != f.side and f.id in figures_seen(state.board, state.figures,
+                                                    state.vehicles, s):
+                state.last_seen.setdefault(s, {})[f.id] = (f.level, *f.cell, state.turn)
+    state.combat_happened = True
+    state.last = (f.id, "shoot", "")
