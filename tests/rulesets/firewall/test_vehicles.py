@@ -229,3 +229,35 @@ def test_a_passenger_fires_out_at_minus_3_and_cannot_be_targeted() -> None:
     # passengers are never targets: no enemy option names them
     state.active_team = None
     assert "militia-1" not in game.ruleset.view(state, "gang")["seen"]
+
+
+def test_c2_close_combat_with_a_grenade_against_a_light_vehicle() -> None:
+    """C2: g 7 against a Light vehicle with a frag grenade: −4 +4 → M 0; (2,4) → S: the
+    vehicle −2, the grenade used. Touching the footprint is 2 cm; one square farther is not."""
+    from killhouse.core.events import EventLog
+    from killhouse.rulesets.firewall.melee import melee_modifier
+    from killhouse.rulesets.firewall.vehicles.assault import (
+        Assault,
+        assault_problem,
+        assault_situation,
+        resolve_assault,
+    )
+    from tests.rulesets.firewall.test_closecombat import Dice
+    game = _ash()
+    state = game.state
+    _bring(state, "apc", (0, 40), "n")  # light armour, footprint x 0..1, y 40..43
+    v = state.vehicles["apc"]
+    v.gutz = 6
+    f = state.figures["guard-a"]
+    f.cell, f.gutz, f.skills, f.cyber, f.is_leader = (2, 41), 7, {}, frozenset(), False
+    f.grenades = {"fragmentation": 1}
+    state.teams["bodyguards"].aware = True
+    state.board.levels[0].clutter[41, 0:4] = 0  # §22: Clutter 0 unless stated
+    assert assault_problem(state, Assault("guard-a", "apc", "fragmentation")) is None
+    assert melee_modifier(assault_situation(state, f, v, "fragmentation")) == 0
+    assert melee_modifier(assault_situation(state, f, v, None)) == -4
+    assert resolve_assault(state, Assault("guard-a", "apc", "fragmentation"), Dice([2, 4]),
+                           EventLog()) == "S"
+    assert v.gutz == 4 and f.grenades["fragmentation"] == 0
+    f.cell, f.combat_used = (3, 41), False
+    assert "not within 2 cm" in str(assault_problem(state, Assault("guard-a", "apc")))

@@ -246,7 +246,7 @@ class FirewallBot(BaselineBot):
                 return 840.0 if int(fig.get("skills", {}).get("technical", 0)) >= 2 else -1.0
             return 850.0
         if kind in ("shoot", "close-combat", "vehicle-fire", "fire-at-vehicle",
-                    "passenger-fire"):
+                    "passenger-fire", "assault-vehicle"):
             return self.attack_value(view, action, mine)
         if kind == "drive":
             return self.vehicle_value(view, action)

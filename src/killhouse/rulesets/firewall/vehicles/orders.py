@@ -18,6 +18,7 @@ from killhouse.rulesets.firewall.grid import model_within
 from killhouse.rulesets.firewall.gutz import change_gutz, gutz_roll, roller_change
 from killhouse.rulesets.firewall.shooting import Shot
 from killhouse.rulesets.firewall.teams import Figure, Status, bonus_for
+from killhouse.rulesets.firewall.vehicles.assault import Assault, assault_problem, resolve_assault
 from killhouse.rulesets.firewall.vehicles.crew import (
     aboard_members,
     can_act,
@@ -573,3 +574,53 @@ def passenger_fire(state: FirewallState, action: Action, chance: Chance, log: Ev
                 state.last_seen.setdefault(s, {})[f.id] = (f.level, *f.cell, state.turn)
     state.combat_happened = True
     state.last = (f.id, "shoot", "")
+
+
+# -- close combat against a vehicle ------------------------------------------------------------
+
+def _assault(action: Action) -> Assault:
+    using = action.get("using")
+    return Assault(str(action.get("figure")), str(action.get("vehicle")),
+                   None if using is None else str(using))
+
+
+def assault_options(state: FirewallState, side: str) -> Iterable[Action]:
+    from killhouse.rulesets.firewall.melee import melee_modifier
+    from killhouse.rulesets.firewall.state import _aware, _team_figures
+    from killhouse.rulesets.firewall.vehicles.assault import BOMBS, assault_situation
+    if not state.vehicles:
+        return []
+    out = []
+    for f in _team_figures(state, side):
+        if f.combat_used or not _aware(state, f) or f.carrying is not None:
+            continue
+        kit = [None, *(w for w in f.weapons if w in BOMBS),
+               *(g for g, n in sorted(f.grenades.items()) if n > 0)]
+        for vid in sorted(state.vehicles):
+            for using in kit:
+                act = Action.make(side, "assault-vehicle", figure=f.id, vehicle=vid,
+                                  using=using)
+                if assault_problem(state, _assault(act)) is None:
+                    v = state.vehicles[vid]
+                    mod = melee_modifier(assault_situation(state, f, v, using))
+                    out.append(dataclasses.replace(act, hint={
+                        "role": "attack", "p": _p(f.gutz, mod), "vehicle": True,
+                        "to": [v.level, *nearest_square(v, f.cell)]}))
+    return out
+
+
+def check_assault(state: FirewallState, action: Action) -> None:
+    from killhouse.rulesets.firewall.state import _aware, _mine
+    f = _mine(state, action)
+    if not _aware(state, f):
+        raise IllegalActionError("a team not yet aware of the enemy takes no Combat actions (F-16)")
+    if f.carrying is not None:
+        raise IllegalActionError("a carrier cannot shoot or fight in close combat (F-54)")
+    problem = assault_problem(state, _assault(action))
+    if problem is not None:
+        raise IllegalActionError(problem)
+
+
+def assault(state: FirewallState, action: Action, chance: Chance, log: EventLog) -> None:
+    resolve_assault(state, _assault(action), chance, log)
+    state.last = (str(action.get("figure")), "close-combat", "")
