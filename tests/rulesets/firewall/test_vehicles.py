@@ -261,3 +261,26 @@ def test_c2_close_combat_with_a_grenade_against_a_light_vehicle() -> None:
     assert v.gutz == 4 and f.grenades["fragmentation"] == 0
     f.cell, f.combat_used = (3, 41), False
     assert "not within 2 cm" in str(assault_problem(state, Assault("guard-a", "apc")))
+
+
+def test_anti_vehicle_odds() -> None:
+    """S9's Korolev Rail Gun (AV(L)) at a Medium tank 60 cm away, crew g 8: CS −4 on 4
+    doubles, S −1, F, CF on 5-5 and 6-6; a VMG at Light armour is refused (F-50)."""
+    from killhouse.errors import UnknownRollError
+    from killhouse.rulesets.firewall.rolls import ROLLS
+    from killhouse.sim.odds import exact_odds, parse_args
+    spec = ROLLS["anti-vehicle"]
+    odds = exact_odds(spec, parse_args(spec, ["--weapon", "Korolev Rail Gun", "--armour",
+                                              "medium", "--gutz", "8", "--range-cm", "60"]))
+    assert odds == {"gutz-4": Fraction(4, 36), "gutz-1": Fraction(22, 36),
+                    "no-effect": Fraction(8, 36), "critical-failure": Fraction(2, 36)}
+    kill = exact_odds(spec, parse_args(spec, ["--weapon", "Korolev Heavy Rail Gun",
+                                              "--armour", "soft", "--gutz", "8"]))
+    # AV(H) vs soft: CS and S both Kill; 60 cm is short range for it (+1): total ≤ 9
+    assert kill["destroyed"] == Fraction(30, 36)
+    # the Long edge: 140 cm is allowed, 141 is beyond (F-19)
+    exact_odds(spec, parse_args(spec, ["--range-cm", "140"]))
+    with pytest.raises(UnknownRollError, match="beyond"):
+        exact_odds(spec, parse_args(spec, ["--range-cm", "141"]))
+    with pytest.raises(UnknownRollError, match="F-50"):
+        exact_odds(spec, parse_args(spec, ["--weapon", "Corp Arms 14mm HGMG"]))
