@@ -48,8 +48,9 @@ def own_figure(f: Figure) -> dict[str, Any]:
         "move_used": f.move_used, "combat_used": f.combat_used,
         "failed": f.failed_this_turn, "hidden": f.hidden, "carrying": f.carrying,
         "alarm": f.alarm,
-        # vehicles hook (§17): the vehicle it sits in and its personal transport
-        "aboard": f.aboard, "transport": f.transport, "riding": f.riding,
+        # vehicles hook (§17): the vehicle it sits in and its personal transport, when any
+        **({"aboard": f.aboard} if f.aboard else {}),
+        **({"transport": f.transport, "riding": f.riding} if f.transport else {}),
     }
 
 
@@ -111,7 +112,8 @@ def view(state: FirewallState, side: str) -> dict[str, Any]:
         "alarm": ({"raised": state.alarm_raised, "count": state.alarm_count}
                   if state.objective.alarm_team in state.teams
                   and state.teams[state.objective.alarm_team].side == side else None),
-        "vehicles": vehicles_view(state, side),  # vehicles hook (§17, §21.4)
+        # vehicles hook (§17, §21.4): only in games with vehicles
+        **({"vehicles": vehicles_view(state, side)} if state.vehicles else {}),
         "public": {
             "clouds": _clouds(state),
             "sections": [{"id": x.id, "destroyed": x.destroyed}
