@@ -284,3 +284,47 @@ def test_anti_vehicle_odds() -> None:
         exact_odds(spec, parse_args(spec, ["--range-cm", "141"]))
     with pytest.raises(UnknownRollError, match="F-50"):
         exact_odds(spec, parse_args(spec, ["--weapon", "Corp Arms 14mm HGMG"]))
+
+
+def test_a_pintle_gunner_is_a_target_in_cover_of_the_vehicle_armour() -> None:
+    """§17.6: a pintle gunner may be shot at by non-vehicle weapons, in cover equal to the
+    armour (Light −1); a rifle may not hurt the Light vehicle itself (F-50); a kill takes the
+    pintle out of the game (F-158)."""
+    from killhouse.core.events import EventLog
+    from killhouse.rulesets.firewall.fire import fire_terms
+    from killhouse.rulesets.firewall.teams import Team
+    from killhouse.rulesets.firewall.vehicles.build import make_vehicle
+    from killhouse.rulesets.firewall.vehicles.gunnery import (
+        AtVehicle,
+        VFire,
+        at_vehicle_problem,
+        gunner_situation,
+        resolve_at_vehicle,
+        vfire_problem,
+    )
+    from tests.rulesets.firewall.test_closecombat import Dice
+    design = design_of({"chassis": "pickup", "crew": ["driver"], "move": {"land": "slow"},
+                        "armour": "light", "mounts": [{"type": "VMG", "kind": "pintle"}]})
+    assert vehicle_points(design) == 2 + 5 + 12 + 2 and design_problems(design) == []
+    game = _ash()
+    state = game.state
+    v = make_vehicle("truck", "gang", design, gutz=7, experience="normal", drive=0,
+                     anchor=(0, 40), facing="n")
+    state.vehicles["truck"] = v
+    state.teams[v.team] = Team(v.team, "gang", (), None, aware=True)
+    stamp(state.board, v)
+    assert [c.role for c in v.crew] == ["driver", "pintle"]
+    f = state.figures["guard-a"]
+    f.cell, f.facing, f.weapons, f.is_leader = (0, 30), (0, 1), ("corp_arms_mk_ii",), False
+    state.teams["bodyguards"].aware = True
+    assert "F-50" in str(at_vehicle_problem(state, AtVehicle("guard-a", "corp_arms_mk_ii",
+                                                             "truck")))
+    shot = AtVehicle("guard-a", "corp_arms_mk_ii", "truck", gunner=True)
+    assert at_vehicle_problem(state, shot) is None
+    terms = dict(fire_terms(gunner_situation(state, f, shot, v, (0, 40))))
+    assert terms["cover"] == -1
+    assert resolve_at_vehicle(state, shot, Dice([1, 1]), EventLog()) == "CS"
+    assert v.crew[1].out
+    assert "no Combat action" in str(vfire_problem(state, VFire("truck", 1, "m1", "guard-a")))
+    f.combat_used = False
+    assert "no pintle gunner" in str(at_vehicle_problem(state, shot))

@@ -46,12 +46,13 @@ def live_vehicle_team(state: FirewallState, team: Team) -> bool:
 
 def crew_stopped(v: Vehicle) -> bool:
     """§17.8: the 1/3 rule counts crew positions (ruling F-7)."""
-    failed = sum(1 for c in v.crew if c.failed)
-    return failed >= failure_limit(len(v.crew))
+    crew = [c for c in v.crew if not c.out]
+    failed = sum(1 for c in crew if c.failed)
+    return failed >= failure_limit(len(crew))
 
 
 def can_act(c: Crew) -> bool:
-    return not c.failed and not (c.combat_used and (c.move_used or not c.moves))
+    return not c.out and not c.failed and not (c.combat_used and (c.move_used or not c.moves))
 
 
 def passenger_can_act(f: Figure) -> bool:

@@ -12,6 +12,7 @@ matrix, or (soft skin only) the weapon's own table against the crew Gutz.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -85,6 +86,8 @@ class AtVehicle:
     vehicle: str
     fire: str | None = None
     grenade: str | None = None
+    #: at the pintle gunner rather than the vehicle (§17.6, ruling F-158)
+    gunner: bool = False
 
 
 def aim(state: FirewallState, v: Vehicle, target: str) -> tuple[XY, XY, int] | None:
@@ -115,7 +118,7 @@ def vfire_problem(state: FirewallState, vf: VFire) -> str | None:
     if not 0 <= vf.crew < len(v.crew):
         return f"{v.id} has no crew position {vf.crew}"
     c = v.crew[vf.crew]
-    if c.combat_used or c.failed or crew_stopped(v):
+    if c.out or c.combat_used or c.failed or crew_stopped(v):
         return f"crew position {vf.crew} of {v.id} has no Combat action left this Turn"
     mount = next((m for m in v.mounts if m.id == vf.mount), None)
     if mount is None:
@@ -265,7 +268,10 @@ def at_vehicle_problem(state: FirewallState, a: AtVehicle) -> str | None:
         attack = tables().grenade(a.grenade).fire
     elif a.grenade is not None:
         return f"{weapon.name} does not fire grenades"
-    if not can_affect_vehicle(attack, v.armour):
+    if a.gunner:
+        if not any(c.role == "pintle" and not c.out for c in v.crew):
+            return f"{v.id} has no pintle gunner to shoot at"
+    elif not can_affect_vehicle(attack, v.armour):
         return f"{weapon.name} ({attack}) cannot hurt {v.armour} armour (F-50)"
     for other in state.figures.values():
         if other.side != f.side and other.active and other.level == f.level and within(
@@ -297,7 +303,11 @@ def resolve_at_vehicle(state: FirewallState, a: AtVehicle, chance: Chance,
     f.combat_used = True
     if a.grenade is not None:
         f.grenades[tables().grenade(a.grenade).id] -= 1
-    result = _at_vehicle(state, None, f, a.weapon, a.fire, a.grenade, v, f.cell, at, chance, log)
+    if a.gunner:
+        result = _at_gunner(state, f, a, v, at, chance, log)
+    else:
+        result = _at_vehicle(state, None, f, a.weapon, a.fire, a.grenade, v, f.cell, at,
+                             chance, log)
     if result in ("F", "CF"):
         f.failed_this_turn = True
     return result
@@ -459,3 +469,56 @@ def splash_vehicles(state: FirewallState, weapon: str, grenade: str | None, resu
             hit.append(v.id)
     return hit
 
+
+
+def gunner_situation(state: FirewallState, f: Figure, a: AtVehicle, v: Vehicle,
+                     at: XY) -> FireSituation:
+    """A shot at a pintle gunner: an infantry shot (SS(A) and Guns −2) with the cover of the
+    vehicle's armour: Soft none, Light −1, Medium −3, Heavy −5 (§7.5, §17.6)."""
+    from killhouse.rulesets.firewall.vehicles.catalogue import catalogue
+    base = vehicle_situation(state, f, a.weapon, a.fire, a.grenade, f.cell, at)
+    cover = catalogue().pintle_cover[v.armour]
+    return dataclasses.replace(base, vs_infantry=True, cover=cover)  # type: ignore[arg-type]
+
+
+def _at_gunner(state: FirewallState, f: Figure, a: AtVehicle, v: Vehicle, at: XY,
+               chance: Chance, log: EventLog) -> Result:
+    """Ruling F-158: the fire type's infantry table against the pintle gunner; a kill takes
+    the position out for the game (the pintle falls silent), a Gutz loss comes off the
+    collective crew Gutz without personal armour; only the gunner is hit."""
+    from killhouse.rulesets.firewall.fire import infantry_table
+    t = tables()
+    w = t.weapons[a.weapon]
+    situation = gunner_situation(state, f, a, v, at)
+    attack = situation.attack_type
+    seeing = frozenset(s for s in state.sides if s == f.side or f.id in figures_seen(
+        state.board, state.figures, state.vehicles, s)) | {v.side}
+    roll = gutz_roll(chance, f.gutz, fire_modifier(situation),
+                     f"{f.id} fires {w.name} at {v.id}'s pintle gunner", seeing)
+    gunner = next(c for c in v.crew if c.role == "pintle" and not c.out)
+    if roll.result == "CS":
+        gunner.out = True
+    elif roll.result == "S":
+        apply_effect(state, v, t.results[infantry_table(attack)].s_loss)
+    change = 1 if roll.result == "CS" else -1 if roll.result == "CF" else 0
+    ch = change_gutz(f.gutz, change)
+    f.gutz = ch.gutz
+    if ch.status != "active":
+        f.status = Status(ch.status)
+    mode = w.mode(a.fire)
+    malfunction = None
+    if roll.result == "CF" and mode.malf is not None:
+        malfunction = malfunction_roll(chance, mode.malf, mode.fire, f.experience,
+                                       w.grenade or w.launcher, audience=seeing)
+        positions = {g.id: g.cell for g in state.figures.values() if g.level == f.level
+                     and g.status in (Status.ACTIVE, Status.INCAPACITATED)}
+        _apply_malfunction(state.figures, f, Shot(f.id, a.weapon, f.id, a.fire, a.grenade),
+                           malfunction, attack, w.armour, False, positions)
+    state.teams[f.team].aware = state.teams[v.team].aware = True
+    log.emit("gunner-hit", {"firer": f.id, "vehicle": v.id, "weapon": w.name,
+                            "dice": list(roll.dice), "result": roll.result,
+                            "gunner_out": gunner.out, "malfunction": malfunction}, seeing)
+    for team in state.teams.values():
+        resolve_leader_loss(team, state.figures, chance)
+    state.combat_happened = True
+    return roll.result

@@ -33,6 +33,8 @@ class Crew:
     move_used: bool = False
     combat_used: bool = False
     failed: bool = False
+    #: a pintle gunner shot down (ruling F-158): the position is gone for the game
+    out: bool = False
 
     @property
     def moves(self) -> bool:

@@ -39,6 +39,7 @@ from killhouse.rulesets.firewall.vehicles.gunnery import (
     VFire,
     aim,
     at_vehicle_problem,
+    gunner_situation,
     resolve_at_vehicle,
     resolve_vfire,
     vehicle_situation,
@@ -220,7 +221,7 @@ def _at(action: Action) -> AtVehicle:
     fire, grenade = action.get("fire"), action.get("grenade")
     return AtVehicle(str(action.get("figure")), str(action.get("weapon")),
                      str(action.get("vehicle")), None if fire is None else str(fire),
-                     None if grenade is None else str(grenade))
+                     None if grenade is None else str(grenade), bool(action.get("gunner")))
 
 
 def at_vehicle_options(state: FirewallState, side: str) -> Iterable[Action]:
@@ -235,14 +236,18 @@ def at_vehicle_options(state: FirewallState, side: str) -> Iterable[Action]:
         if f.combat_used or not _aware(state, f) or f.carrying is not None:
             continue
         for wid, grenade in _launchers(f):
-            for vid in cars:
+            for vid, gunner in [(c, g) for c in cars for g in (False, True)]:
                 act = Action.make(side, "fire-at-vehicle", figure=f.id, weapon=wid,
-                                  vehicle=vid, grenade=grenade)
+                                  vehicle=vid, grenade=grenade, gunner=gunner or None)
                 if at_vehicle_problem(state, _at(act)) is not None:
                     continue
                 v = state.vehicles[vid]
                 at = nearest_square(v, f.cell)
-                mod = fire_modifier(vehicle_situation(state, f, wid, None, grenade, f.cell, at))
+                if gunner:
+                    mod = fire_modifier(gunner_situation(state, f, _at(act), v, at))
+                else:
+                    mod = fire_modifier(vehicle_situation(state, f, wid, None, grenade, f.cell,
+                                                          at))
                 out.append(dataclasses.replace(act, hint={
                     "role": "attack", "p": _p(f.gutz, mod), "vehicle": True,
                     "to": [v.level, *at], "grenade": grenade is not None}))
