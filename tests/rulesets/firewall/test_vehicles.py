@@ -328,3 +328,31 @@ def test_a_pintle_gunner_is_a_target_in_cover_of_the_vehicle_armour() -> None:
     assert "no Combat action" in str(vfire_problem(state, VFire("truck", 1, "m1", "guard-a")))
     f.combat_used = False
     assert "no pintle gunner" in str(at_vehicle_problem(state, shot))
+
+
+def test_a_carrier_and_its_load_get_in_together_and_out_together_when_destroyed() -> None:
+    """Embarking with the Mayor (F-54, F-154); the helpless Mayor aboard gives his own team
+    no activation; on destruction the load lands on its carrier's square (invariants hold)
+    and loses 4 Gutz: Gutz 4 → 0 kills a helpless figure."""
+    from killhouse.rulesets.firewall.vehicles.crew import live_vehicle_team
+    from killhouse.rulesets.firewall.vehicles.orders import embark
+    from tests.rulesets.firewall.test_closecombat import Dice
+    game = _ash()
+    state = game.state
+    _bring(state, "uav", (22, 31), "n")  # footprint x 22..24, y 31..35, south of the ruin
+    g, mayor = state.figures["guard-a"], state.figures["lord-mayor"]
+    g.cell, mayor.cell = (21, 31), (21, 31)
+    g.carrying, mayor.carried_by = "lord-mayor", "guard-a"
+    state.teams["bodyguards"].aware = True
+    state.active_team = "bodyguards"
+    act = Action.make("mayor", "embark", figure="guard-a", vehicle="uav")
+    embark(state, act, Dice([2, 3]), game.log)
+    v = state.vehicles["uav"]
+    assert v.passengers == {"malone": "active", "toddy": "active", "militia-1": "active",
+                            "militia-2": "active", "guard-a": "active",
+                            "lord-mayor": "incapacitated"}
+    assert not live_vehicle_team(state, state.teams["lordmayor"])
+    assert live_vehicle_team(state, state.teams["bodyguards"])
+    apply_effect(state, v, "kill")
+    assert mayor.cell == g.cell and mayor.status is Status.KILLED
+    assert not [p for p in game.ruleset.invariants(state) if "carried" in p]

@@ -25,12 +25,14 @@ def team_vehicle(state: FirewallState, team: Team | str | None) -> Vehicle | Non
 
 
 def aboard_members(state: FirewallState, team: Team) -> list[Figure]:
-    """Members of a team sitting in a vehicle on the table."""
+    """Members of a team sitting in a vehicle on the table who may act there (not a helpless
+    figure carried in)."""
     out = []
     for m in team.members:
         f = state.figures[m]
         v = state.vehicles.get(f.aboard or "")
-        if f.status is Status.ABOARD and v is not None and v.active:
+        if (f.status is Status.ABOARD and v is not None and v.active
+                and v.passengers.get(f.id) == Status.ACTIVE.value):
             out.append(f)
     return out
 

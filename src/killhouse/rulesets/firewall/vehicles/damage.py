@@ -64,12 +64,24 @@ def destroy(state: FirewallState, v: Vehicle) -> list[str]:
     v.status = DESTROYED
     placed = []
     free = _squares_around(state, v)
+    for reach in range(2, 6):  # more passengers than squares beside it: the next ring out
+        if len(free) >= len(v.passengers):
+            break
+        free += [c for c in _squares_around(state, v, reach) if c not in free]
     for fid, before in list(v.passengers.items()):
         f = state.figures[fid]
         f.aboard = None
         f.status = Status(before)
+        if f.carried_by is not None and f.carried_by in v.passengers:
+            continue  # placed with its carrier below
         if free:
             f.cell = free.pop(0)
+    for fid in v.passengers:
+        f = state.figures[fid]
+        if f.carried_by is not None and f.carried_by in v.passengers:
+            f.cell = state.figures[f.carried_by].cell
+    for fid in list(v.passengers):
+        f = state.figures[fid]
         change = change_gutz(f.gutz, -EJECT_LOSS)
         f.gutz = change.gutz
         if change.status != "active":
@@ -79,12 +91,15 @@ def destroy(state: FirewallState, v: Vehicle) -> list[str]:
     return placed
 
 
-def _squares_around(state: FirewallState, v: Vehicle) -> list[tuple[int, int]]:
-    """Free passable squares touching the footprint, in reading order."""
+def _squares_around(state: FirewallState, v: Vehicle,
+                    reach: int = 1) -> list[tuple[int, int]]:
+    """Free passable squares touching the footprint (within ``reach`` squares), in reading
+    order."""
     own = set(v.squares())
     taken = {f.cell for f in state.figures.values() if f.level == v.level and f.status in (
         Status.ACTIVE, Status.INCAPACITATED, Status.KILLED)}
-    ring = sorted({(x + dx, y + dy) for x, y in own for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+    span = range(-reach, reach + 1)
+    ring = sorted({(x + dx, y + dy) for x, y in own for dx in span for dy in span}
                   - own, key=lambda c: (c[1], c[0]))
     return [c for c in ring if c not in taken
             and state.board.in_bounds(Cell(v.level, *c))

@@ -51,7 +51,7 @@ from killhouse.rulesets.firewall.vehicles.damage import (
     destroy,
     effect_on_vehicle,
 )
-from killhouse.rulesets.firewall.vehicles.model import Vehicle
+from killhouse.rulesets.firewall.vehicles.model import Mount, Vehicle
 from killhouse.rulesets.firewall.vehicles.sight import (
     figures_seen,
     lifted,
@@ -187,7 +187,7 @@ def resolve_vfire(state: FirewallState, vf: VFire, chance: Chance, log: EventLog
     start, at, _ = aim(state, v, vf.target) or ((0, 0), (0, 0), 0)
     if vf.target in state.vehicles:
         result = _at_vehicle(state, v, None, mount.weapon, None, None,
-                             state.vehicles[vf.target], start, at, chance, log)
+                             state.vehicles[vf.target], start, at, chance, log, mount)
         c.combat_used = True
         mount.fired = True
         if result in ("F", "CF"):
@@ -216,7 +216,6 @@ def _vehicle_malfunction(state: FirewallState, v: Vehicle, mount: object,
                          effect: str | None, crew: Figure | None = None) -> None:
     """Ruling F-29: jammed / useless as for any weapon; 5 the vehicle −2 and the weapon
     useless; 6+ the vehicle destroyed."""
-    from killhouse.rulesets.firewall.vehicles.model import Mount
     assert isinstance(mount, Mount)
     if effect in (None, "dud"):
         return
@@ -336,8 +335,10 @@ def vehicle_situation(state: FirewallState, firer: Figure | None, weapon: str,
 
 def _at_vehicle(state: FirewallState, shooter: Vehicle | None, firer: Figure | None,
                 weapon: str, fire: str | None, grenade: str | None, target: Vehicle,
-                start: XY, at: XY, chance: Chance, log: EventLog) -> Result:
-    """The roll and its effect on the target vehicle, the firer's change, the malfunction."""
+                start: XY, at: XY, chance: Chance, log: EventLog,
+                mount: Mount | None = None) -> Result:
+    """The roll and its effect on the target vehicle, the firer's change, the malfunction
+    (on ``mount``, the vehicle weapon fired)."""
     t = tables()
     w = t.weapons[weapon]
     situation = vehicle_situation(state, firer, weapon, fire, grenade, start, at)
@@ -365,7 +366,6 @@ def _at_vehicle(state: FirewallState, shooter: Vehicle | None, firer: Figure | N
                                        w.grenade or w.launcher, audience=seeing)
     if shooter is not None:
         crew_gain(shooter, change)
-        mount = next((m for m in shooter.mounts if m.weapon == weapon and not m.fired), None)
         if mount is not None:
             _vehicle_malfunction(state, shooter, mount, malfunction)
         if shooter.active and shooter.gutz < t.min_gutz:
@@ -384,11 +384,14 @@ def _at_vehicle(state: FirewallState, shooter: Vehicle | None, firer: Figure | N
     data = {"firer": name, "vehicle": target.id, "weapon": w.name, "dice": list(roll.dice),
             "result": roll.result, "effect": effect, "destroyed": destroyed,
             "gutz_left": None, "malfunction": malfunction, "hurt": hurt}
+    from killhouse.rulesets.firewall.vehicles.views import known_vehicle_ids
     known = {s: {g.id for g in state.figures.values() if g.side == s}
              | figures_seen(state.board, state.figures, state.vehicles, s) for s in state.sides}
     views = {}
     for s in state.sides:
         copy = {**data, "hurt": [h for h in hurt if h in known[s]]}
+        if target.id not in known_vehicle_ids(state, s):
+            copy["vehicle"] = None  # a third side that never saw it (§21.4)
         if s not in seeing:
             copy["firer"] = None
             copy["dice"] = None
