@@ -16,10 +16,15 @@ hostage or a helpless figure, never a blast where it would catch a friend.
 * **lonnie** (the GM): stay put until allowed to move, then keep away from every team.
 * **assault** (SWAT): search the building room by room, stunners for gunmen near a hostage.
 * **defend** (the gang): hold the rooms and shoot what comes through the door.
+* **extract** (Escape from Ash End, both sides): vehicles drive their passengers to the Mayor
+  and wait there; the passengers get out when the vehicle stands still, close on the Mayor,
+  carry him back into their vehicle (or to the nearest edge without one), and the vehicle
+  drives him off its own edge; crews and figures shoot vehicles and figures with good odds.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -48,6 +53,8 @@ def _role(scenario: Scenario, side: str) -> str:
         return "hunter"
     if kind == "rescue":
         return "assault" if objectives.get("rescuers") == side else "defend"
+    if kind == "extract":
+        return "extract"
     return "assault"
 
 
@@ -74,6 +81,9 @@ class FirewallBot(BaselineBot):
         self.looked: set[Cell] = set()
         self.east = [c for c in self.board.cells(0) if c.x == self.board.levels[0].width - 1
                      and self.board.clutter(c) == 0 and self.board.passable(c)]
+        # extract: where the scenario puts the Mayor (public), the fallback goal
+        self.mayor = str(self.objectives.get("target", ""))
+        self.mayor_start = next((f.at for f in scenario.figures if f.id == self.mayor), None)
 
     def _edge_cells(self, edge: str | None) -> list[Cell]:
         level = self.board.levels[0]
@@ -120,12 +130,78 @@ class FirewallBot(BaselineBot):
                 return [counters[named]]  # type: ignore[list-item]
             goals = [c for c in (cell_of(g) for g in view.get("goals", [])) if c]
             return goals or enemies
+        if role == "extract":
+            if fig.get("carrying") == self.mayor:
+                car = self._own_car(view)
+                return [car] if car is not None else self.edges
+            where = self._mayor_at(view)
+            return [where] if where is not None else enemies
         if role == "assault":
             if enemies:
                 return enemies
             left = [c for c in self.inside if c not in self.looked]
             return left[:: max(1, len(left) // 40)] or self.inside[:1]
         return enemies
+
+    # -- extract (vehicles) ------------------------------------------------------------
+    def _mayor_at(self, view: dict[str, Any]) -> Cell | None:
+        for f in [*view.get("figures", []), *view.get("seen", [])]:
+            if f.get("id") == self.mayor and f.get("at"):
+                return cell_of(f["at"])
+        return self.mayor_start
+
+    def _own_car(self, view: dict[str, Any]) -> Cell | None:
+        """A square beside the side's running vehicle (where a carrier gets in)."""
+        for v in view.get("vehicles", []):
+            if v.get("side") == self.side and v.get("status") == "active" and v.get("at"):
+                sq = v.get("squares") or []
+                return cell_of([v["at"][0], *sq[len(sq) // 2]]) if sq else cell_of(v["at"])
+        return None
+
+    def _mayor_aboard(self, view: dict[str, Any], vid: str) -> bool:
+        return any(v.get("id") == vid and self.mayor in (v.get("passengers") or [])
+                   for v in view.get("vehicles", []))
+
+    def vehicle_value(self, view: dict[str, Any], action: Action) -> float:
+        """Drive toward the Mayor with passengers, off the own edge with him aboard; stand
+        still near him so passengers may get out and in (§17.3)."""
+        hint = action.hint
+        vid = str(action.get("vehicle"))
+        car: dict[str, Any] = next(
+            (v for v in view.get("vehicles", []) if v.get("id") == vid), {})
+        here = cell_of(car.get("at"))
+        to = cell_of(hint.get("to"))
+        if here is None or to is None:
+            return 0.0
+        if self._mayor_aboard(view, vid):
+            if hint.get("role") == "exit":
+                return 6000.0
+            goal = self.home or self.edges
+            before = min(_d2(here, c) for c in goal)
+            after = min(_d2(to, c) for c in goal)
+            return 50.0 + (before - after) ** 0.5 if after < before else 1.0
+        if hint.get("role") == "exit":
+            return -100.0
+        mayor = self._mayor_at(view)
+        if mayor is None or not car.get("passengers"):
+            return 1.0  # empty: wait for the carrier where it stands
+        if _d2(here, mayor) <= 100:
+            return 1.0  # close enough: stand still so they can get out
+        before, after = _d2(here, mayor), _d2(to, mayor)
+        return 20.0 + (before ** 0.5 - after ** 0.5) if after < before else 2.0
+
+    def transfer_value(self, view: dict[str, Any], action: Action,
+                       fig: dict[str, Any]) -> float:
+        if action.kind == "ride":
+            return -10.0
+        if action.kind == "embark":
+            return 4000.0 if fig.get("carrying") == self.mayor else -10.0
+        mayor = self._mayor_at(view)
+        to = cell_of(action.hint.get("to"))
+        enemies = self._enemies(view)
+        if mayor is not None and to is not None and (_d2(to, mayor) <= 144 or enemies):
+            return 2000.0 - math.sqrt(_d2(to, mayor))
+        return -10.0
 
     # -- choosing ----------------------------------------------------------------------
     def choose(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action:
@@ -169,8 +245,13 @@ class FirewallBot(BaselineBot):
             if task == "disarm":
                 return 840.0 if int(fig.get("skills", {}).get("technical", 0)) >= 2 else -1.0
             return 850.0
-        if kind in ("shoot", "close-combat"):
+        if kind in ("shoot", "close-combat", "vehicle-fire", "fire-at-vehicle",
+                    "passenger-fire", "assault-vehicle"):
             return self.attack_value(view, action, mine)
+        if kind == "drive":
+            return self.vehicle_value(view, action)
+        if kind in ("embark", "disembark", "ride"):
+            return self.transfer_value(view, action, fig)
         if kind == "move":
             return self.move_value(view, action, field, fig, enemies)
         return 0.0
@@ -225,9 +306,13 @@ class FirewallBot(BaselineBot):
             spike = view.get("spike") or {}
             if self.role == "hunter" and spike.get("holder") == fig.get("id"):
                 return 5000.0
+            if self.role == "extract" and carrying == self.mayor:
+                return 5000.0
             return -100.0
         if action.get("carry"):
             if self.role == "snatch" and action.get("carry") == self.objectives.get("target"):
+                return 3000.0 + self.closing(view, action, field)
+            if self.role == "extract" and action.get("carry") == self.mayor:
                 return 3000.0 + self.closing(view, action, field)
             if self.role == "hunter":
                 return -10.0  # carrying the captured Lonnie buys nothing without his talk

@@ -48,6 +48,7 @@ from killhouse.rulesets.firewall.state import (
 )
 from killhouse.rulesets.firewall.taskorders import check_task, task, task_options
 from killhouse.rulesets.firewall.upkeep import _finish_activation, activation_done, after_action
+from killhouse.rulesets.firewall.vehicles import orders as veh  # vehicles hook (§17)
 from killhouse.rulesets.kit import Arg, Flow, Move, Phase
 
 # -- moves ---------------------------------------------------------------------------------
@@ -92,7 +93,8 @@ FLOW: Flow[FirewallState] = Flow(
     phases=[
         Phase(ACT, "single", lambda s: [d] if (d := deciding_side(s)) else [],
               ("activate", "move", "shoot", "cloud", "blast", "close-combat", "unjam", "task",
-               "drop", "end"),
+               "drop", "drive", "vehicle-fire", "fire-at-vehicle", "embark", "disembark",
+               "ride", "passenger-fire", "assault-vehicle", "end"),
               "activate a Fire Team, or act with the active team's figures",
               done=activation_done, advance=_finish_activation),
     ],
@@ -128,6 +130,39 @@ FLOW: Flow[FirewallState] = Flow(
              help="a task (§6.7): raise the alarm, grab a counter or a dropped data-spike"),
         Move("drop", (*_figure_args(), Arg("to", "cell")), drop_options, drop,
              help="put down a carried figure on a free square alongside"),
+        # vehicles hook (§17): driving, vehicle weapons, attacks on vehicles, passengers, riding
+        Move("drive", (Arg("vehicle", "id"), Arg("speed", "enum", choices=("slow", "cruise",
+                                                                             "full")),
+                       Arg("path", "cells"), Arg("facing", "enum", required=False,
+                                                 choices=("n", "e", "s", "w")),
+                       Arg("exit", "bool", required=False)),
+             veh.drive_options, veh.drive, check=veh.check_drive,
+             help="the driver moves the vehicle along a route, turning at its end"),
+        Move("vehicle-fire", (Arg("vehicle", "id"), Arg("crew", "int", minimum=0, maximum=9),
+                              Arg("mount", "id"), Arg("target", "id")),
+             veh.vfire_options, veh.vfire, check=veh.check_vfire,
+             help="a crew position fires one of the vehicle's weapons at a figure or vehicle"),
+        Move("fire-at-vehicle", (*_figure_args(), Arg("weapon", "id"), Arg("vehicle", "id"),
+                                 Arg("fire", "str", required=False),
+                                 Arg("grenade", "id", required=False),
+                                 Arg("gunner", "bool", required=False)),
+             veh.at_vehicle_options, veh.at_vehicle, check=veh.check_at_vehicle,
+             help="a ranged attack at a vehicle, or at its pintle gunner (gunner: true)"),
+        Move("embark", (*_figure_args(), Arg("vehicle", "id")), veh.embark_options,
+             veh.embark, check=veh.check_embark,
+             help="get into a friendly vehicle within 2 cm (with a carried figure)"),
+        Move("disembark", (*_figure_args(), Arg("to", "cell")), veh.disembark_options,
+             veh.disembark, check=veh.check_disembark,
+             help="get out of a vehicle onto a free square beside it"),
+        Move("ride", (*_figure_args(), Arg("on", "bool")), veh.ride_options, veh.ride,
+             check=veh.check_ride, help="get on or off a personal transport"),
+        Move("passenger-fire", (*_figure_args(), Arg("weapon", "id"), Arg("target", "figure")),
+             veh.passenger_fire_options, veh.passenger_fire, check=veh.check_passenger_fire,
+             help="a passenger fires its own hand weapon out of the vehicle (−3)"),
+        Move("assault-vehicle", (*_figure_args(), Arg("vehicle", "id"),
+                                 Arg("using", "id", required=False)),
+             veh.assault_options, veh.assault, check=veh.check_assault,
+             help="close combat against a vehicle within 2 cm, with a grenade or bomb (+4)"),
         Move("end", (), end_options, end, help="end the active team's activation"),
     ],
     phase_of=lambda s: s.phase,

@@ -80,6 +80,9 @@ def route_squares(start: XY, waypoints: tuple[XY, ...]) -> list[tuple[XY, RootSu
 
 def maximum_for(figure: Figure, speed: str) -> Fraction:
     """The figure's maximum distance at a speed: cyber legs, then armour (F-38)."""
+    if figure.riding:  # vehicles hook: personal transport (§17.1, F-46)
+        from killhouse.rulesets.firewall.vehicles.transport import ride_maximum
+        return ride_maximum(figure, speed)
     legs = "none"
     if "cyber_legs_advanced" in figure.cyber:
         legs = "advanced"
@@ -218,7 +221,10 @@ def resolve_move(
         if order.facing is not None:
             f.facing = order.facing  # ruling F-13
         if moves:
-            f.prone = order.speed == "crawl"  # ruling F-14
+            f.prone = order.speed == "crawl" and not f.riding  # ruling F-14 (F-152)
+    if f.riding and moves:  # vehicles hook: the fastest transport speed this Turn (F-46)
+        from killhouse.rulesets.firewall.vehicles.transport import note_ride
+        note_ride(f, order.speed)
     # §21.4: the owner, and every side with a figure that sees the mover where it ends
     watchers = frozenset(g.side for g in figures.values() if g.side != f.side and sees(board, g, f))
     if watchers_only is not None:

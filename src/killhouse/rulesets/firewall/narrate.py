@@ -21,6 +21,10 @@ def _at(cell: Any) -> str:
 def narrate(event: Event) -> str | None:
     d = event.data
     k = event.kind
+    from killhouse.rulesets.firewall.vehicles.narrate import narrate_vehicle  # vehicles hook
+    line = narrate_vehicle(k, d)
+    if line is not None:
+        return line
     if k == "turn":
         return f"--- Turn {d['turn']} --- initiative: {', '.join(d['order'])}"
     if k == "activate":

@@ -29,7 +29,7 @@ ALARM_TARGET = 4
 #: digest §18.3: a trap is an improvised AP bomb attacking with Gutz 7
 TRAP_GUTZ = 7
 TRAP_WEAPON = "improvised_bomb_ap"
-KINDS = ("eliminate", "snatch", "rescue", "spike")
+KINDS = ("eliminate", "snatch", "rescue", "spike", "extract")  # extract: §18.2 (vehicles)
 EDGES = ("n", "e", "s", "w")
 
 

@@ -273,3 +273,8 @@ ROLLS: dict[str, RollSpec] = {
         odds_leader_loss,
     ),
 }
+
+# vehicles hook (§17): the attack at a vehicle
+from killhouse.rulesets.firewall.vehicles.rolls import ANTI_VEHICLE  # noqa: E402
+
+ROLLS["anti-vehicle"] = ANTI_VEHICLE

@@ -23,6 +23,7 @@ from killhouse.rulesets.firewall.state import FirewallState
 from killhouse.rulesets.firewall.tables import tables
 from killhouse.rulesets.firewall.teams import Status
 from killhouse.rulesets.firewall.upkeep import new_game
+from killhouse.rulesets.firewall.vehicles.scenario import OBJECT_KEYS as VEHICLE_KEYS
 from killhouse.rulesets.kit import FlowRuleset
 from killhouse.scenario.model import Issue, Scenario
 
@@ -37,7 +38,8 @@ class FirewallRuleset(FlowRuleset[FirewallState]):
     source: ClassVar[str] = ("Firewall 2136AD, cyber-skirmish street-warfare rules (Hartley, "
                              "Baumann, Blease; Wessex Games) (seed 004; digest: firewall.md)")
     scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = {
-        "figure": FIGURE_KEYS, "side": SIDE_KEYS, "object": frozenset({"number", "size", "armour"}),
+        "figure": FIGURE_KEYS, "side": SIDE_KEYS,
+        "object": frozenset({"number", "size", "armour"}) | VEHICLE_KEYS,
     }
     info: ClassVar[GameInfo] = GameInfo(
         turn_shapes=("alternating",),
@@ -72,6 +74,7 @@ class FirewallRuleset(FlowRuleset[FirewallState]):
             players=setup.players, objective=setup.objective, entry=dict(setup.entry),
             counters=copy.deepcopy(setup.counters), arrival=dict(setup.arrival),
             night=setup.night, spike=spike, sections=copy.deepcopy(setup.sections),
+            vehicles=copy.deepcopy(setup.vehicles),
         )
 
     def result(self, state: FirewallState) -> Result | None:
@@ -108,7 +111,7 @@ class FirewallRuleset(FlowRuleset[FirewallState]):
         for f in state.figures.values():
             if f.active and not t.min_gutz <= f.gutz <= t.max_gutz:
                 problems.append(f"{f.id} is active with Gutz {f.gutz}")
-            if f.status in (Status.ROUTED, Status.EXITED, Status.RESERVE):
+            if f.status in (Status.ROUTED, Status.EXITED, Status.RESERVE, Status.ABOARD):
                 continue
             if f.carried_by is not None:
                 carrier = state.figures[f.carried_by]

@@ -53,6 +53,8 @@ class Setup:
     #: the counter the scenario names as the spike; otherwise the GM's is drawn (F-85)
     spike: str | None = None
     sections: dict[str, Section] = field(default_factory=dict)
+    #: vehicles (§17, vehicles/scenario.py) by id
+    vehicles: dict[str, Any] = field(default_factory=dict)
 
 
 def _facing(value: str | None, index: int) -> tuple[int, int]:
@@ -242,6 +244,7 @@ def read_scenario(scenario: Scenario) -> tuple[Setup | None, list[Issue]]:
     issues.extend(more)
     counters: dict[str, Counter] = {}
     sections: dict[str, Section] = {}
+    vehicles: dict[str, Any] = {}
     for j, obj in enumerate(scenario.objects):
         number = obj.extra.get("number", j + 1)
         if obj.type == "section":
@@ -249,9 +252,15 @@ def read_scenario(scenario: Scenario) -> tuple[Setup | None, list[Issue]]:
             if made is not None:
                 sections[made.id] = made
             continue
+        if obj.type == "vehicle":  # vehicles hook (§17)
+            from killhouse.rulesets.firewall.vehicles.scenario import read_vehicle
+            car = read_vehicle(scenario, j, obj, figures, teams, players, issues)
+            if car is not None:
+                vehicles[car.id] = car
+            continue
         if obj.type != "counter":
             issues.append(Issue(f"objects[{j}].type", f"unknown object type {obj.type!r}",
-                                "counter or section"))
+                                "counter, section or vehicle"))
         elif obj.at is None:
             issues.append(Issue(f"objects[{j}].at", "a counter is placed on the map"))
         elif not _int(number):
@@ -279,7 +288,8 @@ def read_scenario(scenario: Scenario) -> tuple[Setup | None, list[Issue]]:
         return None, issues
     return Setup(figures, teams, sides, players, objective, entry, counters, arrival,
                  night=bool(scenario.options.get("night", False)),
-                 spike=None if spike is None else str(spike), sections=sections), []
+                 spike=None if spike is None else str(spike), sections=sections,
+                 vehicles=vehicles), []
 
 
 def _section(scenario: Scenario, j: int, obj: Any, issues: list[Issue]) -> Section | None:
@@ -363,6 +373,14 @@ def _objective(
         if len(players) != 2:
             issues.append(Issue("sides", "the snatch objective has two player sides"))
         objective = Objective(**{**objective.__dict__, "target": str(target), "taker": taker})
+    elif kind == "extract":  # vehicles hook: §18.2, the Mayor leaves with either side
+        target = raw.get("target")
+        if target not in figures:
+            issues.append(Issue("objectives.target", f"no figure {target!r} to extract"))
+        else:
+            figures[str(target)].status = Status.INCAPACITATED  # ruling F-155: helpless
+            figures[str(target)].rolls_leader_loss = False
+        objective = Objective(**{**objective.__dict__, "target": str(target)})
     elif kind == "rescue":
         losses = raw.get("max_hostage_losses", 0)
         if not _int(losses) or losses < 0:

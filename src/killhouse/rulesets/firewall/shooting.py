@@ -191,6 +191,8 @@ def shot_situation(
         leader=bonus_for(firer, teams[firer.team], figures),
         target_optic="target_optic" in firer.cyber,
         combat_computer="combat_computer" in firer.cyber,
+        transport=firer.rode,  # vehicles hook: riding penalty (F-46)
+        passenger=firer.aboard is not None,  # vehicles hook: −3 out of a vehicle (§17.3)
     )
 
 

@@ -14,7 +14,7 @@ from killhouse.rulesets.firewall.clouds import Cloud
 from killhouse.rulesets.firewall.moving import FACINGS
 from killhouse.rulesets.firewall.objectives import Counter, Objective
 from killhouse.rulesets.firewall.teams import Figure, Status, Team, active_members, team_stopped
-from killhouse.rulesets.firewall.vision import seen_by_side
+from killhouse.rulesets.firewall.vehicles.model import Vehicle
 
 ACT, OVER = "act", "over"
 SPEEDS = ("crawl", "walk", "run")
@@ -69,6 +69,8 @@ class FirewallState:
     sections: dict[str, Section] = field(default_factory=dict)
     #: side -> figure -> (level, x, y, Turn) where the side last saw it (§21.4: shown stale)
     last_seen: dict[str, dict[str, tuple[int, int, int, int]]] = field(default_factory=dict)
+    #: vehicles (§17, vehicles/) by id; each has a team of its own in ``teams``
+    vehicles: dict[str, Vehicle] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.players:
@@ -80,7 +82,8 @@ def _side_teams_left(state: FirewallState, side: str) -> list[Team]:
 
 
 def _live_team(team: Team, state: FirewallState) -> bool:
-    return bool(active_members(team, state.figures))
+    from killhouse.rulesets.firewall.vehicles.crew import live_vehicle_team  # vehicles hook
+    return bool(active_members(team, state.figures)) or live_vehicle_team(state, team)
 
 
 def deciding_side(state: FirewallState) -> str | None:
@@ -111,8 +114,9 @@ def _team_figures(state: FirewallState, side: str) -> list[Figure]:
 
 
 def _who_sees(state: FirewallState, f: Figure) -> frozenset[str]:
-    return frozenset(s for s in state.sides
-                     if s == f.side or f.id in seen_by_side(state.board, state.figures, s))
+    from killhouse.rulesets.firewall.vehicles.sight import figures_seen  # vehicles hook
+    return frozenset(s for s in state.sides if s == f.side or f.id in figures_seen(
+        state.board, state.figures, state.vehicles, s))
 
 
 def _occupied(state: FirewallState, level: int) -> set[tuple[int, int]]:

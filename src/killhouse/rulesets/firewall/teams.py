@@ -32,6 +32,8 @@ class Status(StrEnum):
     EXITED = "exited"
     #: not yet on the table: reinforcements due later (§18, ruling F-80)
     RESERVE = "reserve"
+    #: vehicles (§17.3): a passenger inside a vehicle, neither seen nor targeted (F-67)
+    ABOARD = "aboard"
 
 
 @dataclass
@@ -74,6 +76,13 @@ class Figure:
     #: scenario marks: a captured figure (Lonnie, F-56) and one that carries an alarm bleeper
     captured: bool = False
     alarm: bool = False
+    # -- vehicles (§17, vehicles/): personal transport and the vehicle a passenger is in
+    #: the personal transport it has (§17.1), whether it rides it now, the fastest speed
+    #: it rode this Turn (ruling F-46: slow / cruise / full, else none)
+    transport: str | None = None
+    riding: bool = False
+    rode: str = "none"
+    aboard: str | None = None
 
     @property
     def active(self) -> bool:

@@ -38,7 +38,7 @@ from killhouse.rulesets.firewall.teams import (
     team_stopped,
 )
 from killhouse.rulesets.firewall.turn import initiative
-from killhouse.rulesets.firewall.vision import seen_by_side, update_awareness
+from killhouse.rulesets.firewall.vision import update_awareness
 
 
 def upkeep(state: FirewallState, chance: Chance, log: EventLog) -> None:
@@ -93,6 +93,8 @@ def begin_turn(state: FirewallState, chance: Chance, log: EventLog) -> None:
         log.emit("clouds-gone", {"clouds": gone})
     upkeep(state, chance, log)
     start_turn(state.figures, state.teams)
+    from killhouse.rulesets.firewall.vehicles.crew import new_turn  # vehicles hook
+    new_turn(state, log, chance)
     for team in state.teams.values():
         if not _live_team(team, state):
             team.activated_this_turn = True
@@ -106,7 +108,10 @@ def begin_turn(state: FirewallState, chance: Chance, log: EventLog) -> None:
 
 def check_over(state: FirewallState) -> bool:
     """The scenario's victory condition (§18), checked after every action."""
-    if state.result is None:
+    if state.result is None and state.objective.kind == "extract":  # vehicles hook
+        from killhouse.rulesets.firewall.vehicles.scenario import extract_result
+        state.result = extract_result(state)
+    elif state.result is None:
         state.result = victory(state.objective, state.figures, state.sides, state.players,
                                spike_out=state.spike_out)
     if state.result is not None:
@@ -146,6 +151,10 @@ def activation_done(state: FirewallState) -> bool:
     if state.active_team is None:
         return deciding_side(state) is None
     team = state.teams[state.active_team]
+    from killhouse.rulesets.firewall.vehicles.crew import vehicle_activation_done  # vehicles
+    done = vehicle_activation_done(state, team)
+    if done is not None:
+        return done
     if team_stopped(team, state.figures):
         return True
     return not any(_can_act(state, f) for f in active_members(team, state.figures))
@@ -208,6 +217,8 @@ def after_action(state: FirewallState, chance: Chance, log: EventLog) -> None:
                     team.aware = True  # §18.1: Kewell's team wakes at the squad's first action
                     log.emit("aware", {"team": tid}, frozenset({team.side}))
     awareness(state, chance, log)
+    from killhouse.rulesets.firewall.vehicles.scenario import after_vehicle_action  # vehicles
+    after_vehicle_action(state, log)
     state.last = None
     remember(state)
     if state.result is None:
@@ -219,7 +230,8 @@ def remember(state: FirewallState) -> None:
     of an enemy that left view may be shown as stale)."""
     for side in state.sides:
         notes = state.last_seen.setdefault(side, {})
-        for fid in seen_by_side(state.board, state.figures, side):
+        from killhouse.rulesets.firewall.vehicles.sight import figures_seen  # vehicles hook
+        for fid in figures_seen(state.board, state.figures, state.vehicles, side):
             f = state.figures[fid]
             notes[fid] = (f.level, *f.cell, state.turn)
 

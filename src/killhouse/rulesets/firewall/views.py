@@ -14,7 +14,6 @@ from killhouse.rulesets.firewall.objectives import HOSTAGES
 from killhouse.rulesets.firewall.state import FirewallState
 from killhouse.rulesets.firewall.tables import tables
 from killhouse.rulesets.firewall.teams import Figure, Status
-from killhouse.rulesets.firewall.vision import seen_by_side
 from killhouse.rulesets.kit.view import Status as ViewStatus
 from killhouse.rulesets.kit.view import viewer
 
@@ -26,12 +25,13 @@ VIEW_STATUS: dict[Status, ViewStatus] = {
     Status.ROUTED: ViewStatus.OUT_OF_ACTION,
     Status.EXITED: ViewStatus.OFF_MAP,
     Status.RESERVE: ViewStatus.OFF_MAP,
+    Status.ABOARD: ViewStatus.ACTIVE,  # vehicles: inside a vehicle (own side only)
 }
 
 
 def _at(f: Figure) -> list[int] | None:
-    if f.status in (Status.ROUTED, Status.EXITED, Status.RESERVE):
-        return None
+    if f.status in (Status.ROUTED, Status.EXITED, Status.RESERVE, Status.ABOARD):
+        return None  # ABOARD: inside a vehicle, at its place (vehicles hook)
     return [f.level, *f.cell]
 
 
@@ -48,6 +48,9 @@ def own_figure(f: Figure) -> dict[str, Any]:
         "move_used": f.move_used, "combat_used": f.combat_used,
         "failed": f.failed_this_turn, "hidden": f.hidden, "carrying": f.carrying,
         "alarm": f.alarm,
+        # vehicles hook (§17): the vehicle it sits in and its personal transport, when any
+        **({"aboard": f.aboard} if f.aboard else {}),
+        **({"transport": f.transport, "riding": f.riding} if f.transport else {}),
     }
 
 
@@ -76,7 +79,8 @@ def _carrying(state: FirewallState, f: Figure, known: set[str]) -> dict[str, Any
 
 def view(state: FirewallState, side: str) -> dict[str, Any]:
     """The side's view: its own figures, the enemies it sees now, the public Turn facts."""
-    seen = seen_by_side(state.board, state.figures, side)
+    from killhouse.rulesets.firewall.vehicles.views import figures_seen, vehicles_view
+    seen = figures_seen(state.board, state.figures, state.vehicles, side)  # vehicles hook
     own = [own_figure(f) for f in state.figures.values() if f.side == side]
     known = seen | {f.id for f in state.figures.values() if f.side == side}
     for f in own:
@@ -108,6 +112,8 @@ def view(state: FirewallState, side: str) -> dict[str, Any]:
         "alarm": ({"raised": state.alarm_raised, "count": state.alarm_count}
                   if state.objective.alarm_team in state.teams
                   and state.teams[state.objective.alarm_team].side == side else None),
+        # vehicles hook (§17, §21.4): only in games with vehicles
+        **({"vehicles": vehicles_view(state, side)} if state.vehicles else {}),
         "public": {
             "clouds": _clouds(state),
             "sections": [{"id": x.id, "destroyed": x.destroyed}
@@ -153,6 +159,7 @@ def _goals(state: FirewallState, side: str) -> list[list[int]]:
 
 def snapshot(state: FirewallState) -> dict[str, Any]:
     """The full true state as JSON (umpire view and state hashes)."""
+    from killhouse.rulesets.firewall.vehicles.views import vehicles_snapshot
     return {
         "sides": list(state.sides),
         "players": list(state.players),
@@ -193,16 +200,19 @@ def snapshot(state: FirewallState) -> dict[str, Any]:
         "clouds": [{**c, "gutz": cl.gutz, "attacked": dict(sorted(cl.attacked.items()))}
                    for c, cl in zip(_clouds(state), state.clouds, strict=True)],
         "result": state.result.to_json() if state.result else None,
+        **vehicles_snapshot(state),  # vehicles hook
     }
 
 
 def known_ids(state: FirewallState, side: str) -> frozenset[str]:
     """Ids the side may name: its own figures and teams, and the others it sees now or has
     seen before."""
+    from killhouse.rulesets.firewall.vehicles.views import figures_seen, known_vehicle_ids
     own = {f.id for f in state.figures.values() if f.side == side}
     teams = {t.id for t in state.teams.values() if t.side == side}
-    return frozenset(own | teams | seen_by_side(state.board, state.figures, side)
-                     | set(state.last_seen.get(side, {})))
+    return frozenset(own | teams | figures_seen(state.board, state.figures, state.vehicles, side)
+                     | set(state.last_seen.get(side, {}))
+                     | known_vehicle_ids(state, side))  # vehicles hook
 
 
 def secret_ids(state: FirewallState, side: str) -> frozenset[str]:
@@ -210,4 +220,5 @@ def secret_ids(state: FirewallState, side: str) -> frozenset[str]:
     hostages' one team is named after their side, which is public."""
     figures = {f.id for f in state.figures.values() if f.side != side}
     teams = {t.id for t in state.teams.values() if t.side not in (side, HOSTAGES)}
-    return frozenset(figures | teams)
+    cars = {v.id for v in state.vehicles.values() if v.side != side}  # vehicles hook
+    return frozenset(figures | teams | cars)
