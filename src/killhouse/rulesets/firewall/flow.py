@@ -17,7 +17,6 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.firewall.fireorders import (
-    _gas,
     blast,
     blast_options,
     check_blast,
@@ -25,6 +24,7 @@ from killhouse.rulesets.firewall.fireorders import (
     check_shoot,
     cloud,
     cloud_options,
+    gas,
     shoot,
     shoot_options,
     unjam,
@@ -67,7 +67,7 @@ def activate(state: FirewallState, action: Action, chance: Chance, log: EventLog
     log.emit("activate", {"side": team.side, "team": team.id}, None, others)
     # §21.2: gas-cloud attacks on its members inside clouds at the start of the activation
     for fid in team.members:
-        _gas(state, state.figures[fid], chance, log)
+        gas(state, state.figures[fid], chance, log)
 
 
 def end_options(state: FirewallState, side: str) -> Iterable[Action]:

@@ -9,7 +9,7 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.rulesets.base import Result
 from killhouse.rulesets.firewall.clouds import smoke_layer
-from killhouse.rulesets.firewall.fireorders import _gas
+from killhouse.rulesets.firewall.fireorders import gas
 from killhouse.rulesets.firewall.grid import within
 from killhouse.rulesets.firewall.objectives import (
     ALARM_TARGET,
@@ -195,7 +195,7 @@ def after_action(state: FirewallState, chance: Chance, log: EventLog) -> None:
     """After every action (§21.2): reveals, surrender, carried figures dropped by a fallen
     carrier, awareness, scenario triggers, the victory check."""
     if state.last is not None and state.last[1] == "move" and state.last[0] in state.figures:
-        _gas(state, state.figures[state.last[0]], chance, log)  # F-26: entering a cloud
+        gas(state, state.figures[state.last[0]], chance, log)  # F-26: entering a cloud
     reveal(state, log)
     _drop_from_fallen(state, log)
     surrender(state.figures, state.objective, log)
