@@ -6,7 +6,7 @@ ending the team's; the scenarios' upkeep (alarm, arrivals) and victory condition
 Actions: ``activate(team)``, ``move(figure, speed, path, facing, carry, exit)`` (a Rally when
 suppressed), ``shoot(figure, weapon, target, fire, grenade)``, ``close-combat(figure,
 target)``, ``unjam(figure, weapon)``, ``task(figure, task, counter)`` (alarm bleeper, grab a
-counter), ``drop(figure, to)`` and ``end``.
+counter), ``drop(figure, to)``, ``hide(figure)``, ``search(figure)`` and ``end``.
 """
 
 from __future__ import annotations
@@ -45,6 +45,14 @@ from killhouse.rulesets.firewall.state import (
     FirewallState,
     _side_teams_left,
     deciding_side,
+)
+from killhouse.rulesets.firewall.stealth import (
+    check_hide,
+    check_search,
+    hide,
+    hide_options,
+    search,
+    search_options,
 )
 from killhouse.rulesets.firewall.taskorders import check_task, task, task_options
 from killhouse.rulesets.firewall.upkeep import _finish_activation, activation_done, after_action
@@ -92,7 +100,7 @@ FLOW: Flow[FirewallState] = Flow(
     phases=[
         Phase(ACT, "single", lambda s: [d] if (d := deciding_side(s)) else [],
               ("activate", "move", "shoot", "cloud", "blast", "close-combat", "unjam", "task",
-               "drop", "end"),
+               "drop", "hide", "search", "end"),
               "activate a Fire Team, or act with the active team's figures",
               done=activation_done, advance=_finish_activation),
     ],
@@ -128,6 +136,10 @@ FLOW: Flow[FirewallState] = Flow(
              help="a task (§6.7): raise the alarm, grab a counter or a dropped data-spike"),
         Move("drop", (*_figure_args(), Arg("to", "cell")), drop_options, drop,
              help="put down a carried figure on a free square alongside"),
+        Move("hide", _figure_args(), hide_options, hide, check=check_hide,
+             help="Stealth: become Hidden in cover where no enemy sees the figure (§21.5)"),
+        Move("search", _figure_args(), search_options, search, check=check_search,
+             help="Observation against the Stealth of every Hidden enemy in sight (§21.5)"),
         Move("end", (), end_options, end, help="end the active team's activation"),
     ],
     phase_of=lambda s: s.phase,

@@ -27,7 +27,7 @@ FIGURE_KEYS = frozenset({
     "cp", "leader_loss", "alarm", "arrives", "gas_mask",
 })
 SIDE_KEYS = frozenset({"entry"})
-OPTIONS = ("night",)
+OPTIONS = ("night", "skills")
 CYBER = frozenset({
     "lo_light", "target_optic", "enhanced_vision", "ir_goggles", "combat_computer",
     "cyber_legs_basic", "cyber_legs_advanced", "cyber_arm", "cyber_ear", "wired_reflexes",
@@ -53,6 +53,8 @@ class Setup:
     #: the counter the scenario names as the spike; otherwise the GM's is drawn (F-85)
     spike: str | None = None
     sections: dict[str, Section] = field(default_factory=dict)
+    #: the optional skills rules (Hide and Search, ruling F-104)
+    skills: bool = False
 
 
 def _facing(value: str | None, index: int) -> tuple[int, int]:
@@ -279,6 +281,7 @@ def read_scenario(scenario: Scenario) -> tuple[Setup | None, list[Issue]]:
         return None, issues
     return Setup(figures, teams, sides, players, objective, entry, counters, arrival,
                  night=bool(scenario.options.get("night", False)),
+                 skills=bool(scenario.options.get("skills", False)),
                  spike=None if spike is None else str(spike), sections=sections), []
 
 

@@ -40,6 +40,8 @@ class FirewallState:
     phase: str = ACT
     result: Result | None = None
     night: bool = False
+    #: the optional skills rules are in use: Hide and Search (§16, §21.5, ruling F-104)
+    skills: bool = False
     #: sides that can win (a GM side never does)
     players: tuple[str, ...] = ()
     objective: Objective = field(default_factory=Objective)

@@ -174,13 +174,14 @@ def awareness(state: FirewallState, chance: Chance, log: EventLog) -> None:
 
 def reveal(state: FirewallState, log: EventLog) -> None:
     """§21.5: a Hidden figure is revealed when it makes a Combat action or a Walk or Run move,
-    or when it and an enemy stand within 2 cm of each other at the end of an action."""
+    or when it and an enemy stand within 2 cm of each other at the end of an action. Only
+    the sides that now see it hear of it (its own and those with line of sight, §21.5)."""
     actor = state.figures.get(state.last[0]) if state.last else None
     if actor is not None and actor.hidden and state.last is not None:
         _, kind, speed = state.last
         if kind in ("shoot", "close-combat") or (kind == "move" and speed in ("walk", "run")):
             actor.hidden = False
-            log.emit("revealed", {"figure": actor.id}, None)
+            log.emit("revealed", {"figure": actor.id}, _who_sees(state, actor))
     for f in state.figures.values():
         if not f.hidden or f.status not in (Status.ACTIVE, Status.INCAPACITATED):
             continue
@@ -188,7 +189,7 @@ def reveal(state: FirewallState, log: EventLog) -> None:
                and within(o.cell, f.cell, NEAR_CM)
                for o in state.figures.values()):
             f.hidden = False
-            log.emit("revealed", {"figure": f.id}, None)
+            log.emit("revealed", {"figure": f.id}, _who_sees(state, f))
 
 
 def after_action(state: FirewallState, chance: Chance, log: EventLog) -> None:
