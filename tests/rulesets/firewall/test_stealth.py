@@ -271,8 +271,8 @@ def test_a_hidden_searcher_is_not_named_to_the_hider_s_side() -> None:
     state.last_seen.clear()  # thorco has never seen daewoo-1 (F-103 would let it name him)
     state.figures["thorco-1"].skills = {"stealth": 2}
     start = len(game.log)
-    game.chance = Dice([4, 5, 1, 2])  # searcher F, hider S: it stays hidden
+    game.chance = Dice([4, 5, 1, 2])  # type: ignore[assignment]  # searcher F, hider S
     game.apply(Action.make("daewoo", "search", figure="daewoo-1"))
     unseen = [e.for_side("thorco") for e in game.log.since(start) if e.kind == "unseen"]
-    assert unseen and unseen[0]["by"] is None
+    assert unseen and unseen[0] is not None and unseen[0]["by"] is None
     assert state.figures["daewoo-1"].hidden  # a search is no Walk, Run or Combat action
