@@ -31,11 +31,17 @@ from killhouse.rulesets.firewall.teams import (
 from killhouse.rulesets.firewall.vision import known_to, witnessed
 
 REACH_CM = 2
-#: close-combat weapon classes of carried items that are not firearms (scenario kit)
-ITEM_CLASSES: Mapping[str, str] = {
-    "knife": "knife", "bayonet": "knife", "sword": "close_combat", "axe": "close_combat",
-    "hammer": "close_combat", "vibrosword": "powered", "chainsaw": "powered",
-}
+
+
+def item_classes() -> Mapping[str, str]:
+    """Close-combat weapon class of each carried item that is no firearm (§10, F-109)."""
+    return {str(k): str(v) for k, v in tables().melee["items"].items()}
+
+
+def melee_item(name: str) -> str | None:
+    """The id of a close-combat item by id or printed name ("Ball-peen hammer"), or None."""
+    key = "_".join(name.lower().replace("-", " ").split())
+    return key if key in item_classes() else None
 
 
 @dataclass(frozen=True)
@@ -56,7 +62,8 @@ def best_weapon_class(figure: Figure, items: tuple[str, ...] = ()) -> str:
         weapon = tables().weapons.get(wid)
         if weapon is not None and figure.weapon_state.get(wid, "ready") != "useless":
             classes.append(weapon.cc)
-    classes.extend(ITEM_CLASSES[i] for i in items if i in ITEM_CLASSES)
+    known = item_classes()
+    classes.extend(known[i] for i in (*figure.melee, *items) if i in known)
     if {"cyber_legs_basic", "cyber_legs_advanced"} & figure.cyber:
         classes.append("knife")  # §14.1: a cyber-leg kick counts +1
     return max(classes, key=lambda c: int(m[c])) if classes else "unarmed"
@@ -97,8 +104,15 @@ def melee_situation(
         and within(t.cell, f.cell, REACH_CM)
     ]
     clutter = max(board.clutter(Cell(a.level, *a.cell)), board.clutter(Cell(t.level, *t.cell)))
+    weapon = best_weapon_class(a, items)
+    m = tables().melee
+    # §10 (R-17): a built-in blade is a knife (+1) with the built-in +1; used when no other
+    # weapon does as well (weapons never stack, ruling F-31)
+    built_in = "built_in_weapon" in a.cyber and (
+        int(m["weapon"]["knife"]) + int(m["built_in"]) > int(m["weapon"][weapon]))
     return MeleeSituation(
-        weapon=best_weapon_class(a, items),
+        weapon="knife" if built_in else weapon,
+        built_in=built_in,
         surprised=surprised or not teams[t.team].aware,  # ruling F-32
         extra_enemies=sum(1 for f in near_a if f.side != a.side),
         extra_friends=sum(1 for f in near_t if f.side == a.side),

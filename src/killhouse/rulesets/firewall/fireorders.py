@@ -29,7 +29,7 @@ from killhouse.rulesets.firewall.gutz import change_gutz, gutz_roll
 from killhouse.rulesets.firewall.jams import unjam_effect
 from killhouse.rulesets.firewall.objectives import HOSTAGES
 from killhouse.rulesets.firewall.shooting import HAND_GRENADE, Shot, resolve_shot, shot_problem
-from killhouse.rulesets.firewall.state import FirewallState, _aware, _mine, _team_figures, _who_sees
+from killhouse.rulesets.firewall.state import FirewallState, _aware, _who_sees, mine, team_figures
 from killhouse.rulesets.firewall.tables import tables
 from killhouse.rulesets.firewall.taskorders import _roller_result
 from killhouse.rulesets.firewall.teams import Figure, Status, bonus_for
@@ -69,7 +69,7 @@ def shoot_options(state: FirewallState, side: str) -> Iterable[Action]:
     from killhouse.rulesets.firewall.shooting import shot_situation
     out = []
     seen = None
-    for f in _team_figures(state, side):
+    for f in team_figures(state, side):
         if f.combat_used or not _aware(state, f) or f.carrying is not None:
             continue
         if seen is None:
@@ -95,7 +95,7 @@ def shoot_options(state: FirewallState, side: str) -> Iterable[Action]:
 
 
 def _combat_allowed(state: FirewallState, action: Action) -> None:
-    f = _mine(state, action)
+    f = mine(state, action)
     if not _aware(state, f):
         raise IllegalActionError("a team not yet aware of the enemy takes no Combat actions (F-16)")
     if f.carrying is not None:
@@ -122,7 +122,7 @@ def shoot(state: FirewallState, action: Action, chance: Chance, log: EventLog) -
 def unjam_options(state: FirewallState, side: str) -> Iterable[Action]:
     return [
         Action.make(side, "unjam", figure=f.id, weapon=w, hint={"role": "task", "p": 0.5})
-        for f in _team_figures(state, side) if not f.move_used
+        for f in team_figures(state, side) if not f.move_used
         for w, s in sorted(f.weapon_state.items()) if s == "jammed"
     ]
 
@@ -144,7 +144,7 @@ def unjam(state: FirewallState, action: Action, chance: Chance, log: EventLog) -
     state.last = (f.id, "unjam", "")
 
 
-def _gas(state: FirewallState, f: Figure, chance: Chance, log: EventLog) -> None:
+def gas(state: FirewallState, f: Figure, chance: Chance, log: EventLog) -> None:
     """Each gas cloud the figure stands in attacks it, at most once a Turn (F-26)."""
     from killhouse.rulesets.firewall.teams import resolve_leader_loss
     hit = False
@@ -174,7 +174,7 @@ def cloud_options(state: FirewallState, side: str) -> Iterable[Action]:
     square in front of each of them (a useful subset; any legal square is accepted)."""
     out = []
     seen = None
-    for f in _team_figures(state, side):
+    for f in team_figures(state, side):
         if f.combat_used or not _aware(state, f) or f.carrying is not None:
             continue
         kinds = [g for g, n in sorted(f.grenades.items()) if n > 0 and tables().grenade(g).cloud]
@@ -201,7 +201,7 @@ def cloud_options(state: FirewallState, side: str) -> Iterable[Action]:
 
 
 def check_cloud(state: FirewallState, action: Action) -> None:
-    f = _mine(state, action)
+    f = mine(state, action)
     if not _aware(state, f):
         raise IllegalActionError("a team not yet aware of the enemy takes no Combat actions (F-16)")
     if f.carrying is not None:
@@ -241,7 +241,7 @@ def cloud(state: FirewallState, action: Action, chance: Chance, log: EventLog) -
     smoke_layer(state.board, state.clouds)
     for g in state.figures.values():
         if placed.covers(g.level, g.cell):
-            _gas(state, g, chance, log)
+            gas(state, g, chance, log)
 
 
 def _blast_pairs(f: Figure) -> list[tuple[str, str | None]]:
@@ -268,7 +268,7 @@ def blast_options(state: FirewallState, side: str) -> Iterable[Action]:
     out: list[Action] = []
     if not state.sections:
         return out
-    for f in _team_figures(state, side):
+    for f in team_figures(state, side):
         if f.combat_used or not _aware(state, f) or f.carrying is not None:
             continue
         for weapon, grenade in _blast_pairs(f):
@@ -282,7 +282,7 @@ def blast_options(state: FirewallState, side: str) -> Iterable[Action]:
 
 
 def check_blast(state: FirewallState, action: Action) -> None:
-    f = _mine(state, action)
+    f = mine(state, action)
     if not _aware(state, f):
         raise IllegalActionError("a team not yet aware of the enemy takes no Combat actions (F-16)")
     if f.carrying is not None:

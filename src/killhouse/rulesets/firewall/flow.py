@@ -6,7 +6,7 @@ ending the team's; the scenarios' upkeep (alarm, arrivals) and victory condition
 Actions: ``activate(team)``, ``move(figure, speed, path, facing, carry, exit)`` (a Rally when
 suppressed), ``shoot(figure, weapon, target, fire, grenade)``, ``close-combat(figure,
 target)``, ``unjam(figure, weapon)``, ``task(figure, task, counter)`` (alarm bleeper, grab a
-counter), ``drop(figure, to)`` and ``end``.
+counter), ``drop(figure, to)``, ``hide(figure)``, ``search(figure)`` and ``end``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.firewall.fireorders import (
-    _gas,
     blast,
     blast_options,
     check_blast,
@@ -25,6 +24,7 @@ from killhouse.rulesets.firewall.fireorders import (
     check_shoot,
     cloud,
     cloud_options,
+    gas,
     shoot,
     shoot_options,
     unjam,
@@ -45,6 +45,14 @@ from killhouse.rulesets.firewall.state import (
     FirewallState,
     _side_teams_left,
     deciding_side,
+)
+from killhouse.rulesets.firewall.stealth import (
+    check_hide,
+    check_search,
+    hide,
+    hide_options,
+    search,
+    search_options,
 )
 from killhouse.rulesets.firewall.taskorders import check_task, task, task_options
 from killhouse.rulesets.firewall.upkeep import _finish_activation, activation_done, after_action
@@ -68,7 +76,7 @@ def activate(state: FirewallState, action: Action, chance: Chance, log: EventLog
     log.emit("activate", {"side": team.side, "team": team.id}, None, others)
     # §21.2: gas-cloud attacks on its members inside clouds at the start of the activation
     for fid in team.members:
-        _gas(state, state.figures[fid], chance, log)
+        gas(state, state.figures[fid], chance, log)
 
 
 def end_options(state: FirewallState, side: str) -> Iterable[Action]:
@@ -94,7 +102,7 @@ FLOW: Flow[FirewallState] = Flow(
         Phase(ACT, "single", lambda s: [d] if (d := deciding_side(s)) else [],
               ("activate", "move", "shoot", "cloud", "blast", "close-combat", "unjam", "task",
                "drop", "drive", "vehicle-fire", "fire-at-vehicle", "embark", "disembark",
-               "ride", "passenger-fire", "assault-vehicle", "end"),
+               "ride", "passenger-fire", "assault-vehicle", "hide", "search", "end"),
               "activate a Fire Team, or act with the active team's figures",
               done=activation_done, advance=_finish_activation),
     ],
@@ -163,6 +171,10 @@ FLOW: Flow[FirewallState] = Flow(
                                  Arg("using", "id", required=False)),
              veh.assault_options, veh.assault, check=veh.check_assault,
              help="close combat against a vehicle within 2 cm, with a grenade or bomb (+4)"),
+        Move("hide", _figure_args(), hide_options, hide, check=check_hide,
+             help="Stealth: become Hidden in cover where no enemy sees the figure (§21.5)"),
+        Move("search", _figure_args(), search_options, search, check=check_search,
+             help="Observation against the Stealth of every Hidden enemy in sight (§21.5)"),
         Move("end", (), end_options, end, help="end the active team's activation"),
     ],
     phase_of=lambda s: s.phase,

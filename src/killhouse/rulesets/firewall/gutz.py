@@ -145,11 +145,13 @@ def change_gutz(
 
 
 def contest_winner(
-    first: tuple[Result, int, str], second: tuple[Result, int, str], chance: Chance, purpose: str
+    first: tuple[Result, int, str], second: tuple[Result, int, str], chance: Chance, purpose: str,
+    audience: Audience = None,
 ) -> int:
     """Which of two contestants wins (§16.1): result, then skill level, then experience, then d6.
 
-    Each contestant is (result, skill level, experience); returns 0 or 1.
+    Each contestant is (result, skill level, experience); returns 0 or 1. The tie-break dice
+    go to ``audience`` (a hider's side only, when the contest is secret).
     """
     order = list(tables().skills["experience_order"])
     keys = [
@@ -159,7 +161,7 @@ def contest_winner(
         return 0 if keys[0] > keys[1] else 1
 
     def attempt(ch: Chance) -> int | None:
-        x, y = ch.roll(6, purpose), ch.roll(6, purpose)
+        x, y = ch.roll(6, purpose, audience), ch.roll(6, purpose, audience)
         return None if x == y else (0 if x > y else 1)
 
     return chance.repeat_until(attempt)

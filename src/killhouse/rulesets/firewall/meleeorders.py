@@ -11,7 +11,7 @@ from killhouse.rulesets.base import Action
 from killhouse.rulesets.firewall.closecombat import melee_problem, resolve_melee
 from killhouse.rulesets.firewall.fireorders import _chance_of_success, _combat_allowed
 from killhouse.rulesets.firewall.objectives import HOSTAGES
-from killhouse.rulesets.firewall.state import FirewallState, _aware, _team_figures
+from killhouse.rulesets.firewall.state import FirewallState, _aware, team_figures
 from killhouse.rulesets.firewall.teams import Status
 from killhouse.rulesets.firewall.vision import seen_by_side
 
@@ -21,7 +21,7 @@ def melee_options(state: FirewallState, side: str) -> Iterable[Action]:
     from killhouse.rulesets.firewall.melee import melee_modifier
     out = []
     seen = None
-    for f in _team_figures(state, side):
+    for f in team_figures(state, side):
         if f.combat_used or not _aware(state, f) or f.carrying is not None:
             continue
         for target in state.figures.values():

@@ -24,10 +24,10 @@ from killhouse.rulesets.firewall.objectives import NEAR_CM, on_edge
 from killhouse.rulesets.firewall.state import (
     FirewallState,
     _aware,
-    _mine,
     _occupied,
-    _team_figures,
     _who_sees,
+    mine,
+    team_figures,
 )
 from killhouse.rulesets.firewall.teams import Figure, Status
 from killhouse.rulesets.firewall.vision import seen_by_side
@@ -75,7 +75,7 @@ def move_options(state: FirewallState, side: str) -> Iterable[Action]:
     """A useful subset: a run, walk or crawl in each of the eight directions; exits from
     edge squares; picking up a helpless figure alongside."""
     out = []
-    for f in _team_figures(state, side):
+    for f in team_figures(state, side):
         if f.move_used or _still(state, f):
             continue
         aware = _aware(state, f)
@@ -128,7 +128,7 @@ def _exit_problem(state: FirewallState, f: Figure, load: str | None) -> str | No
 
 
 def check_move(state: FirewallState, action: Action) -> None:
-    f = _mine(state, action)
+    f = mine(state, action)
     if any(c[0] != f.level for c in action.get("path") or ()):
         raise IllegalActionError("a move stays on its level")
     if _still(state, f):
@@ -193,7 +193,7 @@ def _exit(state: FirewallState, f: Figure, log: EventLog,
 
 def drop_options(state: FirewallState, side: str) -> Iterable[Action]:
     out = []
-    for f in _team_figures(state, side):
+    for f in team_figures(state, side):
         if f.carrying is None:
             continue
         taken = _occupied(state, f.level) - {f.cell}

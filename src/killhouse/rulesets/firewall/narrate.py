@@ -81,7 +81,18 @@ def narrate(event: Event) -> str | None:
     if k == "aware":
         return f"team {d['team']} is aware of the enemy."
     if k == "revealed":
-        return f"{d['figure']} is revealed."
+        by = f" by {d['by']}'s search" if d.get("by") else ""
+        return f"{d['figure']} is revealed{by}."
+    if k == "hide":
+        if d.get("result") is None:
+            return f"{d['figure']} tries to hide."
+        done = "is Hidden" if d.get("hidden") else "fails to hide"
+        return f"{d['figure']} {done} ({d['result']})."
+    if k == "search":
+        got = f" ({d['result']})" if d.get("result") else ""
+        return f"{d['figure']} searches{got}."
+    if k == "unseen":
+        return f"{d['figure']} stays hidden from {d['by']} ({d['result']})."
     if k == "surrender":
         return f"{d['figure']} surrenders."
     if k == "pick-up":

@@ -73,8 +73,8 @@ class FirewallRuleset(FlowRuleset[FirewallState]):
             setup.sides, chance, log, scenario.turn_limit or DEFAULT_TURN_LIMIT,
             players=setup.players, objective=setup.objective, entry=dict(setup.entry),
             counters=copy.deepcopy(setup.counters), arrival=dict(setup.arrival),
-            night=setup.night, spike=spike, sections=copy.deepcopy(setup.sections),
-            vehicles=copy.deepcopy(setup.vehicles),
+            night=setup.night, skills=setup.skills, spike=spike,
+            sections=copy.deepcopy(setup.sections), vehicles=copy.deepcopy(setup.vehicles),
         )
 
     def result(self, state: FirewallState) -> Result | None:

@@ -27,7 +27,7 @@ FIGURE_KEYS = frozenset({
     "cp", "leader_loss", "alarm", "arrives", "gas_mask",
 })
 SIDE_KEYS = frozenset({"entry"})
-OPTIONS = ("night",)
+OPTIONS = ("night", "skills")
 CYBER = frozenset({
     "lo_light", "target_optic", "enhanced_vision", "ir_goggles", "combat_computer",
     "cyber_legs_basic", "cyber_legs_advanced", "cyber_arm", "cyber_ear", "wired_reflexes",
@@ -55,6 +55,8 @@ class Setup:
     sections: dict[str, Section] = field(default_factory=dict)
     #: vehicles (§17, vehicles/scenario.py) by id
     vehicles: dict[str, Any] = field(default_factory=dict)
+    #: the optional skills rules (Hide and Search, ruling F-104)
+    skills: bool = False
 
 
 def _facing(value: str | None, index: int) -> tuple[int, int]:
@@ -110,14 +112,21 @@ def _figure(fspec: Any, issues: list[Issue]) -> tuple[Figure, str, bool, Any] | 
         issues.append(Issue(f"{path}.armour", f"unknown armour {armour!r}",
                             "known: " + ", ".join(t.armour)))
         return None
+    from killhouse.rulesets.firewall.closecombat import melee_item
     weapons: list[str] = []
+    melee: list[str] = []
     for j, item in enumerate(fspec.equipment):
         try:
             weapons.append(t.weapon(str(item)).id)
         except KeyError:
+            kit = melee_item(str(item))
+            if kit is not None:
+                melee.append(kit)  # ruling F-109: a close-combat weapon
+                continue
             issues.append(Issue(f"{path}.equipment[{j}]", f"no weapon {item!r} in the §8 tables",
-                                "a weapon id such as colt_m2117 or its printed name"))
-    if hostage and weapons:
+                                "a weapon id such as colt_m2117 or its printed name, or a "
+                                "close-combat item (knife, sword, ball-peen hammer …)"))
+    if hostage and (weapons or melee):
         issues.append(Issue(f"{path}.equipment", "hostages carry no weapons"))
     grenades: dict[str, int] = {}
     raw = extra.get("grenades", {})
@@ -165,6 +174,7 @@ def _figure(fspec: Any, issues: list[Issue]) -> tuple[Figure, str, bool, Any] | 
         fspec.id, side, team, (fspec.at.x, fspec.at.y), kind=kind, experience=experience,
         is_leader=bool(extra.get("leader", False)), gutz=gutz, level=fspec.at.level,
         facing=_facing(fspec.facing, 0), armour=armour, weapons=tuple(weapons),
+        melee=tuple(melee),
         grenades=grenades,
         cyber=frozenset(str(c) for c in cyber) | (
             {"gas_mask"} if extra.get("gas_mask") else set()),
@@ -288,6 +298,7 @@ def read_scenario(scenario: Scenario) -> tuple[Setup | None, list[Issue]]:
         return None, issues
     return Setup(figures, teams, sides, players, objective, entry, counters, arrival,
                  night=bool(scenario.options.get("night", False)),
+                 skills=bool(scenario.options.get("skills", False)),
                  spike=None if spike is None else str(spike), sections=sections,
                  vehicles=vehicles), []
 

@@ -40,6 +40,8 @@ class FirewallState:
     phase: str = ACT
     result: Result | None = None
     night: bool = False
+    #: the optional skills rules are in use: Hide and Search (§16, §21.5, ruling F-104)
+    skills: bool = False
     #: sides that can win (a GM side never does)
     players: tuple[str, ...] = ()
     objective: Objective = field(default_factory=Objective)
@@ -104,7 +106,7 @@ def _can_act(state: FirewallState, f: Figure) -> bool:
     return f.active and not f.failed_this_turn and not (f.move_used and f.combat_used)
 
 
-def _team_figures(state: FirewallState, side: str) -> list[Figure]:
+def team_figures(state: FirewallState, side: str) -> list[Figure]:
     if state.active_team is None or state.teams[state.active_team].side != side:
         return []
     team = state.teams[state.active_team]
@@ -142,10 +144,10 @@ def _aware(state: FirewallState, figure: Figure) -> bool:
     return state.teams[figure.team].aware
 
 
-def _mine(state: FirewallState, action: Action) -> Figure:
+def mine(state: FirewallState, action: Action) -> Figure:
     fid = str(action.get("figure"))
     figure = state.figures.get(fid)
-    if figure is None or figure not in _team_figures(state, action.side):
+    if figure is None or figure not in team_figures(state, action.side):
         raise IllegalActionError(f"{fid} is not a figure of the active team that may act")
     return figure
 

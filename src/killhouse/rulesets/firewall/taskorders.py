@@ -19,9 +19,9 @@ from killhouse.rulesets.firewall.state import (
     FirewallState,
     _aware,
     _gm,
-    _mine,
-    _team_figures,
     _who_sees,
+    mine,
+    team_figures,
 )
 from killhouse.rulesets.firewall.teams import Figure, Status, bonus_for
 
@@ -101,7 +101,7 @@ def task_problem(state: FirewallState, f: Figure, task: str, counter: str | None
 
 def task_options(state: FirewallState, side: str) -> Iterable[Action]:
     out = []
-    for f in _team_figures(state, side):
+    for f in team_figures(state, side):
         if f.alarm and task_problem(state, f, "alarm", None) is None:
             out.append(Action.make(side, "task", figure=f.id, task="alarm",
                                    hint={"role": "task", "task": "alarm"}))
@@ -124,7 +124,7 @@ def task_options(state: FirewallState, side: str) -> Iterable[Action]:
 
 
 def check_task(state: FirewallState, action: Action) -> None:
-    f = _mine(state, action)
+    f = mine(state, action)
     counter = action.get("counter")
     problem = task_problem(state, f, str(action.get("task")),
                            None if counter is None else str(counter))

@@ -56,6 +56,8 @@ class Figure:
     status: Status = Status.ACTIVE
     armour: str = "street_clothing"
     weapons: tuple[str, ...] = ()
+    #: close-combat items carried (§10: knife, sword, hammer …; ruling F-109)
+    melee: tuple[str, ...] = ()
     #: weapon id -> "ready" | "jammed" | "useless" (§11); absent means ready
     weapon_state: dict[str, str] = field(default_factory=dict)
     #: grenades carried, by §9 type id (thrown with the Hand Grenade row or from a launcher)

@@ -9,7 +9,7 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.rulesets.base import Result
 from killhouse.rulesets.firewall.clouds import smoke_layer
-from killhouse.rulesets.firewall.fireorders import _gas
+from killhouse.rulesets.firewall.fireorders import gas
 from killhouse.rulesets.firewall.grid import within
 from killhouse.rulesets.firewall.objectives import (
     ALARM_TARGET,
@@ -183,13 +183,14 @@ def awareness(state: FirewallState, chance: Chance, log: EventLog) -> None:
 
 def reveal(state: FirewallState, log: EventLog) -> None:
     """§21.5: a Hidden figure is revealed when it makes a Combat action or a Walk or Run move,
-    or when it and an enemy stand within 2 cm of each other at the end of an action."""
+    or when it and an enemy stand within 2 cm of each other at the end of an action. Only
+    the sides that now see it hear of it (its own and those with line of sight, §21.5)."""
     actor = state.figures.get(state.last[0]) if state.last else None
     if actor is not None and actor.hidden and state.last is not None:
         _, kind, speed = state.last
         if kind in ("shoot", "close-combat") or (kind == "move" and speed in ("walk", "run")):
             actor.hidden = False
-            log.emit("revealed", {"figure": actor.id}, None)
+            log.emit("revealed", {"figure": actor.id}, _who_sees(state, actor))
     for f in state.figures.values():
         if not f.hidden or f.status not in (Status.ACTIVE, Status.INCAPACITATED):
             continue
@@ -197,14 +198,14 @@ def reveal(state: FirewallState, log: EventLog) -> None:
                and within(o.cell, f.cell, NEAR_CM)
                for o in state.figures.values()):
             f.hidden = False
-            log.emit("revealed", {"figure": f.id}, None)
+            log.emit("revealed", {"figure": f.id}, _who_sees(state, f))
 
 
 def after_action(state: FirewallState, chance: Chance, log: EventLog) -> None:
     """After every action (§21.2): reveals, surrender, carried figures dropped by a fallen
     carrier, awareness, scenario triggers, the victory check."""
     if state.last is not None and state.last[1] == "move" and state.last[0] in state.figures:
-        _gas(state, state.figures[state.last[0]], chance, log)  # F-26: entering a cloud
+        gas(state, state.figures[state.last[0]], chance, log)  # F-26: entering a cloud
     reveal(state, log)
     _drop_from_fallen(state, log)
     surrender(state.figures, state.objective, log)

@@ -42,6 +42,7 @@ def own_figure(f: Figure) -> dict[str, Any]:
         "status": VIEW_STATUS[f.status].value, "leader": f.is_leader, "gutz": f.gutz,
         "start_gutz": f.start_gutz, "experience": f.experience, "prone": f.prone,
         "suppressed": f.suppressed, "armour": f.armour, "weapons": list(f.weapons),
+        "melee": list(f.melee),
         "weapon_state": dict(sorted(f.weapon_state.items())),
         "grenades": dict(sorted(f.grenades.items())), "cp": f.cp,
         "cyber": sorted(f.cyber), "skills": dict(sorted(f.skills.items())),
@@ -56,8 +57,10 @@ def own_figure(f: Figure) -> dict[str, Any]:
 
 def _in_hand(f: Figure) -> list[str]:
     """Weapons an enemy can see: not concealed pistols (F-60: pistols are the concealable
-    firearms of the scenarios)."""
-    return [tables().weapons[w].name for w in f.weapons if tables().weapons[w].group != "pistol"]
+    firearms of the scenarios) nor knives (F-109); swords, hammers and the like are seen."""
+    hidden = set(tables().melee["concealed_items"])
+    return [tables().weapons[w].name for w in f.weapons if tables().weapons[w].group != "pistol"
+            ] + [m.replace("_", " ") for m in f.melee if m not in hidden]
 
 
 def seen_figure(f: Figure) -> dict[str, Any]:
