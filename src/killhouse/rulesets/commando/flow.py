@@ -18,6 +18,7 @@ from killhouse.core.events import Audience, EventLog
 from killhouse.rulesets.base import Action, Result
 from killhouse.rulesets.commando import (
     basic_tasks,
+    delivery,
     explosions,
     fire,
     firing,
@@ -355,6 +356,18 @@ def shoot(state: CommandoState, firer: ManState, target: str, chance: Chance,
                       "results": [s.result for _, s in report.shots],
                       "status": state.men[target].wound().value,
                       "emptied": report.emptied})
+
+
+def run_declared(state: CommandoState, firer: ManState, kind: str, args: dict[str, Any],
+                 chance: Chance, log: EventLog) -> None:
+    """Resolve a fire task or launch declared before the Mobile Overwatch question (C-128);
+    the caller goes on with ``after_task``."""
+    if kind == "fire":
+        shoot(state, firer, str(args["target"]), chance, log)
+    elif kind == "launch":
+        delivery.run_launch(state, firer, args, chance, log)
+    else:
+        firing.run_fire(state, firer, kind, args, chance, log)
 
 
 def after_task(state: CommandoState, log: EventLog) -> None:
