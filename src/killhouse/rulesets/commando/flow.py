@@ -206,12 +206,21 @@ def bookkeeping(state: CommandoState, chance: Chance, log: EventLog) -> None:
         return
     morale.bookkeeping(state, chance, log)  # digest 7.2 (ruling C-15)
     if state.turn >= state.limit:
-        defender = state.sides[1]
-        finish(state, Result(defender, f"the raid ran out of time after turn {state.turn}"),
-               log)
+        finish(state, Result(state.sides[1], time_out_reason(state)), log)
         return
     state.turn += 1
     start_turn(state, chance, log)
+
+
+def time_out_reason(state: CommandoState) -> str:
+    """Ruling C-152: the scenario's own words for the turn limit (``options.time_out``), else
+    that the second side held out; the turn is always named."""
+    text = state.scenario.options.get("time_out")
+    if isinstance(text, str) and text.strip():
+        return f"{text.strip()} (turn limit {state.turn})"
+    name = next((s.name for s in state.scenario.sides if s.id == state.sides[1]),
+                state.sides[1])
+    return f"{name} held out to the end of turn {state.turn}"
 
 
 def check_victory(state: CommandoState, log: EventLog) -> bool:

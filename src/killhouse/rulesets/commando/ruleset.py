@@ -70,6 +70,10 @@ class CommandoRuleset(FlowRuleset[CommandoState]):
                 s.id for s in scenario.sides}:
             issues.append(Issue("options.defending", f"unknown side {defending!r}",
                                 "the side that takes the defenders' -20 (C-12), or none"))
+        time_out = scenario.options.get("time_out")
+        if time_out is not None and (not isinstance(time_out, str) or not time_out.strip()):
+            issues.append(Issue("options.time_out", "the turn limit's reason must be text",
+                                'time_out: "the guards hold the radar station" (C-152)'))
         t = tables()
         weather = scenario.options.get("weather", "clear")
         if weather not in t.obs_range:
