@@ -177,7 +177,8 @@ def deliver(state: CommandoState, man: ManState, device: str, at: Cell, chance: 
     state.last_seen[enemy][man.id] = (state.pos[man.id], state.turn)
     data = {"figure": man.id, "device": device, "at": cell_json(at), "chance": pct,
             "on_target": landing.on_target, "direction": landing.direction,
-            "distance": landing.distance, "lands": cell_json(lands), "grenade_toss": toss}
+            "distance": landing.distance, "lands": cell_json(lands), "grenade_toss": toss,
+            "roll": landing.roll}
     hidden = {k: v for k, v in data.items() if k not in ("chance", "grenade_toss")}
     log.emit(kind, data, None, {enemy: hidden})  # ruling C-99
     flow.note_sightings(state)

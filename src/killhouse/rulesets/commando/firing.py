@@ -85,7 +85,7 @@ def resolve_fire(state: CommandoState, firer: ManState, aims: Sequence[tasks.Aim
     data = {
         "figure": firer.id, "weapon": weapon, "cost": report.cost, "chances": report.chances,
         "targets": [a.target for a in aims],
-        "shots": [{"victim": v, "result": s.result, "damage": s.damage}
+        "shots": [{"victim": v, "result": s.result, "damage": s.damage, "roll": s.roll}
                   for v, s in report.shots],
         "status": {v: state.men[v].wound().value for v, _ in report.shots},
         "emptied": report.emptied, "sniped": report.sniped,
@@ -96,7 +96,7 @@ def resolve_fire(state: CommandoState, firer: ManState, aims: Sequence[tasks.Aim
     if audience is not None:
         # the side fired upon learns what hit its men, not who fired (a sniper stays unseen)
         log.emit("fired-upon", {
-            "shots": [{"victim": v, "result": s.result, "damage": s.damage}
+            "shots": [{"victim": v, "result": s.result, "damage": s.damage, "roll": s.roll}
                       for v, s in report.shots],
             "status": {v: state.men[v].wound().value for v, _ in report.shots},
         }, frozenset({enemy}))

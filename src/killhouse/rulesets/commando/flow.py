@@ -360,11 +360,14 @@ def shoot(state: CommandoState, firer: ManState, target: str, chance: Chance,
     # ruling C-22 terrain, C-37 into hand-to-hand: a random victim
     aim = firing.aim_for(state, firer, target)
     report = tasks.fire_task(chance, firer, weapon, [aim], state.men)
-    log.emit("fire", {"figure": firer.id, "target": target, "weapon": weapon,
-                      "range": aim.rng,
-                      "results": [s.result for _, s in report.shots],
-                      "status": state.men[target].wound().value,
-                      "emptied": report.emptied})
+    data = {"figure": firer.id, "target": target, "weapon": weapon, "range": aim.rng,
+            "results": [s.result for _, s in report.shots],
+            "rolls": [s.roll for _, s in report.shots],
+            "damage": [s.damage for _, s in report.shots],
+            "status": state.men[target].wound().value, "emptied": report.emptied}
+    # ruling C-99: the chance to hit and to kill go to the firer's side only (C-153)
+    own = {**data, "chance": report.chances[0], "kill": fire.kill_chance(report.chances[0])}
+    log.emit("fire", own, None, {enemy: data})
 
 
 def run_declared(state: CommandoState, firer: ManState, kind: str, args: dict[str, Any],

@@ -26,7 +26,8 @@ def status(man: ManState) -> str:
 
 def own(state: CommandoState, man: ManState) -> dict[str, Any]:
     return {
-        "id": man.id, "at": cell_json(state.pos[man.id]), "status": status(man),
+        "id": man.id, "side": man.side, "at": cell_json(state.pos[man.id]),
+        "status": status(man),
         "wound": man.wound().value, "tp": man.tp, "move_tp": man.move_tp,
         "posture": man.posture.value, "weapon": man.in_hand or "pistol",
         "empty": sorted(man.empty), "plotted": man.plotted, "activated": man.activated,
@@ -37,12 +38,13 @@ def own(state: CommandoState, man: ManState) -> dict[str, Any]:
 def view(state: CommandoState, side: str) -> dict[str, Any]:
     enemy = state.enemy(side)
     seen = [
-        {"id": m.id, "at": cell_json(state.pos[m.id]), "status": status(m),
+        # the web table colours figures by side; an observed man's side is known (C-11)
+        {"id": m.id, "side": m.side, "at": cell_json(state.pos[m.id]), "status": status(m),
          "posture": m.posture.value}
         for m in state.side_men(enemy) if m.id in state.observed[side]
     ]
     remembered = [
-        {"id": i, "at": cell_json(at), "turn": when}
+        {"id": i, "side": enemy, "at": cell_json(at), "turn": when}
         for i, (at, when) in sorted(state.last_seen[side].items())
         if i not in state.observed[side]
     ]
@@ -91,7 +93,7 @@ def snapshot(state: CommandoState) -> dict[str, Any]:
         "active_man": state.active_man,
         "committed": sorted(state.committed),
         "figures": [
-            {**own(state, m), "side": m.side, "damage": m.damage}
+            {**own(state, m), "damage": m.damage}
             for _, m in sorted(state.men.items())
         ],
         "observed": {s: sorted(v) for s, v in sorted(state.observed.items())},
