@@ -101,3 +101,16 @@ def test_views_carry_the_side_of_every_figure_the_viewer_knows() -> None:
     guards = game.view("guards")
     assert {f["id"] for f in guards["seen"] + guards["remembered"]} == {"kane"}
     assert all(f["side"] == "guards" for f in guards["figures"])
+
+
+def test_the_role_bot_is_not_drawn_to_an_enemy_seen_down() -> None:
+    # the side on seen figures (C-154) must not make the bot walk to fallen men
+    from killhouse.ai.roles.commando import bot_for
+    from killhouse.core.cells import Cell
+
+    game = duel()
+    s = state(game)
+    bot = bot_for(game.scenario, "raiders")
+    assert Cell(0, 11, 4) in bot.targets(game.view("raiders"))
+    s.men["g1"].kill()
+    assert Cell(0, 11, 4) not in bot.targets(game.view("raiders"))

@@ -69,6 +69,13 @@ class CommandoBot(BaselineBot):
     def me(self, view: dict[str, Any], figure: str | None) -> dict[str, Any]:
         return next((f for f in view["figures"] if f["id"] == figure), {})
 
+    def targets(self, view: dict[str, Any]) -> list[Cell]:
+        """The baseline's targets without the enemies seen down: a fallen man draws nobody
+        (the view's figures carry their side, so the baseline would count them)."""
+        down = ("dead", "incapacitated", "out-of-action")
+        live = [s for s in view.get("seen", []) if s.get("status") not in down]
+        return super().targets({**view, "seen": live})
+
     def nearest_fire(self, view: dict[str, Any], actions: Sequence[Action]) -> Action | None:
         fires = [a for a in actions if a.kind in ("fire", "opfire")]
         if not fires:
