@@ -227,6 +227,14 @@ def check_victory(state: CommandoState, log: EventLog) -> bool:
     """Ruling C-84: a side wins when every man of the other side is out of action."""
     if state.result is not None:
         return True
+    mission = state.mission
+    if mission is not None and mission.kind == "demolish" and mission.targets and \
+            set(mission.targets) <= state.destroyed:
+        # ruling C-155: the first side wins when every target is blown up
+        names = " and ".join(sorted(mission.targets))
+        verb = "is" if len(mission.targets) == 1 else "are"
+        finish(state, Result(state.sides[0], f"the {names} {verb} destroyed"), log)
+        return True
     down = [s for s in state.sides if not state.up(s)]
     if not down:
         return False

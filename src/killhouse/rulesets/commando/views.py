@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from killhouse.core.cells import cell_json
-from killhouse.rulesets.commando import devices
+from killhouse.rulesets.commando import devices, missions
 from killhouse.rulesets.commando.men import ManState
 from killhouse.rulesets.commando.state import CommandoState
 from killhouse.rulesets.commando.wounds import Wound
@@ -50,6 +50,11 @@ def view(state: CommandoState, side: str) -> dict[str, Any]:
     ]
     out = (Status.DEAD.value, Status.INCAPACITATED.value)
     goals = [e["at"] for e in seen if e["status"] not in out] + [r["at"] for r in remembered]
+    mission = state.mission
+    if mission is not None and side == state.sides[0]:
+        # ruling C-155: the targets still standing draw the first side
+        goals += [cell_json(c) for name, cells in sorted(mission.targets.items())
+                  if name not in state.destroyed for c in sorted(cells)]
     return {
         "side": side,
         "viewer": viewer(side),
@@ -66,6 +71,7 @@ def view(state: CommandoState, side: str) -> dict[str, Any]:
             "waiting": [s for w in state.windows for s in w.waiting()],
             "committed": sorted(state.committed),
             # searchlights are seen by everyone (ruling C-123)
+            "mission": None if mission is None else missions.public(mission, state.destroyed),
             "searchlights": {i: {"at": cell_json(lt.at),
                                  "aim": None if lt.aim is None else cell_json(lt.aim)}
                              for i, lt in sorted(state.lights.items())},
@@ -101,5 +107,6 @@ def snapshot(state: CommandoState) -> dict[str, Any]:
                       for s, v in sorted(state.last_seen.items())},
         "windows": windows_json(state.windows),
         "ordnance": devices.snapshot(state),
+        "destroyed": sorted(state.destroyed),
         "result": None if state.result is None else state.result.to_json(),
     }
