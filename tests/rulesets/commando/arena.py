@@ -105,3 +105,12 @@ def kinds(game: Game, side: str) -> dict[str, list[Action]]:
 
 def events(game: Game, kind: str) -> list[Mapping[str, Any]]:
     return [e.data for e in game.log.events if e.kind == kind]
+
+
+def declare(game: Game, action: Action) -> None:
+    """Apply a fire task or launch and answer the Mobile Overwatch question it opens with
+    ``hold`` (rulings C-128, C-150, C-151), so the task resolves."""
+    game.apply(action)
+    pending = game.pending()
+    if pending and pending[0].kind == "overwatch":
+        game.apply(Action.make(pending[0].side, "hold"))

@@ -12,6 +12,7 @@ from killhouse.rulesets.commando import fire
 from tests.rulesets.commando.arena import (
     activate,
     arena,
+    declare,
     events,
     hold_windows,
     kinds,
@@ -41,7 +42,7 @@ def test_aimed_fire_is_the_only_task_costs_all_tp_and_adds_ten() -> None:
     activate(game, "kane")
     s = state(game)
     assert [a.get("target") for a in kinds(game, "raiders")["aim"]] == ["g1"]
-    game.apply(Action.make("raiders", "aim", figure="kane", target="g1"))
+    declare(game, Action.make("raiders", "aim", figure="kane", target="g1"))
     [ev] = events(game, "aim")
     # Mk 22 (+9), Hero 22 (+2), WP +1, range 10 (band 9-20: 69), aimed +10
     assert ev["chances"] == [69 + 9 + 2 + 1 + 10]
@@ -61,7 +62,7 @@ def test_aimed_fire_not_after_another_task_and_needs_the_fire_cost() -> None:
     game.apply(Action.make("guards", "hold"))
     assert "aim" not in kinds(game, "raiders")  # C-24: his only task
     with pytest.raises(IllegalActionError):
-        game.apply(Action.make("raiders", "aim", figure="kane", target="g1"))
+        declare(game, Action.make("raiders", "aim", figure="kane", target="g1"))
     # the edge: 18 TP (the M16's fire cost) aims, 17 does not
     game2 = duel()
     activate(game2, "kane")
@@ -75,7 +76,7 @@ def test_aimed_fire_not_after_another_task_and_needs_the_fire_cost() -> None:
 def test_semi_automatic_fire_one_fire_for_fifteen() -> None:
     game = duel()
     activate(game, "kane")
-    game.apply(Action.make("raiders", "semi", figure="kane", target="g1"))
+    declare(game, Action.make("raiders", "semi", figure="kane", target="g1"))
     [ev] = events(game, "semi")
     assert ev["cost"] == 15 and len(ev["shots"]) == 1
     assert state(game).men["kane"].tp == 35
@@ -99,14 +100,14 @@ def test_spray_fire_reaches_two_squares_from_the_primary_and_not_three() -> None
     assert "g1,g2,g2" in splits
     assert not any("g3" in str(a.get("split")) for a in sprays if a.get("target") == "g1")
     with pytest.raises(IllegalActionError, match="within 2 squares"):
-        game.apply(Action.make("raiders", "spray", figure="kane", target="g1", split="g1,g3,g1"))
+        declare(game, Action.make("raiders", "spray", figure="kane", target="g1", split="g1,g3,g1"))
     with pytest.raises(IllegalActionError, match="makes 3 fires"):
-        game.apply(Action.make("raiders", "spray", figure="kane", target="g1", split="g1,g2"))
+        declare(game, Action.make("raiders", "spray", figure="kane", target="g1", split="g1,g2"))
     before = canonical_json(game.ruleset.snapshot(game.state))
     with pytest.raises(IllegalActionError, match="primary"):
-        game.apply(Action.make("raiders", "spray", figure="kane", target="g1", split="g2,g1,g1"))
+        declare(game, Action.make("raiders", "spray", figure="kane", target="g1", split="g2,g1,g1"))
     assert canonical_json(game.ruleset.snapshot(game.state)) == before  # refusals change nothing
-    game.apply(Action.make("raiders", "spray", figure="kane", target="g1", split="g1,g2,g1"))
+    declare(game, Action.make("raiders", "spray", figure="kane", target="g1", split="g1,g2,g1"))
     [ev] = events(game, "spray")
     assert ev["cost"] == 18 + 7
     assert [s["victim"] for s in ev["shots"]] == ["g1", "g2", "g1"]
@@ -117,7 +118,7 @@ def test_spray_needs_an_automatic_weapon_with_three_fires() -> None:
     activate(game, "kane")
     assert "spray" not in kinds(game, "raiders")
     with pytest.raises(IllegalActionError, match="automatic weapon"):
-        game.apply(Action.make("raiders", "spray", figure="kane", target="g1", split="g1"))
+        declare(game, Action.make("raiders", "spray", figure="kane", target="g1", split="g1"))
 
 
 def test_sniping_keeps_the_firer_unobserved_on_success_only() -> None:
@@ -128,7 +129,7 @@ def test_sniping_keeps_the_firer_unobserved_on_success_only() -> None:
         s = state(game)
         activate(game, "kane")
         s.observed["guards"].discard("kane")
-        game.apply(Action.make("raiders", "snipe", figure="kane", target="g1"))
+        declare(game, Action.make("raiders", "snipe", figure="kane", target="g1"))
         [ev] = events(game, "snipe")
         assert ev["cost"] == 13 + 10
         assert ("kane" in s.observed["guards"]) is not ev["sniped"]
@@ -189,7 +190,7 @@ def test_aimed_fire_ends_the_activation_even_with_movement_tp_left() -> None:
     s = state(game)
     activate(game, "kane")
     s.men["kane"].move_tp = 10  # Move Swiftly & Silently
-    game.apply(Action.make("raiders", "aim", figure="kane", target="g1"))
+    declare(game, Action.make("raiders", "aim", figure="kane", target="g1"))
     hold_windows(game)
     assert s.active_man != "kane" and s.men["kane"].move_tp == 0
 

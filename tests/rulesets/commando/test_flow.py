@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -238,3 +239,38 @@ def test_a_closed_door_is_opened_as_its_own_task_then_passed() -> None:
     game.apply(Action.make("guards", "hold"))
     game.apply(Action.make("raiders", "step", figure="kane", dir="e"))
     assert man(game, "kane")["at"] == [0, 2, 2]
+
+
+def play_to_the_limit(scenario: Scenario) -> Game:
+    game = Game(scenario, seed=2)
+    while game.pending():
+        acts = game.legal_actions(game.pending()[0].side)
+        game.apply(next((a for a in acts if a.kind in ("commit", "hold", "end")), acts[0]))
+    return game
+
+
+def test_the_turn_limit_reason_is_the_scenarios_own() -> None:
+    # ruling C-152: options.time_out, else the second side's name; the turn is named
+    scenario = duel(guard=(30, 2))
+    game = play_to_the_limit(scenario)
+    assert game.result is not None
+    assert game.result.reason == "Guards held out to the end of turn 3"
+    scenario = duel(guard=(30, 2))
+    scenario.options["time_out"] = "the guards still hold the hut"
+    game = play_to_the_limit(scenario)
+    assert game.result is not None and game.result.winner == "guards"
+    assert game.result.reason == "the guards still hold the hut (turn limit 3)"
+
+
+@pytest.mark.parametrize("bad", ["3", "''"])
+def test_a_time_out_that_is_not_text_is_one_problem_on_its_line(bad: str) -> None:
+    from killhouse.errors import ScenarioError
+    from killhouse.scenario.loader import loads_scenario
+
+    raid = Path(__file__).parents[3] / "scenarios" / "commando" / "radar_raid.yaml"
+    text = raid.read_text(encoding="utf-8").replace(
+        'options: {time_out: "the guards still hold the radar station"}',
+        f"options: {{time_out: {bad}}}")
+    with pytest.raises(ScenarioError) as err:
+        loads_scenario(text, "radar.yaml")
+    assert "radar.yaml:14: options.time_out: the turn limit's reason must be text" in str(err.value)

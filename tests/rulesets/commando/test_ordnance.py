@@ -17,6 +17,7 @@ from killhouse.rulesets.commando.flow import has_los, in_view
 from tests.rulesets.commando.arena import (
     activate,
     arena,
+    declare,
     events,
     hold_windows,
     kinds,
@@ -150,11 +151,11 @@ def test_launchers_law_not_below_eleven_and_go_off_at_once() -> None:
     activate(game, "kane")
     assert "launch" not in kinds(game, "raiders")
     with pytest.raises(IllegalActionError, match="P"):
-        game.apply(Action.make("raiders", "launch", figure="kane", device="law", at=[0, 11, 4]))
+        declare(game, Action.make("raiders", "launch", figure="kane", device="law", at=[0, 11, 4]))
     game = game_with(("law",), guard=(12, 4))  # range 11
     activate(game, "kane")
     [launch] = kinds(game, "raiders")["launch"]
-    game.apply(launch)
+    declare(game, launch)
     s = state(game)
     assert s.men["kane"].tp == 25 and "law" not in s.men["kane"].carried
     assert events(game, "explosion")  # fired rounds go off at once (C-33)
@@ -164,8 +165,8 @@ def test_thump_gun_and_rocket_must_be_reloaded_and_rifle_grenades_affixed() -> N
     game = game_with(("thump_gun",), guard=(20, 4))
     activate(game, "kane")
     s = state(game)
-    game.apply(Action.make("raiders", "launch", figure="kane", device="thump_gun",
-                           at=[0, 20, 4]))
+    declare(game, Action.make("raiders", "launch", figure="kane", device="thump_gun",
+                              at=[0, 20, 4]))
     hold_windows(game)
     assert s.men["kane"].tp == 25
     assert "launch" not in kinds(game, "raiders")

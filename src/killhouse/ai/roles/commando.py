@@ -69,6 +69,32 @@ class CommandoBot(BaselineBot):
     def me(self, view: dict[str, Any], figure: str | None) -> dict[str, Any]:
         return next((f for f in view["figures"] if f["id"] == figure), {})
 
+    def sites(self, view: dict[str, Any]) -> list[Cell]:
+        """The squares of the mission's targets still standing (a man with a charge makes
+        for them before anything else)."""
+        mission = view.get("public", {}).get("mission") or {}
+        cells = [cell_of(c) for t in mission.get("targets", {}).values()
+                 if not t["destroyed"] for c in t["cells"]]
+        return [c for c in cells if c is not None]
+
+    def plant(self, view: dict[str, Any], options: list[Action]) -> Action | None:
+        """On a target of the mission still standing, set (or go on setting) a charge with a
+        timer of 1: it goes off in the next Bookkeeping, after he has had a turn to leave."""
+        if not options:
+            return None
+        sites = set(self.sites(view))
+        at = cell_of(self.me(view, str(options[0].get("figure"))).get("at"))
+        if at is None or at not in sites:
+            return None
+        return next((a for a in options if a.get("timer") == 1), options[0])
+
+    def targets(self, view: dict[str, Any]) -> list[Cell]:
+        """The baseline's targets without the enemies seen down: a fallen man draws nobody
+        (the view's figures carry their side, so the baseline would count them)."""
+        down = ("dead", "incapacitated", "out-of-action")
+        live = [s for s in view.get("seen", []) if s.get("status") not in down]
+        return super().targets({**view, "seen": live})
+
     def nearest_fire(self, view: dict[str, Any], actions: Sequence[Action]) -> Action | None:
         fires = [a for a in actions if a.kind in ("fire", "opfire")]
         if not fires:
@@ -94,6 +120,9 @@ class CommandoBot(BaselineBot):
             return melee
         if "overwatch" in by_kind:  # Mobile Overwatch: always answer fire with fire
             return by_kind["overwatch"][0]
+        plant = self.plant(view, by_kind.get("plant", []))
+        if plant is not None:
+            return plant
         for pick in (self.grenade(view, by_kind.get("throw", [])),
                      self.grenade(view, by_kind.get("launch", [])),
                      self.claymore(view, by_kind.get("detonate", [])),
@@ -300,7 +329,9 @@ class CommandoBot(BaselineBot):
             return charge
         if man.get("tp", 0) + man.get("move_tp", 0) < RESERVE and not fleeing:
             return None
-        targets = self.targets(view) or (self.search_goals(view) if self.attacker else []) or (
+        sites = self.sites(view) if self.carries(view, steps[0], "demolition") else []
+        targets = sites or self.targets(view) or (
+            self.search_goals(view) if self.attacker else []) or (
             [self.far] if self.far is not None else [])
         field = self.field(targets)
         if field is None:
@@ -321,7 +352,8 @@ class CommandoBot(BaselineBot):
         d_best = field.cost(to_best) if to_best is not None else None
         if d_best is None:
             return None
-        if not fleeing and ((d_here is not None and d_best >= d_here) or d_best == 0):
+        if not fleeing and ((d_here is not None and d_best >= d_here) or (
+                d_best == 0 and not sites)):  # a target's square is his goal, a man's is not
             return None
         return best[2]
 

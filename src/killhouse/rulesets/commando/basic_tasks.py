@@ -28,17 +28,26 @@ def landing(state: CommandoState, man: ManState, dx: int, dy: int) -> Cell:
     return to
 
 
+def carries_flamethrower(man: ManState) -> bool:
+    """Ruling C-157: a flamethrower among his equipment costs +5 TP per square he moves
+    (Task Point Cost Chart), whether or not it is the weapon in his hands."""
+    return "flamethrower" in man.carried
+
+
 def step_price(state: CommandoState, man: ManState, dx: int, dy: int) -> int:
     """C-6 on the map: terrain multiple and additive, roads along roads, elevation (C-120);
-    through a window both steps, the window's +23 included (C-121)."""
+    through a window both steps, the window's +23 included (C-121); +5 a square with a
+    flamethrower (C-157)."""
     at = state.pos[man.id]
     prone = man.posture is Posture.PRONE
+    flamer = carries_flamethrower(man)
     to = Cell(at.level, at.x + dx, at.y + dy)
-    cost = ground.step_tp(state.board, at, to, prone=prone)
+    cost = ground.step_tp(state.board, at, to, prone=prone, carrying_flamethrower=flamer)
     assert cost is not None
     beyond = landing(state, man, dx, dy)
     if beyond != to:
-        more = ground.step_tp(state.board, to, beyond, prone=prone)
+        more = ground.step_tp(state.board, to, beyond, prone=prone,
+                              carrying_flamethrower=flamer)
         assert more is not None
         cost += more
     return cost

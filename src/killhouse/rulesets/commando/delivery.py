@@ -5,7 +5,7 @@ turn's helpers live in ``flow``, imported when a move runs (ruling C-87)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.chance import Chance
@@ -177,7 +177,8 @@ def deliver(state: CommandoState, man: ManState, device: str, at: Cell, chance: 
     state.last_seen[enemy][man.id] = (state.pos[man.id], state.turn)
     data = {"figure": man.id, "device": device, "at": cell_json(at), "chance": pct,
             "on_target": landing.on_target, "direction": landing.direction,
-            "distance": landing.distance, "lands": cell_json(lands), "grenade_toss": toss}
+            "distance": landing.distance, "lands": cell_json(lands), "grenade_toss": toss,
+            "roll": landing.roll}
     hidden = {k: v for k, v in data.items() if k not in ("chance", "grenade_toss")}
     log.emit(kind, data, None, {enemy: hidden})  # ruling C-99
     flow.note_sightings(state)
@@ -246,19 +247,30 @@ def check_launch(state: CommandoState, action: Action) -> None:
 
 
 def do_launch(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:
-    from killhouse.rulesets.commando import flow
+    """Rulings C-128, C-151: the other side is asked about Mobile Overwatch before a launch
+    resolves, whoever stands in the aimed square; its men in action there may answer."""
+    from killhouse.rulesets.commando import overwatch
 
     man = state.men[action.get("figure")]
-    device = str(action.get("device"))
+    at = Cell(*action.get("at"))
+    there = [m for m, p in sorted(state.pos.items())
+             if p == at and state.men[m].side != man.side and state.men[m].active()]
+    overwatch.declare(state, man.id, "launch",
+                      {"device": str(action.get("device")), "at": cell_json(at)}, there)
+
+
+def run_launch(state: CommandoState, man: ManState, args: dict[str, Any], chance: Chance,
+               log: EventLog) -> None:
+    """The declared launch: pay, use the round up, roll accuracy and scatter, and the round
+    goes off where it lands at once (ruling C-33)."""
+    device = str(args["device"])
     man.spend(launch_cost(device))
     if device == "law":
         use_one(man, "law")  # single-shot, thrown away (8.4)
     else:
         state.ordnance.loaded[man.id].discard(device)
-    lands = deliver(state, man, device, Cell(*action.get("at")), chance, log, "launch")
+    lands = deliver(state, man, device, Cell(*args["at"]), chance, log, "launch")
     explode(state, device, lands, man.side, man.id, chance, log)  # ruling C-33: at once
-    if not flow.check_victory(state, log):
-        flow.after_task(state, log)
 
 
 

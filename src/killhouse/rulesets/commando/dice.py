@@ -21,13 +21,23 @@ def passes(roll: int, pct: int) -> bool:
     return roll <= pct
 
 
-def percent_check(chance: Chance, pct: int, purpose: str, audience: Audience = None) -> bool:
+def percent_check(chance: Chance, pct: int, purpose: str, audience: Audience = None,
+                  rolled: list[int] | None = None) -> bool:
     """Roll d100 against ``pct``; no die is skipped, so every check is logged (C-2).
 
     The roll is wrapped in ``repeat_until`` on an attempt that always resolves: play rolls the one
     d100 as usual, and exact enumeration sees a single two-way branch instead of 100 leaves.
+    ``rolled`` collects the d100 for narration; it means something in play only (enumeration
+    runs the attempt once per face).
     """
-    return chance.repeat_until(lambda c: passes(d100(c, purpose, audience), pct))
+
+    def attempt(c: Chance) -> bool:
+        r = d100(c, purpose, audience)
+        if rolled is not None:
+            rolled.append(r)
+        return passes(r, pct)
+
+    return chance.repeat_until(attempt)
 
 
 def halve(value: int, times: int) -> int:

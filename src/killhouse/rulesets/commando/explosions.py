@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
-from killhouse.rulesets.commando import blasts, clouds, grenades
+from killhouse.rulesets.commando import blasts, clouds, grenades, missions
 from killhouse.rulesets.commando.devices import Live
 from killhouse.rulesets.commando.surroundings import audience_for, environment, witnesses
 from killhouse.rulesets.commando.turn import burn
@@ -34,6 +34,12 @@ def explode(state: CommandoState, device: str, at: Cell, side: str, owner: str,
                     and state.men[m].wound().value != "dead")
     log.emit("explosion", {"device": device, "at": cell_json(at), "environment": env},
              witnesses(state, side, at, caught))
+    if state.mission is not None:
+        for target in missions.hit(state.mission.targets, state.destroyed, device, at.level,
+                                   area):
+            # ruling C-156: a target blown up is known to both sides at once
+            state.destroyed.add(target)
+            log.emit("destroyed", {"target": target, "device": device})
     audience = audience_for(state, caught)
     results = grenades.blast(chance, device, env, len(caught), audience)
     for ident, result in zip(caught, results, strict=True):

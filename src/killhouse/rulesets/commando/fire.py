@@ -7,7 +7,7 @@ r ≤ H, else misses; Mag Chk is the % chance the magazine runs dry after the ta
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from killhouse.core.chance import Chance
 from killhouse.core.events import Audience
@@ -120,22 +120,29 @@ def kill_chance(h: int) -> int:
 
 @dataclass(frozen=True)
 class Shot:
-    """One fire's result: ``kill``, ``wound`` (with damage points) or ``miss``."""
+    """One fire's result: ``kill``, ``wound`` (with damage points) or ``miss``.
+
+    ``roll`` is the d100 as rolled in play, for narration; it takes no part in comparing
+    results (under exact enumeration it means nothing)."""
 
     result: str
     damage: int = 0
+    roll: int = field(default=0, compare=False)
 
 
-def fire_roll(chance: Chance, h: int, audience: Audience = None) -> str:
+def fire_roll(chance: Chance, h: int, audience: Audience = None,
+              rolled: list[int] | None = None) -> str:
     """Ruling C-18: one d100 r; r ≤ K(H) kills, else r ≤ H hits, else misses (no damage yet).
 
     Collapsed with ``repeat_until`` (see ``dice.percent_check``): one d100 in play, a three-way
-    branch under exact enumeration.
+    branch under exact enumeration. ``rolled`` collects the d100 for narration.
     """
     k = kill_chance(h)
 
     def classify(c: Chance) -> str:
         r = d100(c, "fire", audience)
+        if rolled is not None:
+            rolled.append(r)
         return KILL if passes(r, k) else WOUND if passes(r, h) else MISS
 
     return chance.repeat_until(classify)
@@ -143,10 +150,12 @@ def fire_roll(chance: Chance, h: int, audience: Audience = None) -> str:
 
 def one_fire(chance: Chance, h: int, damage: Dice, audience: Audience = None) -> Shot:
     """One fire with its damage: a hit that does not kill rolls the weapon's Damage (min 1)."""
-    result = fire_roll(chance, h, audience)
+    rolled: list[int] = []
+    result = fire_roll(chance, h, audience, rolled)
+    roll = rolled[-1] if rolled else 0
     if result != WOUND:
-        return Shot(result)
-    return Shot(WOUND, weapon_damage(chance, damage, "fire damage", audience))
+        return Shot(result, roll=roll)
+    return Shot(WOUND, weapon_damage(chance, damage, "fire damage", audience), roll=roll)
 
 
 def fires(weapon: str, semi: bool = False) -> int:

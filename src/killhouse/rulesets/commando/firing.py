@@ -11,6 +11,7 @@ moves (ruling C-87: one flow, tasks added beside it).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
@@ -84,7 +85,7 @@ def resolve_fire(state: CommandoState, firer: ManState, aims: Sequence[tasks.Aim
     data = {
         "figure": firer.id, "weapon": weapon, "cost": report.cost, "chances": report.chances,
         "targets": [a.target for a in aims],
-        "shots": [{"victim": v, "result": s.result, "damage": s.damage}
+        "shots": [{"victim": v, "result": s.result, "damage": s.damage, "roll": s.roll}
                   for v, s in report.shots],
         "status": {v: state.men[v].wound().value for v, _ in report.shots},
         "emptied": report.emptied, "sniped": report.sniped,
@@ -95,7 +96,7 @@ def resolve_fire(state: CommandoState, firer: ManState, aims: Sequence[tasks.Aim
     if audience is not None:
         # the side fired upon learns what hit its men, not who fired (a sniper stays unseen)
         log.emit("fired-upon", {
-            "shots": [{"victim": v, "result": s.result, "damage": s.damage}
+            "shots": [{"victim": v, "result": s.result, "damage": s.damage, "roll": s.roll}
                       for v, s in report.shots],
             "status": {v: state.men[v].wound().value for v, _ in report.shots},
         }, frozenset({enemy}))
@@ -128,12 +129,11 @@ def aim_options(state: CommandoState, side: str) -> Iterable[Action]:
             yield Action.make(side, "aim", figure=man.id, target=t)
 
 
-def do_aim(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:
-    man = state.men[action.get("figure")]
-    resolve_fire(state, man, [aim_for(state, man, action.get("target"))], chance, log,
+def run_aim(state: CommandoState, man: ManState, args: dict[str, Any], chance: Chance,
+            log: EventLog) -> None:
+    resolve_fire(state, man, [aim_for(state, man, str(args["target"]))], chance, log,
                  aimed=True, kind="aim")
     man.move_tp = 0  # C-24: his only task; Move Swiftly's movement TP go too (ruling C-92)
-    after_task(state, log)
 
 
 # -- semi-automatic fire (C-20) --------------------------------------------------------------
@@ -149,11 +149,10 @@ def semi_options(state: CommandoState, side: str) -> Iterable[Action]:
             yield Action.make(side, "semi", figure=man.id, target=t)
 
 
-def do_semi(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:
-    man = state.men[action.get("figure")]
-    resolve_fire(state, man, [aim_for(state, man, action.get("target"))], chance, log,
+def run_semi(state: CommandoState, man: ManState, args: dict[str, Any], chance: Chance,
+             log: EventLog) -> None:
+    resolve_fire(state, man, [aim_for(state, man, str(args["target"]))], chance, log,
                  semi=True, kind="semi")
-    after_task(state, log)
 
 
 # -- Sniping (12.1) --------------------------------------------------------------------------
@@ -172,11 +171,10 @@ def snipe_options(state: CommandoState, side: str) -> Iterable[Action]:
             yield Action.make(side, "snipe", figure=man.id, target=t)
 
 
-def do_snipe(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:
-    man = state.men[action.get("figure")]
-    resolve_fire(state, man, [aim_for(state, man, action.get("target"))], chance, log,
+def run_snipe(state: CommandoState, man: ManState, args: dict[str, Any], chance: Chance,
+              log: EventLog) -> None:
+    resolve_fire(state, man, [aim_for(state, man, str(args["target"]))], chance, log,
                  sniping=True, kind="snipe")
-    after_task(state, log)
 
 
 # -- spray fire (C-25) -----------------------------------------------------------------------
@@ -250,12 +248,33 @@ def check_spray(state: CommandoState, action: Action) -> None:
         raise IllegalActionError(reason)
 
 
-def do_spray(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:
-    man = state.men[action.get("figure")]
-    primary = str(action.get("target"))
-    aims = [aim_for(state, man, t, primary) for t in str(action.get("split")).split(",")]
+def run_spray(state: CommandoState, man: ManState, args: dict[str, Any], chance: Chance,
+              log: EventLog) -> None:
+    primary = str(args["target"])
+    aims = [aim_for(state, man, t, primary) for t in str(args["split"]).split(",")]
     resolve_fire(state, man, aims, chance, log, kind="spray")
-    after_task(state, log)
+
+
+def declare(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:
+    """A fire task is declared: the target's side is asked about Mobile Overwatch before it
+    resolves (ruling C-128 and C-150: every fire task, not only the plain one); every man it
+    names may answer."""
+    from killhouse.rulesets.commando import overwatch
+
+    args = {k: v for k, v in action.args if k != "figure"}
+    named = [str(action.get("target"))]
+    if action.kind == "spray":
+        named += str(action.get("split")).split(",")
+    overwatch.declare(state, str(action.get("figure")), action.kind, args, named)
+
+
+#: how each declared fire task resolves once the Mobile Overwatch question is answered
+RUN = {"aim": run_aim, "semi": run_semi, "snipe": run_snipe, "spray": run_spray}
+
+
+def run_fire(state: CommandoState, man: ManState, kind: str, args: dict[str, Any],
+             chance: Chance, log: EventLog) -> None:
+    RUN[kind](state, man, args, chance, log)
 
 
 # -- Cease burning (C-34) ----------------------------------------------------------------------
@@ -284,16 +303,16 @@ def do_cease(state: CommandoState, action: Action, chance: Chance, log: EventLog
 FIGURE = Arg("figure", "figure", help="the man")
 TARGET = Arg("target", "id", help="an enemy his side observes and he sees")
 MOVES: tuple[Move[CommandoState], ...] = (
-    Move("aim", (FIGURE, TARGET), aim_options, do_aim,
+    Move("aim", (FIGURE, TARGET), aim_options, declare,
          help="aimed fire: his only task this activation, all his TP, +10 (C-24)"),
-    Move("semi", (FIGURE, TARGET), semi_options, do_semi,
+    Move("semi", (FIGURE, TARGET), semi_options, declare,
          help="semi-automatic fire: 15 TP, one fire, Mag Chk halved (C-20)"),
     Move("spray", (FIGURE, TARGET, Arg("split", "str", max_length=400,
                                         help="one target id per fire, comma-separated; the "
                                              "first is the primary")),
-         spray_options, do_spray, check=check_spray,
+         spray_options, declare, check=check_spray,
          help="spray fire (+7 TP): the fires spread over enemies within 2 squares (C-25)"),
-    Move("snipe", (FIGURE, TARGET), snipe_options, do_snipe,
+    Move("snipe", (FIGURE, TARGET), snipe_options, declare,
          help="Sniping: a rifle or carbine task at +10 TP; on success he stays unobserved"),
     Move("cease", (FIGURE,), cease_options, do_cease,
          help="Cease burning: 25 TP, he must be prone (C-34)"),

@@ -18,6 +18,7 @@ from killhouse.core.events import Audience, EventLog
 from killhouse.rulesets.base import Action, Result
 from killhouse.rulesets.commando import (
     basic_tasks,
+    delivery,
     explosions,
     fire,
     firing,
@@ -205,17 +206,34 @@ def bookkeeping(state: CommandoState, chance: Chance, log: EventLog) -> None:
         return
     morale.bookkeeping(state, chance, log)  # digest 7.2 (ruling C-15)
     if state.turn >= state.limit:
-        defender = state.sides[1]
-        finish(state, Result(defender, f"the raid ran out of time after turn {state.turn}"),
-               log)
+        finish(state, Result(state.sides[1], time_out_reason(state)), log)
         return
     state.turn += 1
     start_turn(state, chance, log)
 
 
+def time_out_reason(state: CommandoState) -> str:
+    """Ruling C-152: the scenario's own words for the turn limit (``options.time_out``), else
+    that the second side held out; the turn is always named."""
+    text = state.scenario.options.get("time_out")
+    if isinstance(text, str) and text.strip():
+        return f"{text.strip()} (turn limit {state.turn})"
+    name = next((s.name for s in state.scenario.sides if s.id == state.sides[1]),
+                state.sides[1])
+    return f"{name} held out to the end of turn {state.turn}"
+
+
 def check_victory(state: CommandoState, log: EventLog) -> bool:
     """Ruling C-84: a side wins when every man of the other side is out of action."""
     if state.result is not None:
+        return True
+    mission = state.mission
+    if mission is not None and mission.kind == "demolish" and mission.targets and \
+            set(mission.targets) <= state.destroyed:
+        # ruling C-155: the first side wins when every target is blown up
+        names = " and ".join(sorted(mission.targets))
+        verb = "is" if len(mission.targets) == 1 else "are"
+        finish(state, Result(state.sides[0], f"the {names} {verb} destroyed"), log)
         return True
     down = [s for s in state.sides if not state.up(s)]
     if not down:
@@ -350,11 +368,26 @@ def shoot(state: CommandoState, firer: ManState, target: str, chance: Chance,
     # ruling C-22 terrain, C-37 into hand-to-hand: a random victim
     aim = firing.aim_for(state, firer, target)
     report = tasks.fire_task(chance, firer, weapon, [aim], state.men)
-    log.emit("fire", {"figure": firer.id, "target": target, "weapon": weapon,
-                      "range": aim.rng,
-                      "results": [s.result for _, s in report.shots],
-                      "status": state.men[target].wound().value,
-                      "emptied": report.emptied})
+    data = {"figure": firer.id, "target": target, "weapon": weapon, "range": aim.rng,
+            "results": [s.result for _, s in report.shots],
+            "rolls": [s.roll for _, s in report.shots],
+            "damage": [s.damage for _, s in report.shots],
+            "status": state.men[target].wound().value, "emptied": report.emptied}
+    # ruling C-99: the chance to hit and to kill go to the firer's side only (C-153)
+    own = {**data, "chance": report.chances[0], "kill": fire.kill_chance(report.chances[0])}
+    log.emit("fire", own, None, {enemy: data})
+
+
+def run_declared(state: CommandoState, firer: ManState, kind: str, args: dict[str, Any],
+                 chance: Chance, log: EventLog) -> None:
+    """Resolve a fire task or launch declared before the Mobile Overwatch question (C-128);
+    the caller goes on with ``after_task``."""
+    if kind == "fire":
+        shoot(state, firer, str(args["target"]), chance, log)
+    elif kind == "launch":
+        delivery.run_launch(state, firer, args, chance, log)
+    else:
+        firing.run_fire(state, firer, kind, args, chance, log)
 
 
 def after_task(state: CommandoState, log: EventLog) -> None:

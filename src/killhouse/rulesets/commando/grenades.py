@@ -6,7 +6,7 @@ Accuracy Modifiers with Mk; both add the Hero combat bonus and neither uses WP (
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from killhouse.core.chance import Chance
 from killhouse.core.events import Audience
@@ -107,6 +107,7 @@ class Landing:
     on_target: bool
     direction: str | None = None
     distance: int = 0
+    roll: int = field(default=0, compare=False)  # the accuracy d100 in play, for narration
 
 
 def scatter(chance: Chance, device: str, audience: Audience = None) -> tuple[str, int]:
@@ -121,10 +122,11 @@ def scatter(chance: Chance, device: str, audience: Audience = None) -> tuple[str
 
 def land(chance: Chance, device: str, pct: int, audience: Audience = None) -> Landing:
     """The accuracy roll and, on a miss, the scatter."""
-    if percent_check(chance, pct, f"{device} accuracy", audience):
-        return Landing(True)
+    rolled: list[int] = []
+    if percent_check(chance, pct, f"{device} accuracy", audience, rolled):
+        return Landing(True, roll=rolled[-1] if rolled else 0)
     direction, distance = scatter(chance, device, audience)
-    return Landing(False, direction, distance)
+    return Landing(False, direction, distance, roll=rolled[-1] if rolled else 0)
 
 
 def blast(

@@ -175,7 +175,8 @@ def run_route(state: CommandoState, man: ManState) -> list[Cell]:
                     or state.board.terrain(nxt) is Terrain.WINDOW or any(
                     p == nxt for m, p in state.pos.items() if m != man.id):
                 continue
-            cost = ground.step_tp(state.board, here, nxt, prone=prone)
+            cost = ground.step_tp(state.board, here, nxt, prone=prone,
+                                  carrying_flamethrower="flamethrower" in man.carried)
             if cost is None or cost > left:
                 continue
             far = min(f.rng_between(nxt, e) for e in known)

@@ -27,20 +27,23 @@ def narrate(event: Event) -> str | None:
     if k == "posture":
         return f"{d['figure']} goes {d['to']}"
     if k == "fire":
-        return (f"{d['figure']} fires his {d['weapon']} at {d['target']} (range {d['range']}):"
-                f" {', '.join(d['results'])}; {d['target']} is {d['status']}"
+        # ruling C-153: the rolls for everyone, the chance only in the firer's side's copy
+        need = (f"; needs {d['chance']}, kills on {d['kill']} or less"
+                if "chance" in d else "")
+        return (f"{d['figure']} fires his {d['weapon']} at {d['target']} (range {d['range']}"
+                f"{need}): {_fires(d)}; {d['target']} is {d['status']}"
                 + ("; magazine empty" if d["emptied"] else ""))
     if k in ("aim", "semi", "spray", "snipe"):
         how = {"aim": "aimed fire", "semi": "semi-automatic fire", "spray": "spray fire",
                "snipe": "a sniper's shot"}[k]
-        shots = ", ".join(f"{s['result']} ({s['victim']})" for s in d["shots"])
-        pct = f", {'/'.join(map(str, d['chances']))} %" if "chances" in d else ""
+        shots = ", ".join(_shot(s) for s in d["shots"])
+        pct = f", needs {'/'.join(map(str, d['chances']))}" if "chances" in d else ""
         return (f"{d['figure']} puts {how} from his {d['weapon']} at {', '.join(d['targets'])}"
                 f" ({d['cost']} TP{pct}): {shots}"
                 + ("; unobserved" if d["sniped"] else "")
                 + ("; magazine empty" if d["emptied"] else ""))
     if k == "fired-upon":
-        shots = ", ".join(f"{s['result']} ({s['victim']})" for s in d["shots"])
+        shots = ", ".join(_shot(s) for s in d["shots"])
         return f"an unseen firer shoots: {shots}"
     if k == "prepare":
         return f"{d['figure']} prepares a {d['device']}"
@@ -48,8 +51,10 @@ def narrate(event: Event) -> str | None:
         verb = "throws" if k == "throw" else "fires"
         where = ("on target" if d["on_target"]
                  else f"misses {d['distance']} {d['direction']} to {d['lands']}")
-        pct = f" ({d['chance']} %)" if "chance" in d else ""
-        return f"{d['figure']} {verb} a {d['device']} at {d['at']}{pct}: {where}"
+        need = f"needs {d['chance']}, " if "chance" in d else ""
+        rolled = f" ({need}rolled {d['roll']})" if "roll" in d else (
+            f" ({d['chance']} %)" if "chance" in d else "")
+        return f"{d['figure']} {verb} a {d['device']} at {d['at']}{rolled}: {where}"
     if k == "load":
         return f"{d['figure']} makes his {d['device']} ready"
     if k == "explosion":
@@ -88,6 +93,24 @@ def narrate(event: Event) -> str | None:
         return f"game over: {d.get('winner') or 'draw'} ({d.get('reason')})"
     fields = " ".join(f"{key}={value}" for key, value in d.items())
     return f"{k} {fields}".rstrip()
+
+
+def _outcome(result: str, damage: int) -> str:
+    return f"wound ({damage})" if result == "wound" and damage else result
+
+
+def _fires(d: Mapping[str, Any]) -> str:
+    """Each fire of a plain fire task: the d100 rolled and what it did."""
+    rolls = d.get("rolls") or [None] * len(d["results"])
+    damage = d.get("damage") or [0] * len(d["results"])
+    return ", ".join(_outcome(r, n) if roll is None else f"rolled {roll}: {_outcome(r, n)}"
+                     for r, roll, n in zip(d["results"], rolls, damage, strict=True))
+
+
+def _shot(s: Mapping[str, Any]) -> str:
+    """One fire of a fire task at a named victim: the d100, what it did, to whom."""
+    what = f"{_outcome(s['result'], s['damage'])} ({s['victim']})"
+    return f"rolled {s['roll']}: {what}" if "roll" in s else what
 
 
 def narrate_map(k: str, d: Mapping[str, Any]) -> str | None:

@@ -5,17 +5,18 @@ fire cost + 9 TP; then the skill roll (a failure costs nothing). On success both
 are resolved simultaneously: each is rolled as if the other had not yet hit.
 
 The question is asked at every fire task at a man in action, skill or not (ruling C-128, as
-C-85 does for op fire), so its asking tells the firing side nothing.
+C-85 does for op fire), so its asking tells the firing side nothing: plain, aimed,
+semi-automatic, spray and sniper's fire, and every launch (rulings C-150, C-151).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from types import ModuleType
 
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
-from killhouse.rulesets.base import Action
+from killhouse.rulesets.base import JSON, Action
 from killhouse.rulesets.commando import fire, morale
 from killhouse.rulesets.commando.characters import skill_check
 from killhouse.rulesets.commando.state import CommandoState
@@ -48,30 +49,45 @@ def can_answer(state: CommandoState, target: str, firer: str) -> bool:
 
 
 def declare_fire(state: CommandoState, firer: str, target: str, log: EventLog) -> None:
-    """The active man declares a fire task: ask the target's side first (C-128)."""
+    """The active man declares a plain fire task: ask the target's side first (C-128)."""
+    declare(state, firer, "fire", {"target": target}, [target])
+
+
+def declare(state: CommandoState, firer: str, kind: str, args: dict[str, JSON],
+            targets: Sequence[str]) -> None:
+    """The active man declares a fire task or launch of ``kind``: the other side is asked
+    before it resolves (rulings C-128, C-150, C-151); ``targets`` are the men it is at, who
+    may answer. ``args`` are the task's arguments, kept to resolve it when answered."""
     f = _flow()
-    side = state.men[target].side
-    f.FLOW.open(state, REACTION, [side], {"firer": firer, "target": target})
+    side = state.enemy(state.men[firer].side)
+    f.FLOW.open(state, REACTION, [side], {
+        "firer": firer, "kind": kind, "args": args,
+        "targets": sorted(dict.fromkeys(targets))})
 
 
 def options(state: CommandoState, side: str) -> Iterable[Action]:
     window = state.windows[-1] if state.windows else None
     if window is None or window.reaction != REACTION:
         return
-    firer, target = str(window.context["firer"]), str(window.context["target"])
-    if can_answer(state, target, firer):
-        yield Action.make(side, "overwatch", figure=target, target=firer)
+    firer = str(window.context["firer"])
+    targets = window.context["targets"]
+    assert isinstance(targets, list)
+    for target in targets:
+        if state.men[str(target)].side == side and can_answer(state, str(target), firer):
+            yield Action.make(side, "overwatch", figure=str(target), target=firer)
 
 
 def resume(state: CommandoState, window: Window, chance: Chance, log: EventLog) -> None:
-    """Resolve the declared fire, and the answer with it if the skill roll succeeds."""
+    """Resolve the declared task, and the answer with it if the skill roll succeeds."""
     f = _flow()
     firer = state.men[str(window.context["firer"])]
-    target = str(window.context["target"])
+    kind = str(window.context["kind"])
+    args = window.context["args"]
+    assert isinstance(args, dict)
     answer = window.answers[window.asked[0]]
     answering = None
-    if answer.kind == "overwatch" and can_answer(state, target, firer.id):
-        man = state.men[target]
+    if answer.kind == "overwatch" and can_answer(state, str(answer.get("figure")), firer.id):
+        man = state.men[str(answer.get("figure"))]
         own = frozenset({man.side})
         steady = morale.check_panic(state, man, chance, log) == "steady"  # C-125
         skill = man.ratings.skills["mobile_overwatch"]
@@ -79,16 +95,21 @@ def resume(state: CommandoState, window: Window, chance: Chance, log: EventLog) 
                                   man.ratings.hero_skill(), audience=own):
             answering = man
     if answering is None:
-        f.shoot(state, firer, target, chance, log)
+        f.run_declared(state, firer, kind, args, chance, log)
     else:
         # ruling C-129: simultaneous: the answer is rolled as if the first fire had not hit
         before = (answering.damage, answering.killed, answering.tp)
-        f.shoot(state, firer, target, chance, log)
+        f.run_declared(state, firer, kind, args, chance, log)
         hit = (answering.damage, answering.killed)
         answering.damage, answering.killed, answering.tp = before
-        answering.spend(tables().extra["mobile_overwatch"])
-        log.emit("overwatch", {"figure": answering.id, "target": firer.id})
-        f.shoot(state, answering, firer.id, chance, log)
+        if firer.id in state.observed[answering.side]:
+            answering.spend(tables().extra["mobile_overwatch"])
+            log.emit("overwatch", {"figure": answering.id, "target": firer.id})
+            f.shoot(state, answering, firer.id, chance, log)
+        else:
+            # ruling C-150: a sniper whose Sniping roll succeeded stays unobserved, and 12.1
+            # answers only an observed firer: the answer lapses and costs nothing
+            log.emit("overwatch-lapses", {"figure": answering.id}, frozenset({answering.side}))
         if hit[1]:
             answering.kill()
         else:

@@ -13,7 +13,7 @@ from killhouse.core.events import Event, EventLog
 from killhouse.core.layers import LayerSpec
 from killhouse.errors import KillhouseError
 from killhouse.rulesets.base import GameInfo, Result, RollSpec
-from killhouse.rulesets.commando import devices, lights, views
+from killhouse.rulesets.commando import devices, lights, missions, views
 from killhouse.rulesets.commando.flow import FLOW, note_sightings, start_turn
 from killhouse.rulesets.commando.ground import LAYERS
 from killhouse.rulesets.commando.rolls import ROLLS
@@ -70,6 +70,11 @@ class CommandoRuleset(FlowRuleset[CommandoState]):
                 s.id for s in scenario.sides}:
             issues.append(Issue("options.defending", f"unknown side {defending!r}",
                                 "the side that takes the defenders' -20 (C-12), or none"))
+        issues.extend(missions.read(scenario)[1])
+        time_out = scenario.options.get("time_out")
+        if time_out is not None and (not isinstance(time_out, str) or not time_out.strip()):
+            issues.append(Issue("options.time_out", "the turn limit's reason must be text",
+                                'time_out: "the guards hold the radar station" (C-152)'))
         t = tables()
         weather = scenario.options.get("weather", "clear")
         if weather not in t.obs_range:
@@ -102,6 +107,7 @@ class CommandoRuleset(FlowRuleset[CommandoState]):
             observed={s: set() for s in sides}, ever_seen={s: set() for s in sides},
             last_seen={s: {} for s in sides},
             lights=lights.from_scenario(scenario),
+            mission=missions.read(scenario)[0],
         )
         devices.setup(state)
         note_sightings(state)

@@ -50,6 +50,9 @@ class CommandoState:
     up_at_start: set[str] = field(default_factory=set)
     #: phase 4 in progress: step, round, each side's secret orders, who is ready (C-126)
     h2h: dict[str, Any] = field(default_factory=dict)
+    #: the scenario's mission (``missions.Mission``) and the targets blown up so far (C-155)
+    mission: Any = None
+    destroyed: set[str] = field(default_factory=set)
 
     def enemy(self, side: str) -> str:
         return self.sides[1] if side == self.sides[0] else self.sides[0]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from killhouse.core.cells import cell_json
-from killhouse.rulesets.commando import devices
+from killhouse.rulesets.commando import devices, missions
 from killhouse.rulesets.commando.men import ManState
 from killhouse.rulesets.commando.state import CommandoState
 from killhouse.rulesets.commando.wounds import Wound
@@ -26,7 +26,8 @@ def status(man: ManState) -> str:
 
 def own(state: CommandoState, man: ManState) -> dict[str, Any]:
     return {
-        "id": man.id, "at": cell_json(state.pos[man.id]), "status": status(man),
+        "id": man.id, "side": man.side, "at": cell_json(state.pos[man.id]),
+        "status": status(man),
         "wound": man.wound().value, "tp": man.tp, "move_tp": man.move_tp,
         "posture": man.posture.value, "weapon": man.in_hand or "pistol",
         "empty": sorted(man.empty), "plotted": man.plotted, "activated": man.activated,
@@ -37,17 +38,23 @@ def own(state: CommandoState, man: ManState) -> dict[str, Any]:
 def view(state: CommandoState, side: str) -> dict[str, Any]:
     enemy = state.enemy(side)
     seen = [
-        {"id": m.id, "at": cell_json(state.pos[m.id]), "status": status(m),
+        # the web table colours figures by side; an observed man's side is known (C-11)
+        {"id": m.id, "side": m.side, "at": cell_json(state.pos[m.id]), "status": status(m),
          "posture": m.posture.value}
         for m in state.side_men(enemy) if m.id in state.observed[side]
     ]
     remembered = [
-        {"id": i, "at": cell_json(at), "turn": when}
+        {"id": i, "side": enemy, "at": cell_json(at), "turn": when}
         for i, (at, when) in sorted(state.last_seen[side].items())
         if i not in state.observed[side]
     ]
     out = (Status.DEAD.value, Status.INCAPACITATED.value)
     goals = [e["at"] for e in seen if e["status"] not in out] + [r["at"] for r in remembered]
+    mission = state.mission
+    if mission is not None and side == state.sides[0]:
+        # ruling C-155: the targets still standing draw the first side
+        goals += [cell_json(c) for name, cells in sorted(mission.targets.items())
+                  if name not in state.destroyed for c in sorted(cells)]
     return {
         "side": side,
         "viewer": viewer(side),
@@ -64,6 +71,7 @@ def view(state: CommandoState, side: str) -> dict[str, Any]:
             "waiting": [s for w in state.windows for s in w.waiting()],
             "committed": sorted(state.committed),
             # searchlights are seen by everyone (ruling C-123)
+            "mission": None if mission is None else missions.public(mission, state.destroyed),
             "searchlights": {i: {"at": cell_json(lt.at),
                                  "aim": None if lt.aim is None else cell_json(lt.aim)}
                              for i, lt in sorted(state.lights.items())},
@@ -91,7 +99,7 @@ def snapshot(state: CommandoState) -> dict[str, Any]:
         "active_man": state.active_man,
         "committed": sorted(state.committed),
         "figures": [
-            {**own(state, m), "side": m.side, "damage": m.damage}
+            {**own(state, m), "damage": m.damage}
             for _, m in sorted(state.men.items())
         ],
         "observed": {s: sorted(v) for s, v in sorted(state.observed.items())},
@@ -99,5 +107,6 @@ def snapshot(state: CommandoState) -> dict[str, Any]:
                       for s, v in sorted(state.last_seen.items())},
         "windows": windows_json(state.windows),
         "ordnance": devices.snapshot(state),
+        "destroyed": sorted(state.destroyed),
         "result": None if state.result is None else state.result.to_json(),
     }
