@@ -14,6 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from killhouse.errors import KillhouseError, ReplayError, ScenarioError
+from killhouse.roster_cli import roster_app
 
 app = typer.Typer(
     add_completion=False,
@@ -22,6 +23,7 @@ app = typer.Typer(
 )
 
 DEFAULT_DEMO = Path("scenarios/execute/embassy.yaml")
+app.add_typer(roster_app, name="roster")
 
 
 def _print_json(data: Any) -> None:

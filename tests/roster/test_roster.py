@@ -75,7 +75,8 @@ def test_wounds_and_skills_carry_from_game_to_game(tmp_path: Path) -> None:
         ),
         (
             ROSTER.replace("status: wounded", "status: hurt"),
-            "men.yaml:8: men[0].status: expected fit, wounded or dead, found 'hurt'",
+            "men.yaml:8: men[0].status: expected fit, wounded, resting, retired or dead, "
+            "found 'hurt'",
         ),
         (
             ROSTER.replace("name: Ortiz", "name: Kane"),

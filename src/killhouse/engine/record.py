@@ -29,7 +29,7 @@ _TYPES = ("header", "setup", "action", "end")
 
 def log_lines(game: Game) -> Iterator[dict[str, Any]]:
     """The records of a game, in order, as JSON-ready dicts."""
-    yield {
+    header: dict[str, Any] = {
         "type": "header",
         "format": FORMAT,
         "scenario": game.scenario.file,
@@ -38,6 +38,10 @@ def log_lines(game: Game) -> Iterator[dict[str, Any]]:
         "ruleset": game.scenario.ruleset,
         "seed": game.seed,
     }
+    if game.scenario.roster_text:
+        # ruling K-16: the men as they were drawn, for replays after the roster moves on
+        header["roster_text"] = game.scenario.roster_text
+    yield header
     events = game.log.events
     yield {"type": "setup", "events": [e.to_json() for e in events[: game.setup_events]]}
     cursor = game.setup_events
@@ -129,6 +133,9 @@ def _shape(record: Any, index: int) -> str:
         text = record.get("scenario_text")
         if text is not None and not isinstance(text, str):
             return "the header's scenario_text is not text"
+        roster = record.get("roster_text")
+        if roster is not None and not isinstance(roster, str):
+            return "the header's roster_text is not text"
         return ""
     if kind in ("setup", "action") and not isinstance(record.get("events"), list):
         return f"the {kind} record has no list of events"
@@ -146,11 +153,12 @@ def _shape(record: Any, index: int) -> str:
 
 
 def logged_scenario(
-    records: list[dict[str, Any]], load_text: Callable[[str, str], Scenario]
+    records: list[dict[str, Any]], load_text: Callable[..., Scenario]
 ) -> Scenario | None:
     """The scenario a log carries (checked against its hash), or ``None`` for an older log.
 
-    ``load_text(text, file)`` parses scenario text (the scenario layer's ``loads_scenario``).
+    ``load_text(text, file)`` parses scenario text (the scenario layer's ``loads_scenario``);
+    a log of a game that drew men from a roster passes the logged roster as ``roster_text``.
     """
     header = records[0]
     text = header.get("scenario_text")
@@ -159,7 +167,11 @@ def logged_scenario(
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     if digest != header.get("scenario_hash"):
         raise ReplayError("the scenario text in the log does not match its scenario_hash")
-    return load_text(text, str(header.get("scenario") or "<logged scenario>"))
+    file = str(header.get("scenario") or "<logged scenario>")
+    roster = header.get("roster_text")
+    if isinstance(roster, str):
+        return load_text(text, file, roster_text=roster)
+    return load_text(text, file)
 
 
 @dataclass(frozen=True)

@@ -9,13 +9,21 @@ A roster file::
         characteristics: {strength: 12, dexterity: 14}
         skills: {rifle: 3}
         wounds: {light: 1}     # counts per kind, carried from game to game
-        status: wounded        # fit (default), wounded or dead
+        status: wounded        # fit (default), wounded, resting, retired or dead
         games: 2
+        figure: {}            # the ruleset's figure keys he brings to a scenario
+        record: {}            # the ruleset's campaign bookkeeping
+
+The ruleset the roster names checks its own fields (``Ruleset.campaign().check_man``), so a
+hand-edited impossible value is one message on its line.
 """
 
 from __future__ import annotations
 
+import hashlib
+import importlib
 import io
+import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -24,7 +32,7 @@ from ruamel.yaml import YAML
 
 from killhouse.errors import Problem, ScenarioError
 from killhouse.roster.model import STATUSES, Man, Roster
-from killhouse.scenario.fields import Fields, Report
+from killhouse.scenario.fields import Fields, Report, suggest
 from killhouse.scenario.yamlsource import (
     LineIndex,
     Source,
@@ -37,8 +45,8 @@ from killhouse.scenario.yamlsource import (
     read_source,
 )
 
-ROSTER_KEYS = ("roster", "ruleset", "men")
-MAN_KEYS = ("name", "characteristics", "skills", "wounds", "status", "games")
+ROSTER_KEYS = ("roster", "ruleset", "seed", "applied", "men")
+MAN_KEYS = ("name", "characteristics", "skills", "wounds", "status", "games", "figure", "record")
 
 
 class RosterError(ScenarioError):
@@ -77,6 +85,21 @@ def save_roster(roster: Roster, path: str | Path) -> None:
     Path(path).write_text(dumps_roster(roster), encoding="utf-8")
 
 
+def roster_digest(roster: Roster) -> str:
+    """SHA-256 of the roster's content (not its formatting): what a game was played with."""
+    text = json.dumps(roster.to_json(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def campaign_rules(ruleset: str) -> Any:
+    """The campaign of a registered ruleset (``None`` if it has none), looked up by name at run
+    time as the scenario loader does, so the roster layer imports no ruleset."""
+    registry = importlib.import_module("killhouse.rulesets")
+    if ruleset not in registry.REGISTRY:
+        return None
+    return registry.get_ruleset(ruleset).campaign()
+
+
 def _roster(source: Source) -> Roster:
     root = parse_yaml(source)
     if isinstance(root, Problem):
@@ -99,6 +122,16 @@ def _roster(source: Source) -> Roster:
     top.require("roster", "men")
     name = top.text("roster")
     ruleset = top.text("ruleset")
+    seed = top.integer("seed", "a seed (a whole number 0 or more)", low=0)
+    applied = [str(a) for a in top.sequence("applied", "a list of game ids") or []]
+    rules = None
+    if ruleset is not None:
+        registry = importlib.import_module("killhouse.rulesets")
+        if ruleset not in registry.REGISTRY:
+            report.add("ruleset", f"unknown ruleset {ruleset!r}",
+                       suggest(ruleset, registry.REGISTRY))
+        else:
+            rules = campaign_rules(ruleset)
     men: list[Man] = []
     seen: dict[str, str] = {}
     entries = top.sequence("men", "a list of men") or []
@@ -121,11 +154,16 @@ def _roster(source: Source) -> Roster:
             continue
         seen[man.name] = path
         men.append(man)
+    roster = Roster(name or "", tuple(men), ruleset, seed, tuple(applied))
+    if rules is not None and not report.problems:
+        for index, man in enumerate(men):
+            for issue in rules.check_man(man, item("men", index), roster):
+                report.add(issue.path, issue.message, issue.hint)
     if report.problems or name is None:
         raise RosterError(
             report.sorted() or [Problem(source.file, 1, "", "the roster is incomplete")]
         )
-    return Roster(name, tuple(men), ruleset)
+    return roster
 
 
 def _numbers(fields: Fields, key: str, low: int) -> dict[str, int]:
@@ -150,11 +188,25 @@ def _man(fields: Fields) -> Man | None:
     characteristics = _numbers(fields, "characteristics", 0)
     skills = _numbers(fields, "skills", 0)
     wounds = _numbers(fields, "wounds", 0)
-    status = fields.choice("status", STATUSES, "fit, wounded or dead") or "fit"
+    status = fields.choice("status", STATUSES, ", ".join(STATUSES[:-1]) + " or dead") or "fit"
     games = fields.integer("games", "a number of games (0 or more)", low=0) or 0
+    figure = fields.mapping("figure", "a mapping of the ruleset's figure keys") or {}
+    record = fields.mapping("record", "a mapping of the ruleset's campaign record") or {}
     if name is None or fields.report.count() != before:
         return None
-    return Man(name, characteristics, skills, {k: v for k, v in wounds.items() if v}, status, games)
+    return Man(
+        name, characteristics, skills, {k: v for k, v in wounds.items() if v}, status, games,
+        _thawed(figure), _thawed(record),
+    )
+
+
+def _thawed(value: Any) -> Any:
+    """YAML nodes as plain dicts, lists and scalars."""
+    if isinstance(value, Mapping):
+        return {str(k): _thawed(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_thawed(v) for v in value]
+    return value
 
 
 def figure_from_man(man: Man) -> dict[str, Any]:
@@ -162,5 +214,8 @@ def figure_from_man(man: Man) -> dict[str, Any]:
     return {
         "name": man.name,
         "stats": dict(man.characteristics),
-        "extra": {"skills": dict(man.skills), "wounds": dict(man.wounds), "status": man.status},
+        "extra": {
+            **man.figure, "skills": dict(man.skills), "wounds": dict(man.wounds),
+            "status": man.status,
+        },
     }

@@ -6,13 +6,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-#: What a man can be between games.
-STATUSES: tuple[str, ...] = ("fit", "wounded", "dead")
+#: What a man can be between games: ``resting`` (still healing) and ``retired`` men miss the next
+#: game and are never drawn; the dead stay dead (ruling K-16).
+STATUSES: tuple[str, ...] = ("fit", "wounded", "resting", "retired", "dead")
+#: the statuses a scenario cannot draw a man in
+UNAVAILABLE: frozenset[str] = frozenset({"resting", "retired", "dead"})
 
 
 @dataclass(frozen=True)
 class Man:
-    """One named man: characteristics and skills as numbers, wounds as counts per kind."""
+    """One named man: characteristics and skills as numbers, wounds as counts per kind.
+
+    ``figure`` holds the ruleset's own figure keys the man brings into a scenario (a commando's
+    ``man``, ``wps``, ``abilities``); ``record`` is the ruleset's campaign bookkeeping (age,
+    rank, streaks, healing), JSON values the core carries but never reads.
+    """
 
     name: str
     characteristics: Mapping[str, int] = field(default_factory=dict)
@@ -20,6 +28,8 @@ class Man:
     wounds: Mapping[str, int] = field(default_factory=dict)
     status: str = "fit"
     games: int = 0
+    figure: Mapping[str, Any] = field(default_factory=dict)
+    record: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "characteristics": dict(self.characteristics)}
@@ -31,7 +41,15 @@ class Man:
             out["status"] = self.status
         if self.games:
             out["games"] = self.games
+        if self.figure:
+            out["figure"] = _plain(self.figure)
+        if self.record:
+            out["record"] = _plain(self.record)
         return out
+
+    def available(self) -> bool:
+        """Whether a scenario may draw him (not resting, retired or dead)."""
+        return self.status not in UNAVAILABLE
 
     def after_game(
         self,
@@ -52,13 +70,28 @@ class Man:
         )
 
 
+def _plain(value: Any) -> Any:
+    """A copy of nested mappings and sequences as plain dicts and lists (for YAML and JSON)."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
 @dataclass(frozen=True)
 class Roster:
-    """A campaign's men, in file order; ``ruleset`` names the game they are written for."""
+    """A campaign's men, in file order; ``ruleset`` names the game they are written for.
+
+    ``seed`` is the seed the roster was rolled with (if it was); ``applied`` names the games
+    whose results the roster holds already, so no game is applied twice (ruling K-16).
+    """
 
     name: str
     men: tuple[Man, ...] = ()
     ruleset: str | None = None
+    seed: int | None = None
+    applied: tuple[str, ...] = ()
 
     def man(self, name: str) -> Man:
         for m in self.men:
@@ -79,5 +112,9 @@ class Roster:
         out: dict[str, Any] = {"roster": self.name}
         if self.ruleset:
             out["ruleset"] = self.ruleset
+        if self.seed is not None:
+            out["seed"] = self.seed
+        if self.applied:
+            out["applied"] = list(self.applied)
         out["men"] = [m.to_json() for m in self.men]
         return out

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar
 from killhouse.core.chance import Chance
 from killhouse.core.events import Event, EventLog
 from killhouse.core.layers import LayerSpec
+from killhouse.roster.rules import RosterRules
 from killhouse.scenario.model import Issue, Scenario
 
 JSON = Any
@@ -293,6 +294,10 @@ class Ruleset(ABC, Generic[S]):
     def rolls(self) -> Mapping[str, RollSpec]:
         """The named rolls umpires may ask odds for (``killhouse odds RULESET ROLL``)."""
         return {}
+
+    def campaign(self) -> RosterRules | None:
+        """The ruleset's campaign rules for ``killhouse roster`` (``None``: no campaign)."""
+        return None
 
     def schemas(self) -> dict[str, dict[str, JSON]]:
         """The JSON Schema of every action kind's arguments, by kind (empty if undeclared)."""

@@ -20,7 +20,14 @@ from killhouse.scenario.fields import Fields, Report, suggest
 from killhouse.scenario.limits import MAX_TURN_LIMIT
 from killhouse.scenario.mapsection import parse_map
 from killhouse.scenario.model import Issue, Scenario
-from killhouse.scenario.pieces import Extras, Ids, parse_figures, parse_objects, parse_sides
+from killhouse.scenario.pieces import (
+    Extras,
+    Ids,
+    parse_figures,
+    parse_objects,
+    parse_sides,
+    scenario_roster,
+)
 from killhouse.scenario.reach import sealed_sides
 from killhouse.scenario.yamlsource import (
     LineIndex,
@@ -104,14 +111,18 @@ def load_scenario(path: str | Path, rulesets: Catalogue = REGISTERED) -> Scenari
 
 
 def loads_scenario(
-    text: str | bytes, file: str = "<scenario>", rulesets: Catalogue = REGISTERED
+    text: str | bytes,
+    file: str = "<scenario>",
+    rulesets: Catalogue = REGISTERED,
+    roster_text: str | None = None,
 ) -> Scenario:
-    """The scenario in ``text`` (shown as ``file`` in messages), e.g. an upload or a test."""
+    """The scenario in ``text`` (shown as ``file`` in messages), e.g. an upload or a test;
+    ``roster_text`` stands in for its roster file (a logged game's roster, ruling K-16)."""
     data = text.encode("utf-8") if isinstance(text, str) else text
     source = decode(data, file)
     if isinstance(source, Problem):
         raise ScenarioError([source])
-    return _scenario_or_raise(source, rulesets)
+    return _scenario_or_raise(source, rulesets, roster_text)
 
 
 def check_file(path: str | Path, rulesets: Catalogue = REGISTERED) -> list[Problem]:
@@ -140,14 +151,18 @@ def check_file_with_warnings(
     return [], sealed_sides(result)
 
 
-def _scenario_or_raise(source: Source, rulesets: Catalogue) -> Scenario:
-    result = _load(source, rulesets)
+def _scenario_or_raise(
+    source: Source, rulesets: Catalogue, roster_text: str | None = None
+) -> Scenario:
+    result = _load(source, rulesets, roster_text)
     if isinstance(result, list):
         raise ScenarioError(result)
     return result
 
 
-def _load(source: Source, rulesets: Catalogue) -> Scenario | list[Problem]:
+def _load(
+    source: Source, rulesets: Catalogue, roster_text: str | None = None
+) -> Scenario | list[Problem]:
     root = parse_yaml(source)
     if isinstance(root, Problem):
         return [root]
@@ -189,7 +204,8 @@ def _load(source: Source, rulesets: Catalogue) -> Scenario | list[Problem]:
     parts = parse_map(top, ruleset.layers if ruleset else None)
     sides = parse_sides(top, extras, rulesets.bots())
     ids = Ids(report)
-    figures = parse_figures(top, extras, parts, sides, ids)
+    roster, roster_source = scenario_roster(top, roster_text)
+    figures = parse_figures(top, extras, parts, sides, ids, roster)
     objects = parse_objects(top, extras, parts, ids)
     if report.problems or ruleset is None or parts.board is None or name is None:
         return report.sorted() or [Problem(source.file, 1, "", "the scenario is incomplete")]
@@ -208,6 +224,7 @@ def _load(source: Source, rulesets: Catalogue) -> Scenario | list[Problem]:
         file=source.file,
         content_hash=hashlib.sha256(source.data).hexdigest(),
         source_text=source.data.decode("utf-8"),  # with any byte-order mark: hashes the same
+        roster_text=roster_source,
         line_of=index.line_of,
     )
     _ruleset_checks(scenario, ruleset, report)

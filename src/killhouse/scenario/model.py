@@ -85,6 +85,9 @@ class Scenario:
     content_hash: str = ""
     #: the file's text, as read: a game log carries it, so a log replays from any folder
     source_text: str = field(default="", repr=False)
+    #: the text of the roster file its figures drew men from ("" without one): logged with
+    #: the game, so the replay draws the same men after the roster moves on (ruling K-16)
+    roster_text: str = field(default="", repr=False)
     #: maps a field path such as ``figures[2].card`` to its line in the file (0 if unknown)
     line_of: Callable[[str], int] = field(default=_no_line, repr=False)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from killhouse.core.cells import Cell, parse_facing
-from killhouse.roster.files import RosterError, load_roster
+from killhouse.roster.files import RosterError, load_roster, loads_roster
 from killhouse.roster.model import Man, Roster
 from killhouse.scenario import limits
 from killhouse.scenario.cellref import RefError, blocked_reason, parse_cell
@@ -269,15 +269,16 @@ def _side(fields: Fields, kind: str | None, side_ids: list[str]) -> str | None:
 
 
 def parse_figures(
-    top: Fields, extras: Extras, parts: MapParts, sides: list[SideSpec], ids: Ids
+    top: Fields, extras: Extras, parts: MapParts, sides: list[SideSpec], ids: Ids,
+    roster: Roster | None = None,
 ) -> list[FigureSpec]:
-    """The figures: kind, side, card or stats, place, facing, equipment, secrecy."""
+    """The figures: kind, side, card or stats, place, facing, equipment, secrecy; a figure
+    ``from_roster`` draws a man of ``roster`` (see ``scenario_roster``)."""
     side_ids = [s.id for s in sides]
     allowed = extras.allowed("figure", FIGURE_KEYS)
     # a ruleset adds figure kinds (dogs, vehicles, crews) in scenario_keys["kind"]
     kinds = (*KINDS, *sorted(extras.keys.get("kind", frozenset()) - set(KINDS)))
     figures: list[FigureSpec] = []
-    roster = _roster(top)
     drawn: dict[str, str] = {}
     for path, raw in _entries(top, "figures", "a figure", limits.MAX_FIGURES):
         fields = Fields(raw, path, top.report)
@@ -311,6 +312,7 @@ def parse_figures(
             plain_stats = dict(man.characteristics)
             name = name or man.name
             extra = {
+                **man.figure,  # the ruleset's keys he brings; the scenario's own keys win
                 **extra,
                 "roster": man.name,
                 "skills": dict(man.skills),
@@ -337,20 +339,25 @@ def parse_figures(
     return figures
 
 
-def _roster(top: Fields) -> Roster | None:
-    """The scenario's ``roster: FILE`` (relative to the scenario file), or None."""
+def scenario_roster(top: Fields, text: str | None = None) -> tuple[Roster | None, str]:
+    """The scenario's ``roster: FILE`` (relative to the scenario file) and the file's text, or
+    ``(None, "")``. ``text`` stands in for the file: a game log carries the roster it was
+    played with, so a replay draws the same men after the file has moved on (ruling K-16)."""
     if not top.has("roster"):
-        return None
+        return None, ""
     value = top.text("roster")
     if value is None:
-        return None
-    base = Path(top.report.file).parent
+        return None, ""
+    path = Path(top.report.file).parent / value
     try:
-        return load_roster(base / value)
+        if text is not None:
+            return loads_roster(text, str(path)), text
+        roster = load_roster(path)
+        return roster, path.read_text(encoding="utf-8")
     except RosterError as exc:
         for problem in exc.problems:
             top.report.add("roster", f"the roster file has a problem: {problem}")
-        return None
+        return None, ""
 
 
 def _from_roster(fields: Fields, roster: Roster | None, drawn: dict[str, str]) -> Man | None:
@@ -368,7 +375,8 @@ def _from_roster(fields: Fields, roster: Roster | None, drawn: dict[str, str]) -
         )
         return None
     if wanted == "next":
-        free = [m for m in roster.men if m.name not in drawn and m.status != "dead"]
+        # ruling K-16: resting (healing), retired and dead men are never drawn
+        free = [m for m in roster.men if m.name not in drawn and m.available()]
         if not free:
             fields.report.add(
                 fields.at("from_roster"), f"every man of roster {roster.name!r} is drawn already"
@@ -392,6 +400,13 @@ def _from_roster(fields: Fields, roster: Roster | None, drawn: dict[str, str]) -
             return None
         if man.status == "dead":
             fields.report.add(fields.at("from_roster"), f"{man.name!r} is dead")
+            return None
+        if not man.available():
+            fields.report.add(
+                fields.at("from_roster"),
+                f"{man.name!r} is {man.status} and misses this game",
+                "draw another man, or from_roster: next",
+            )
             return None
     drawn[man.name] = fields.path
     return man

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from killhouse.core.chance import Chance
 from killhouse.core.events import Audience
 from killhouse.rulesets.commando.dice import percent_check
+from killhouse.rulesets.commando.notes import note_skill
 from killhouse.rulesets.commando.tables import tables
 
 
@@ -87,11 +88,13 @@ def skill_chance(skill: str, rating: int, hero_skill: int, mult: float | None = 
 
 def skill_check(
     chance: Chance, skill: str, rating: int, hero_skill: int, mult: float | None = None,
-    audience: Audience = None,
+    audience: Audience = None, who: str | None = None,
 ) -> bool:
-    """One skill roll (ruling C-45)."""
+    """One skill roll (ruling C-45); ``who`` rolled it, for the campaign's notes (digest 14)."""
     pct = skill_chance(skill, rating, hero_skill, mult)
-    return percent_check(chance, pct, f"skill {skill}", audience)
+    ok = percent_check(chance, pct, f"skill {skill}", audience)
+    note_skill(who, skill, ok)
+    return ok
 
 
 def efficiency(total: int) -> int:

@@ -165,7 +165,7 @@ def deliver(state: CommandoState, man: ManState, device: str, at: Cell, chance: 
     skill = man.ratings.skills.get("grenade_toss")
     if skill is not None and device in THROWN:
         toss = skill_check(chance, "grenade_toss", skill.rating, man.ratings.hero_skill(),
-                           audience=frozenset({man.side}))  # ruling C-99: his skills are his
+                           audience=frozenset({man.side}), who=man.id)  # C-99: his skills are his
     pct = grenades.accuracy(throw_situation(state, man, device, at, toss))
     assert pct is not None, "checked before"
     landing = grenades.land(chance, device, pct)

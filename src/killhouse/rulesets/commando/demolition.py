@@ -13,6 +13,7 @@ from killhouse.rulesets.commando.characters import skill_chance
 from killhouse.rulesets.commando.devices import TIMER_MAX, Live, active_man, count_of, free, use_one
 from killhouse.rulesets.commando.dice import percent_check
 from killhouse.rulesets.commando.men import ManState
+from killhouse.rulesets.commando.notes import note_skill
 
 if TYPE_CHECKING:
     from killhouse.rulesets.commando.state import CommandoState
@@ -61,6 +62,7 @@ def do_plant(state: CommandoState, action: Action, chance: Chance, log: EventLog
     skill = man.ratings.skills["demolitions"]
     pct = skill_chance("demolitions", skill.rating, man.ratings.hero_skill())  # min 35 (C-45)
     ok = percent_check(chance, pct, "skill demolitions", frozenset({man.side}))
+    note_skill(man.id, "demolitions", ok)  # for the campaign (digest 14 step 3)
     o = state.ordnance
     if ok:  # ruling C-96: a failed roll wastes the TP, not the charge
         use_one(man, "demolition")

@@ -80,7 +80,7 @@ def pick_lock(
     if not man.work_on(f"pick-lock {door.level},{door.x},{door.y}", tables().cost_safe_cracking):
         return None
     ok = skill_check(chance, "safe_cracking", skill.rating, man.ratings.hero_skill(),
-                     lock_mult, audience)
+                     lock_mult, audience, who=man.id)
     if ok:
         board.set_terrain(door, Terrain.DOOR_CLOSED)
     return ok

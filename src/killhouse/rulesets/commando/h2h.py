@@ -16,6 +16,7 @@ from killhouse.core.events import Audience
 from killhouse.rulesets.commando import melee
 from killhouse.rulesets.commando.characters import skill_check
 from killhouse.rulesets.commando.men import ManState
+from killhouse.rulesets.commando.notes import note_hit
 from killhouse.rulesets.commando.tables import tables
 from killhouse.rulesets.commando.wounds import Wound
 
@@ -83,7 +84,7 @@ def melee_round(
         if skill is not None and man.active():
             out.personal_combat[m] = skill_check(
                 chance, "personal_combat", skill.rating, man.ratings.hero_skill(),
-                audience=audience,
+                audience=audience, who=m,
             )
     # grapple, evasion and draw step (C-40, C-41)
     for m in order:
@@ -128,6 +129,8 @@ def melee_round(
             grappled=_grappled(man, target),
         )
         out.blows.append((m, d.target, melee.strike(chance, strike, audience)))
+        if out.blows[-1][2].result != melee.MISS:
+            note_hit(m, man.in_hand or "fists")  # for the campaign (digest 14 step 4)
     for m, ok in out.draws.items():
         if ok:
             men[m].in_hand = declarations[m].weapon  # in hand from the next round (10.2)

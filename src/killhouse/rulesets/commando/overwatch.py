@@ -92,7 +92,7 @@ def resume(state: CommandoState, window: Window, chance: Chance, log: EventLog) 
         steady = morale.check_panic(state, man, chance, log) == "steady"  # C-125
         skill = man.ratings.skills["mobile_overwatch"]
         if steady and skill_check(chance, "mobile_overwatch", skill.rating,
-                                  man.ratings.hero_skill(), audience=own):
+                                  man.ratings.hero_skill(), audience=own, who=man.id):
             answering = man
     if answering is None:
         f.run_declared(state, firer, kind, args, chance, log)

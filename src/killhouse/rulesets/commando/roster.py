@@ -150,6 +150,7 @@ def read_roster(figures: Sequence[FigureSpec]) -> tuple[dict[str, ManState], lis
             men[spec.id] = ManState(spec.id, spec.side, ratings,
                                     leader=None if leader is None else str(leader))
     by_id = {spec.id: spec for spec in figures}
+    _roster_leaders(figures, men)
     for spec in figures:
         man = men.get(spec.id)
         if man is None or man.leader is None:
@@ -175,6 +176,24 @@ def read_roster(figures: Sequence[FigureSpec]) -> tuple[dict[str, ManState], lis
             issues.append(Issue(f"{by_id[man.id].path}", "a Grunt needs his Commando as leader",
                                 "leader: <commando id> (digest 3)"))
     return men, issues
+
+
+def _roster_leaders(figures: Sequence[FigureSpec], men: dict[str, ManState]) -> None:
+    """Ruling C-138: a Grunt drawn from a roster with no ``leader`` serves under his squad's
+    Commando if he is in the game, else under the first Commando of his side."""
+    by_name = {str(f.extra["roster"]): f.id for f in figures if "roster" in f.extra}
+    for spec in figures:
+        man = men.get(spec.id)
+        if man is None or man.leader is not None or man.ratings.kind is not Kind.GRUNT:
+            continue
+        if "roster" not in spec.extra:
+            continue
+        squad = by_name.get(str(spec.extra.get("squad")))
+        if squad is not None and squad in men and men[squad].side == man.side:
+            man.leader = squad
+            continue
+        man.leader = next((f.id for f in figures if f.id in men and men[f.id].side == man.side
+                           and men[f.id].ratings.kind is Kind.COMMANDO), None)
 
 
 def leader_lead(man: ManState, men: Mapping[str, ManState]) -> int:

@@ -12,6 +12,7 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import Event, EventLog
 from killhouse.core.layers import LayerSpec
 from killhouse.errors import KillhouseError
+from killhouse.roster.rules import RosterRules
 from killhouse.rulesets.base import GameInfo, Result, RollSpec
 from killhouse.rulesets.commando import devices, lights, missions, views
 from killhouse.rulesets.commando.flow import FLOW, note_sightings, start_turn
@@ -149,4 +150,9 @@ class CommandoRuleset(FlowRuleset[CommandoState]):
         return narrate(event)
 
     def rolls(self) -> Mapping[str, RollSpec]:
-        return ROLLS
+        from killhouse.rulesets.commando.campaign.odds import CAMPAIGN_ROLLS
+        return {**ROLLS, **CAMPAIGN_ROLLS}
+
+    def campaign(self) -> RosterRules:
+        from killhouse.rulesets.commando.campaign.rules import CommandoCampaign
+        return CommandoCampaign()

@@ -17,6 +17,7 @@ from killhouse.core.events import Audience
 from killhouse.rulesets.commando import fire
 from killhouse.rulesets.commando.characters import skill_check
 from killhouse.rulesets.commando.men import ManState, Posture
+from killhouse.rulesets.commando.notes import note_hit
 from killhouse.rulesets.commando.panic import STEADY
 from killhouse.rulesets.commando.tables import tables
 
@@ -127,7 +128,7 @@ def fire_task(
     report = FireReport(weapon, cost, chances=list(chances))
     if sniping:
         report.sniped = skill_check(chance, "sniping", firer.ratings.skills["sniping"].rating,
-                                    firer.ratings.hero_skill(), audience=audience)
+                                    firer.ratings.hero_skill(), audience=audience, who=firer.id)
     damage = fire.firearm(weapon).damage
     for i in range(fires):
         aim = aims[i] if spray else aims[0]
@@ -138,6 +139,8 @@ def fire_task(
             victim = chance.pick(sorted(aim.crowd), "victim in hand-to-hand", audience)
         report.shots.append((victim, fire.one_fire(chance, h, damage, audience)))
     for victim, shot in report.shots:  # results applied after all fires are rolled (8.7)
+        if shot.result != fire.MISS and men[victim].side != firer.side:
+            note_hit(firer.id, weapon)  # for the campaign (digest 14 step 4, ruling C-131)
         if shot.result == fire.KILL:
             men[victim].kill()
         elif shot.result == fire.WOUND:
@@ -188,7 +191,7 @@ def mobile_overwatch(
     if man.tp < fire.fire_cost(weapon) + tables().extra["mobile_overwatch"]:
         return False
     return skill_check(chance, "mobile_overwatch", skill.rating, man.ratings.hero_skill(),
-                       audience=audience)
+                       audience=audience, who=man.id)
 
 
 def apply_panic(man: ManState, result: str) -> None:
