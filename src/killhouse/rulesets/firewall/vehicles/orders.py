@@ -227,12 +227,12 @@ def _at(action: Action) -> AtVehicle:
 def at_vehicle_options(state: FirewallState, side: str) -> Iterable[Action]:
     from killhouse.rulesets.firewall.fire import fire_modifier
     from killhouse.rulesets.firewall.fireorders import _launchers
-    from killhouse.rulesets.firewall.state import _aware, _team_figures
+    from killhouse.rulesets.firewall.state import _aware, team_figures
     if not state.vehicles:
         return []
     cars = sorted(vehicles_seen(state.board, state.figures, state.vehicles, side))
     out = []
-    for f in _team_figures(state, side):
+    for f in team_figures(state, side):
         if f.combat_used or not _aware(state, f) or f.carrying is not None:
             continue
         for wid, grenade in _launchers(f):
@@ -255,8 +255,8 @@ def at_vehicle_options(state: FirewallState, side: str) -> Iterable[Action]:
 
 
 def check_at_vehicle(state: FirewallState, action: Action) -> None:
-    from killhouse.rulesets.firewall.state import _aware, _mine
-    f = _mine(state, action)
+    from killhouse.rulesets.firewall.state import _aware, mine
+    f = mine(state, action)
     if not _aware(state, f):
         raise IllegalActionError("a team not yet aware of the enemy takes no Combat actions (F-16)")
     if f.carrying is not None:
@@ -311,9 +311,9 @@ def embark_problem(state: FirewallState, f: Figure, vid: str) -> str | None:
 
 
 def embark_options(state: FirewallState, side: str) -> Iterable[Action]:
-    from killhouse.rulesets.firewall.state import _team_figures
+    from killhouse.rulesets.firewall.state import team_figures
     out = []
-    for f in _team_figures(state, side):
+    for f in team_figures(state, side):
         for vid in sorted(state.vehicles):
             if embark_problem(state, f, vid) is None:
                 out.append(Action.make(side, "embark", figure=f.id, vehicle=vid, hint={
@@ -323,8 +323,8 @@ def embark_options(state: FirewallState, side: str) -> Iterable[Action]:
 
 
 def check_embark(state: FirewallState, action: Action) -> None:
-    from killhouse.rulesets.firewall.state import _mine
-    f = _mine(state, action)
+    from killhouse.rulesets.firewall.state import mine
+    f = mine(state, action)
     problem = embark_problem(state, f, str(action.get("vehicle")))
     if problem is not None:
         raise IllegalActionError(problem)
@@ -438,9 +438,9 @@ def disembark(state: FirewallState, action: Action, chance: Chance, log: EventLo
 # -- personal transport --------------------------------------------------------------------
 
 def ride_options(state: FirewallState, side: str) -> Iterable[Action]:
-    from killhouse.rulesets.firewall.state import _team_figures
+    from killhouse.rulesets.firewall.state import team_figures
     out = []
-    for f in _team_figures(state, side):
+    for f in team_figures(state, side):
         if f.transport is None:
             continue
         on = not f.riding
@@ -451,8 +451,8 @@ def ride_options(state: FirewallState, side: str) -> Iterable[Action]:
 
 
 def check_ride(state: FirewallState, action: Action) -> None:
-    from killhouse.rulesets.firewall.state import _mine
-    f = _mine(state, action)
+    from killhouse.rulesets.firewall.state import mine
+    f = mine(state, action)
     problem = mount_problem(f, bool(action.get("on")))
     if problem is not None:
         raise IllegalActionError(problem)
@@ -591,12 +591,12 @@ def _assault(action: Action) -> Assault:
 
 def assault_options(state: FirewallState, side: str) -> Iterable[Action]:
     from killhouse.rulesets.firewall.melee import melee_modifier
-    from killhouse.rulesets.firewall.state import _aware, _team_figures
+    from killhouse.rulesets.firewall.state import _aware, team_figures
     from killhouse.rulesets.firewall.vehicles.assault import BOMBS, assault_situation
     if not state.vehicles:
         return []
     out = []
-    for f in _team_figures(state, side):
+    for f in team_figures(state, side):
         if f.combat_used or not _aware(state, f) or f.carrying is not None:
             continue
         kit = [None, *(w for w in f.weapons if w in BOMBS),
@@ -615,8 +615,8 @@ def assault_options(state: FirewallState, side: str) -> Iterable[Action]:
 
 
 def check_assault(state: FirewallState, action: Action) -> None:
-    from killhouse.rulesets.firewall.state import _aware, _mine
-    f = _mine(state, action)
+    from killhouse.rulesets.firewall.state import _aware, mine
+    f = mine(state, action)
     if not _aware(state, f):
         raise IllegalActionError("a team not yet aware of the enemy takes no Combat actions (F-16)")
     if f.carrying is not None:
