@@ -105,14 +105,22 @@ def test_the_role_bots_legal_test_agrees_with_a_set_of_actions() -> None:
     game = Game(load_scenario(SCENARIOS / "hostage.yaml"), 2)
     side = game.pending()[0].side
     actions = game.legal_actions(side)
-    legal = Legal(actions)
-    assert all(a in legal for a in actions)
     hold = next(a for a in actions if a.kind == "order")
     other = "t" if side != "t" else "ct"
-    assert Action.make(other, hold.kind, **dict(hold.args)) not in legal  # another side's
-    assert Action.make(side, "order", figure="nobody", posture="hold") not in legal
-    # equality ignores the hint, as the set of actions does
-    assert Action.make(side, hold.kind, hint={"x": 1}, **dict(hold.args)) in legal
+    questions = [
+        (Action.make(other, hold.kind, **dict(hold.args)), False),  # another side's
+        (Action.make(side, "order", figure="nobody", posture="hold"), False),
+        # equality ignores the hint, as a set of actions does
+        (Action.make(side, hold.kind, hint={"x": 1}, **dict(hold.args)), True),
+        (actions[-1], True),
+    ]
+    # the first questions are answered by a scan, the later ones by a set: the same answers
+    for first in range(len(questions)):
+        legal = Legal(actions)
+        order = questions[first:] + questions[:first]
+        assert [q in legal for q, _ in order * 2] == [want for _, want in order * 2]
+    legal = Legal(actions)
+    assert all(a in legal for a in actions)
 
 
 def _can_throw_matches(rows: list[str], x: int, y: int) -> bool:
@@ -217,3 +225,21 @@ def test_through_an_opening_agrees_with_tracing_every_throw_line() -> None:
             assert orders.through_opening(state, "ct", c1, target) == expected, target
             answers.add(expected)
     assert answers == {True, False}
+
+
+def test_an_own_entry_is_the_figure_record_cut_to_the_own_keys() -> None:
+    from killhouse.rulesets.gogogo import views
+
+    game = Game(load_scenario(SCENARIOS / "destruction.yaml"), 3)
+    state = game.state
+    some = next(f for f in state.figures.values() if f.kind != "hostage")
+    some.status = "ooa"  # shown in the kit's word for it
+    some.stunned_until = 4
+    for one in state.figures.values():
+        data = one.to_json()
+        before = {k: data[k] for k in views.OWN_KEYS}
+        before["status"] = views.VIEW_STATUS.get(before["status"], before["status"])
+        before["stunned"] = one.stunned
+        before["active"] = one.active
+        entry = views.own_entry(one)
+        assert entry == before and list(entry) == list(before)

@@ -282,13 +282,18 @@ def known_hostages(state: GoState, side: str, seen: set[str] | None = None) -> l
     ]
 
 
-def follow_choices(state: GoState, side: str, fig: Figure) -> list[Figure]:
-    """Hostages ``fig`` may tell FOLLOW_ME: known to its side and next to it now (G-25)."""
+def follow_choices(
+    state: GoState, side: str, fig: Figure, known: list[Figure] | None = None
+) -> list[Figure]:
+    """Hostages ``fig`` may tell FOLLOW_ME: known to its side and next to it now (G-25).
+
+    ``known`` is ``known_hostages(state, side)`` when the caller has it already (listing
+    every figure's choices would otherwise ask it once per figure)."""
     if fig.kind != OPERATIVE or not fig.active or fig.pos is None:
         return []
     already = state.drafts[side].follows.get(fig.id, [])
     out = []
-    for h in known_hostages(state, side):
+    for h in known_hostages(state, side) if known is None else known:
         assert h.pos is not None
         if h.leader == fig.id or h.id in already or h.pos.level != fig.pos.level:
             continue
@@ -330,10 +335,11 @@ def order_options(state: GoState, side: str) -> dict[str, list[Action]]:
     given: list[Action] = []
     follows: list[Action] = []
     speaks: list[Action] = []
+    known = known_hostages(state, side)
     for fig in state.active_fighters(side):
         if fig.id not in draft.orders:
             given.extend(figure_orders(state, side, fig))
-        for h in follow_choices(state, side, fig):
+        for h in follow_choices(state, side, fig, known):
             role = "task" if fig.team == CT else "other"
             follows.append(
                 _act(

@@ -128,6 +128,36 @@ def _seen_entry(state: GoState, fig: Figure, side: str) -> dict[str, Any]:
     return entry
 
 
+def own_entry(fig: Figure) -> dict[str, Any]:
+    """One of the side's own figures as its view shows it: the ``OWN_KEYS`` of the figure's
+    record (in that order, status in the kit's words), then whether it is stunned and active.
+
+    Written out rather than picked from ``Figure.to_json``: every view of every decision
+    lists every own figure."""
+    status = fig.status
+    return {
+        "id": fig.id,
+        "kind": fig.kind,
+        "side": fig.side,
+        "at": cell_json(fig.pos),
+        "facing": fig.facing,
+        "status": VIEW_STATUS.get(status, status),
+        "wounds": fig.wounds,
+        "stunned_until": fig.stunned_until,
+        "weapon": fig.weapon,
+        "loaded": fig.loaded,
+        "aim_turns": fig.aim_turns,
+        "grenades": dict(sorted(fig.grenades.items())),
+        "posture": fig.posture,
+        "hiding": fig.hiding,
+        "plant_progress": fig.plant_progress,
+        "defuse_progress": fig.defuse_progress,
+        "has_bomb": fig.has_bomb,
+        "stunned": fig.stunned,
+        "active": fig.active,
+    }
+
+
 def goals(
     state: GoState, side: str, seen: list[Figure], know: Knowledge | None = None
 ) -> list[list[int]]:
@@ -223,12 +253,7 @@ def view(state: GoState, who: str) -> dict[str, Any]:
     know = knowledge(state, side, seat)
     own = []
     for fig in state.side_figures(side):
-        data = fig.to_json()
-        entry = {k: data[k] for k in OWN_KEYS}
-        entry["status"] = VIEW_STATUS.get(entry["status"], entry["status"])
-        entry["stunned"] = fig.stunned
-        entry["active"] = fig.active
-        own.append(entry)
+        own.append(own_entry(fig))
     seen_figs = [f for f in state.ordered() if f.id in know.seen and f.active]
     seen = [_seen_entry(state, f, side) for f in seen_figs]
     for h in led_hostages(state, side):

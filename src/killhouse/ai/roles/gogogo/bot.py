@@ -20,15 +20,29 @@ from killhouse.rulesets.gogogo.facts import AIM, HIDE, HOLD, STEALTH, T
 
 
 class Legal:
-    """The legal actions as a set for ``in`` tests, keyed on what makes actions equal (side,
-    kind, arguments) as a plain tuple: hashing hundreds of actions by their dataclass hash at
-    every decision was a large part of the bot's time."""
+    """``in`` tests against the legal actions, on what makes actions equal (side, kind,
+    arguments). A decision asks a few times, and its answer is mostly near the front (the
+    next figure's orders): the first questions scan, and only a decision that asks more
+    builds a set. Hashing every figure's orders at every decision grew with figures squared."""
+
+    #: questions answered by a scan before a set is built
+    SCANS = 3
 
     def __init__(self, actions: Sequence[Action]) -> None:
-        self._keys = {(a.side, a.kind, a.args) for a in actions}
+        self._actions = actions
+        self._asked = 0
+        self._keys: set[tuple[str, str, Any]] | None = None
 
     def __contains__(self, action: Action) -> bool:
-        return (action.side, action.kind, action.args) in self._keys
+        side, kind, args = action.side, action.kind, action.args
+        if self._keys is None:
+            self._asked += 1
+            if self._asked <= self.SCANS:
+                return any(
+                    a.args == args and a.kind == kind and a.side == side for a in self._actions
+                )
+            self._keys = {(a.side, a.kind, a.args) for a in self._actions}
+        return (side, kind, args) in self._keys
 
 
 class GoGoGoBot(Setup):
