@@ -285,6 +285,8 @@ def _leader_steps(
         values["hero"] = old_hero + delta
         notes.append(f"Hero {old_hero}/{values['hero']}")
         _hero_extras(record, values["hero"], notes)
+    else:
+        notes.append(f"Hero stays {old_hero}")
     p = campaign_tables().promotion
     since = int(record.get("since_promotion", 0)) + 1
     record["since_promotion"] = since
