@@ -12,8 +12,8 @@ from pathlib import Path
 
 from killhouse.engine.record import write_log
 from killhouse.roster.files import campaign_rules, load_roster
-from killhouse.scenario.loader import load_scenario
 from killhouse.roster.rules import NewMen
+from killhouse.scenario.loader import load_scenario
 from killhouse.sim.campaign import apply_game, new_roster
 from killhouse.sim.play import play
 from tests.conformance import ROOT
