@@ -115,11 +115,11 @@ def _exact_total(kind: str) -> float:
     total: dict[int, float] = {0: 1.0}
     for key in keys:
         dist = one(key)
-        nxt: dict[int, float] = {}
-        for s, p in total.items():
+        summed: dict[int, float] = {}
+        for s, weight in total.items():
             for v, q in dist.items():
-                nxt[s + v] = nxt.get(s + v, 0.0) + p * float(q)
-        total = nxt
+                summed[s + v] = summed.get(s + v, 0.0) + weight * float(q)
+        total = summed
     limit = 84 if kind == "commando" else 56
     return sum(p for s, p in total.items() if s <= limit)
 
