@@ -19,8 +19,8 @@ from killhouse.sim.play import play
 from tests.conformance import ROOT
 
 GOLDEN = ROOT / "tests" / "golden" / "commando-campaign.txt"
-SCENARIO = ROOT / "scenarios" / "commando" / "farmhouse_raid.yaml"
-ROSTER = ROOT / "scenarios" / "commando" / "rosters" / "black_dragons.yaml"
+SCENARIO = ROOT / "scenarios" / "commando" / "campaign" / "farmhouse_raid.yaml"
+ROSTER = ROOT / "scenarios" / "commando" / "campaign" / "rosters" / "black_dragons.yaml"
 SEEDS = (2, 4, 6)
 
 

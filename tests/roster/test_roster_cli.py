@@ -18,7 +18,7 @@ from killhouse.sim.play import play
 from tests.conformance import ROOT
 
 runner = CliRunner()
-SCENARIO = ROOT / "scenarios" / "commando" / "farmhouse_raid.yaml"
+SCENARIO = ROOT / "scenarios" / "commando" / "campaign" / "farmhouse_raid.yaml"
 
 
 def run(*args: str) -> tuple[int, str]:
