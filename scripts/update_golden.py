@@ -13,6 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.test_campaign_golden import GOLDEN, render_campaign  # noqa: E402
 from tests.test_golden import GOLDEN_DIR, cases, render, render_views, views_name  # noqa: E402
 
 
@@ -22,6 +23,8 @@ def main() -> None:
         (GOLDEN_DIR / name).write_text(render(path, seed))
         (GOLDEN_DIR / views_name(name)).write_text(render_views(path, seed))
         print(f"wrote tests/golden/{name} and {views_name(name)}")
+    GOLDEN.write_text(render_campaign(), encoding="utf-8")
+    print(f"wrote tests/golden/{GOLDEN.name}")
 
 
 if __name__ == "__main__":

@@ -24,8 +24,12 @@ def _names(text: str | None) -> list[str]:
     return [n.strip() for n in (text or "").split(",") if n.strip()]
 
 
-def _choices(skills: str | None, wps: str | None, abilities: str | None) -> dict[str, list[str]]:
-    out = {"skills": _names(skills), "wps": _names(wps), "abilities": _names(abilities)}
+def _choices(
+    skills: str | None, wps: str | None, abilities: str | None,
+    grunt_skills: str | None = None, grunt_wps: str | None = None,
+) -> dict[str, list[str]]:
+    out = {"skills": _names(skills), "wps": _names(wps), "abilities": _names(abilities),
+           "grunt_skills": _names(grunt_skills), "grunt_wps": _names(grunt_wps)}
     return {k: v for k, v in out.items() if v}
 
 
@@ -53,7 +57,13 @@ def new(
     skills: Annotated[str | None, typer.Option(help=SKILLS_HELP)] = None,
     wps: Annotated[str | None, typer.Option(help=WPS_HELP)] = None,
     abilities: Annotated[str | None, typer.Option(help=ABILITIES_HELP)] = None,
+    grunt_skills: Annotated[str | None, typer.Option(
+        help="a Grunt's skill, in order of preference (default: --skills)")] = None,
+    grunt_wps: Annotated[str | None, typer.Option(
+        help="a Grunt's WP, in order of preference (default: --wps)")] = None,
     force: Annotated[bool, typer.Option("--force", help="overwrite an existing file")] = False,
+    add: Annotated[bool, typer.Option(
+        "--add", help="roll recruits into the existing roster FILE (replacements)")] = False,
 ) -> None:
     """Roll a new roster (every roll kept in FILE's side log, *.rolls.jsonl)."""
     from killhouse.roster.rules import NewMen
@@ -62,8 +72,8 @@ def new(
     if commandos + grunts == 0:
         raise KillhouseError("--commandos and --grunts: roll at least one man")
     request = NewMen({"commando": commandos, "grunt": grunts}, _names(names),
-                     _choices(skills, wps, abilities), reroll)
-    roster = new_roster(file, ruleset, request, seed, name, force)
+                     _choices(skills, wps, abilities, grunt_skills, grunt_wps), reroll)
+    roster = new_roster(file, ruleset, request, seed, name, force, add)
     typer.echo(f"wrote {file}: {len(roster.men)} men (seed {seed}); rolls in {rolls_path(file)}")
     _show(roster, False)
 

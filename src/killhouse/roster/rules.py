@@ -42,8 +42,10 @@ class RosterRules(Protocol):
         """Every impossible value of one man, as issues at field paths under ``path``."""
         ...
 
-    def new_men(self, chance: Chance, request: NewMen) -> list[Man]:
-        """New men rolled through ``chance`` (every roll an event)."""
+    def new_men(
+        self, chance: Chance, request: NewMen, taken: Sequence[str] = ()
+    ) -> list[Man]:
+        """New men rolled through ``chance`` (every roll an event); ``taken`` names are in use."""
         ...
 
     def choose(self, chance: Chance, man: Man, choices: Mapping[str, Sequence[str]]) -> Man:

@@ -374,12 +374,30 @@ def _from_roster(fields: Fields, roster: Roster | None, drawn: dict[str, str]) -
             "add roster: FILE at the top level",
         )
         return None
-    if wanted == "next":
-        # ruling K-16: resting (healing), retired and dead men are never drawn
-        free = [m for m in roster.men if m.name not in drawn and m.available()]
-        if not free:
+    if wanted == "next" or wanted.startswith("next:"):
+        # ruling K-16: resting (healing), retired and dead men are never drawn;
+        # "next:KEY=VALUE" takes the next man whose figure key KEY is VALUE (next:man=commando)
+        key, _, value = wanted.removeprefix("next").removeprefix(":").partition("=")
+        if wanted != "next" and (not key or not value):
             fields.report.add(
-                fields.at("from_roster"), f"every man of roster {roster.name!r} is drawn already"
+                fields.at("from_roster"),
+                f"expected next or next:KEY=VALUE, found {wanted!r}",
+                "next:man=commando takes the next man whose man is commando",
+            )
+            return None
+        free = [
+            m for m in roster.men
+            if m.name not in drawn and m.available()
+            and (not key or str(m.figure.get(key)) == value)
+        ]
+        if not free:
+            away = [m for m in roster.men if not m.available()]
+            which = f" with {key}={value}" if key else ""
+            fields.report.add(
+                fields.at("from_roster"),
+                f"every man{which} of roster {roster.name!r} is drawn already"
+                + (f" ({len(away)} more resting, retired or dead)" if away else ""),
+                "recruit more men: killhouse roster new FILE --add" if away else "",
             )
             return None
         man = free[0]

@@ -58,16 +58,29 @@ def _rules(ruleset: str | None) -> RosterRules:
 
 def new_roster(
     path: Path, ruleset: str, request: NewMen, seed: int, name: str | None = None,
-    force: bool = False,
+    force: bool = False, add: bool = False,
 ) -> Roster:
-    """Roll a new roster with ``seed`` and write it (refusing to overwrite unless ``force``)."""
-    if path.exists() and not force:
-        raise KillhouseError(f"{path}: the file exists (use --force to overwrite it)")
+    """Roll a new roster with ``seed`` and write it (refusing to overwrite unless ``force``);
+    with ``add``, roll recruits into the existing roster instead (replacements)."""
+    if add:
+        old = load_roster(path)
+        if old.ruleset != ruleset:
+            raise KillhouseError(f"{path}: the roster is for {old.ruleset!r}, not {ruleset!r}")
+        clash = sorted(set(request.names) & set(old.names()))
+        if clash:
+            raise KillhouseError(f"--names: {', '.join(clash)} already in roster {old.name!r}")
+    elif path.exists() and not force:
+        raise KillhouseError(f"{path}: the file exists (--force overwrites it, --add recruits "
+                             "into it)")
     rules = _rules(ruleset)
     log = EventLog()
-    men = rules.new_men(SeededChance(Rng.from_seed(seed), log), request)
-    roster = Roster(name or path.stem, tuple(men), ruleset, seed)
-    _write(roster, path, {"op": "new", "seed": seed,
+    taken = tuple(old.names()) if add else ()
+    men = rules.new_men(SeededChance(Rng.from_seed(seed), log), request, taken)
+    if add:
+        roster = Roster(old.name, (*old.men, *men), old.ruleset, old.seed, old.applied)
+    else:
+        roster = Roster(name or path.stem, tuple(men), ruleset, seed)
+    _write(roster, path, {"op": "add" if add else "new", "seed": seed,
                           "events": [e.to_json() for e in log.events]})
     return roster
 

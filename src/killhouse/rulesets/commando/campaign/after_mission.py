@@ -257,7 +257,7 @@ def _mission(
             key = order[chance.roll(len(order), f"{man.name} characteristic lost") - 1]
         values[key] -= 1
         notes.append(f"loses 1 {key} ({pct}%)")
-    if record.get("class") is not None and "hero" in values:
+    if "hero" in values:
         record["class"] = hero_class(values["hero"]).name
         if values["hero"] <= campaign_tables().retired_at_most:
             status = "retired"  # ruling C-51
@@ -285,6 +285,8 @@ def _leader_steps(
         values["hero"] = old_hero + delta
         notes.append(f"Hero {old_hero}/{values['hero']}")
         _hero_extras(record, values["hero"], notes)
+    else:
+        notes.append(f"Hero stays {old_hero}")
     p = campaign_tables().promotion
     since = int(record.get("since_promotion", 0)) + 1
     record["since_promotion"] = since

@@ -199,12 +199,15 @@ def choose(chance: Chance, man: Man, choices: Mapping[str, Sequence[str]]) -> Ma
 
 def check_choices(choices: Mapping[str, Sequence[str]]) -> list[str]:
     """Every unknown skill, weapon or ability the player named, as a message."""
-    known = {"skills": SKILLS, "wps": WP_CHOICES, "abilities": tuple(sorted(ABILITIES))}
+    known = {"skills": SKILLS, "wps": WP_CHOICES, "abilities": tuple(sorted(ABILITIES)),
+             "grunt_skills": SKILLS, "grunt_wps": WP_CHOICES}
     out: list[str] = []
     for key, names in choices.items():
+        options = known.get(key, ())
         for name in names:
-            if name not in known[key]:
-                close = difflib.get_close_matches(name, known[key], n=1)
-                hint = f"did you mean {close[0]!r}?" if close else "one of " + ", ".join(known[key])
-                out.append(f"--{key}: unknown {key[:-1]} {name!r} ({hint})")
+            if name not in options:
+                close = difflib.get_close_matches(name, options, n=1)
+                hint = f"did you mean {close[0]!r}?" if close else "one of " + ", ".join(options)
+                what = key.removeprefix("grunt_")[:-1]
+                out.append(f"--{key.replace('_', '-')}: unknown {what} {name!r} ({hint})")
     return out

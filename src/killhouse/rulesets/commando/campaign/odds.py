@@ -14,8 +14,8 @@ from killhouse.rulesets.commando.campaign.after_mission import time_until_next
 from killhouse.rulesets.commando.campaign.tables import campaign_tables
 from killhouse.rulesets.commando.dice import d100
 
-#: the Endurance chain is unbounded; odds follow it this many links and name the rest
-CHAIN_LINKS = 8
+#: the Endurance chain is unbounded; odds follow it until it has added this much, and name the rest
+CHAIN_CAP = 5
 
 
 def _grouped_bonus(chance: Chance, purpose: str) -> tuple[int, int]:
@@ -28,21 +28,21 @@ def _grouped_bonus(chance: Chance, purpose: str) -> tuple[int, int]:
 
 
 def odds_generated(chance: Chance, p: Mapping[str, Any]) -> str:
-    """A characteristic as generation makes it (13.1): 5d6 keep 4, then its Bonus or Penalty
-    Table roll (Endurance's chain followed for CHAIN_LINKS links)."""
-    key = str(p["which"])
+    """A characteristic after its Bonus or Penalty step (13.1) from a 5d6-keep-4 total:
+    St, Dex, End and Lead roll the Bonus Table on 23-24 (End chains while the d100 is 51 or
+    more; followed until it has added CHAIN_CAP), St and Dex the Penalty Table on 4-5."""
+    key, value = str(p["which"]), int(p["rolled"])
     c = campaign_tables()
-    value = chance.repeat_until(lambda ch: chargen.keep_best_four(ch, key))
+    start = value
     if value in c.bonus_triggers and key in c.bonus_on:
-        if key == c.chain:
-            for _ in range(CHAIN_LINKS):
-                points, more = _grouped_bonus(chance, "bonus")
-                value += points
-                if not more:
-                    return str(value)
-            return f"chain>{CHAIN_LINKS}"
-        value += _grouped_bonus(chance, "bonus")[0]
-    elif value in c.penalty_triggers and key in c.penalty_on:
+        while True:
+            points, more = _grouped_bonus(chance, "bonus")
+            value += points
+            if key != c.chain or not more:
+                return str(value)
+            if value - start >= CHAIN_CAP:
+                return f"{start + CHAIN_CAP}+"
+    if value in c.penalty_triggers and key in c.penalty_on:
         value -= _grouped_bonus(chance, "penalty")[0]
     return str(value)
 
@@ -122,10 +122,11 @@ def _flag(name: str, help_text: str) -> Param:
 
 CAMPAIGN_ROLLS: dict[str, RollSpec] = {
     "generated": RollSpec(
-        "generated", "A characteristic as generated (13.1): 5d6 keep 4, then the Bonus Table on "
-        "23-24 (St, Dex, End, Lead; End chains while the d100 is 51+) or the Penalty Table on "
-        "4-5 (St, Dex).",
-        (Param("which", str, "st", "the characteristic", CHARACTERISTICS),),
+        "generated", "A characteristic after the Bonus/Penalty step (13.1): from a 5d6-keep-4 "
+        "total of 23-24 the Bonus Table (St, Dex, End, Lead; End chains while the d100 is 51+), "
+        "of 4-5 the Penalty Table (St, Dex). The 5d6-keep-4 total itself: characteristic.",
+        (Param("which", str, "end", "the characteristic", CHARACTERISTICS),
+         Param("rolled", int, 24, "the 5d6-keep-4 total", min=4, max=24)),
         odds_generated,
     ),
     "bonus": RollSpec(

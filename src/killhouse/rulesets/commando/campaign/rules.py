@@ -27,9 +27,12 @@ class CommandoCampaign:
     def check_man(self, man: Man, path: str, roster: Roster) -> list[Issue]:
         return records.check_man(man, path, roster)
 
-    def new_men(self, chance: Chance, request: NewMen) -> list[Man]:
-        """Commandos first, then Grunts, each Grunt in the squad of a Commando in turn
-        (ruling C-138); the player's lists fill their choices (C-132)."""
+    def new_men(
+        self, chance: Chance, request: NewMen, taken: Sequence[str] = ()
+    ) -> list[Man]:
+        """Commandos first, then Grunts, each Grunt in the squad of a new Commando in turn
+        (ruling C-138); the player's lists fill their choices (C-132), a Grunt's from the
+        ``grunt_skills``/``grunt_wps`` lists when given."""
         for kind in request.counts:
             if kind not in chargen.KINDS:
                 raise KillhouseError(f"commando rosters hold commandos and grunts, not {kind!r}")
@@ -38,13 +41,19 @@ class CommandoCampaign:
             raise KillhouseError("; ".join(problems))
         commandos = request.counts.get("commando", 0)
         grunts = request.counts.get("grunt", 0)
-        names = chargen.pick_names(chance, request.names, commandos + grunts, ())
+        names = chargen.pick_names(chance, request.names, commandos + grunts, taken)
         men: list[Man] = []
         for i, name in enumerate(names):
             kind = "commando" if i < commandos else "grunt"
             squad = names[(i - commandos) % commandos] if kind == "grunt" and commandos else None
             man = chargen.new_man(chance, kind, name, request.reroll, squad)
-            men.append(chargen.choose(chance, man, request.choices))
+            choices = request.choices
+            if kind == "grunt":
+                choices = {
+                    "skills": choices.get("grunt_skills", choices.get("skills", ())),
+                    "wps": choices.get("grunt_wps", choices.get("wps", ())),
+                }
+            men.append(chargen.choose(chance, man, choices))
         return men
 
     def choose(self, chance: Chance, man: Man, choices: Mapping[str, Sequence[str]]) -> Man:

@@ -1,0 +1,71 @@
+"""The golden campaign (issue 15): three seeded raids of ``farmhouse_raid`` played by the AI, the
+roster carried through ``roster after`` between them, compared line by line with a text file.
+
+``python scripts/update_golden.py`` rewrites it.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+from killhouse.engine.record import write_log
+from killhouse.roster.files import campaign_rules, load_roster
+from killhouse.roster.rules import NewMen
+from killhouse.scenario.loader import load_scenario
+from killhouse.sim.campaign import apply_game, new_roster
+from killhouse.sim.play import play
+from tests.conformance import ROOT
+
+GOLDEN = ROOT / "tests" / "golden" / "commando-campaign.txt"
+SCENARIO = ROOT / "scenarios" / "commando" / "campaign" / "farmhouse_raid.yaml"
+ROSTER = ROOT / "scenarios" / "commando" / "campaign" / "rosters" / "black_dragons.yaml"
+SEEDS = (2, 4, 6)
+
+
+def _table(path: Path) -> list[str]:
+    roster = load_roster(path)
+    rules = campaign_rules("commando")
+    columns, rows = rules.table(roster)
+    return [" | ".join(columns), *(" | ".join(row) for row in rows)]
+
+
+def _recruit(roster: Path, mission: int) -> list[str]:
+    """Between raids the player recruits a Commando when none of his is fit (``roster new
+    --add``), so the Grunts drawn have a leader (ruling C-138)."""
+    men = load_roster(roster).men
+    if any(m.figure.get("man") == "commando" and m.available() for m in men):
+        return []
+    request = NewMen({"commando": 1}, (f"Recruit{mission}",),
+                     {"skills": ("sniping", "personal_combat", "grenade_toss"),
+                      "wps": ("m16", "smg", "rifle"), "abilities": ("luck_of_the_irish",)})
+    new_roster(roster, "commando", request, 100 + mission, add=True)
+    return [f"# recruited Recruit{mission} (roster new --add --seed {100 + mission})"]
+
+
+def render_campaign(work: Path | None = None) -> str:
+    """Three raids in a row on a copy of the shipped roster; the text of the whole campaign."""
+    with tempfile.TemporaryDirectory() as tmp:
+        base = work or Path(tmp)
+        shutil.copy(SCENARIO, base / SCENARIO.name)
+        shutil.copytree(ROSTER.parent, base / "rosters", dirs_exist_ok=True)
+        roster = base / "rosters" / ROSTER.name
+        lines = ["# the roster before the campaign", *_table(roster)]
+        for mission, seed in enumerate(SEEDS, start=1):
+            lines.extend(_recruit(roster, mission))
+            game = play(load_scenario(base / SCENARIO.name), seed)
+            log = base / f"raid{mission}.jsonl"
+            write_log(game, log)
+            result = game.result
+            raiders = [f"{f.id}={f.name}" for f in game.scenario.figures if f.side == "raiders"]
+            lines.append(f"# raid {mission} (seed {seed}): {', '.join(raiders)}")
+            lines.append(f"winner {result.winner if result else None}: "
+                         f"{result.reason if result else ''}")
+            lines.extend(apply_game(roster, log, {}).lines)
+            lines.extend(_table(roster))
+        return "\n".join(lines) + "\n"
+
+
+def test_three_raids_carry_the_roster_through() -> None:
+    assert render_campaign() == GOLDEN.read_text(encoding="utf-8")
