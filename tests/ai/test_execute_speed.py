@@ -84,3 +84,20 @@ def test_nearest_teammate_grid_and_deep_exits_match_the_plain_answers() -> None:
     assert bot.extraction([[0, 1, 15]]) == [Cell(0, 1, 15)]  # a different list: read again
     deep = bot.deep(exits)
     assert Cell(0, 5, 15) in deep and Cell(0, 5, 14) not in deep  # row 13 lies beyond
+
+
+def test_deep_exits_equal_the_neighbour_by_neighbour_rule() -> None:
+    sc = load_scenario(SCENARIOS / "embassy.yaml")
+    bot = FbiBot(sc, "fbi")
+    plan = bot.plan
+    rng = np.random.default_rng(3)
+    cells = [Cell(lv, x, y) for lv, level in enumerate(plan.levels)
+             for y in range(level.terrain.shape[0]) for x in range(level.terrain.shape[1])]
+    for _ in range(20):
+        zone = [cells[i] for i in rng.choice(len(cells), 60, replace=False)]
+        zone += [Cell(0, x, y) for x in range(24) for y in (13, 14, 15)]
+        inside = set(zone)
+        slow = [c for c in zone if not any(
+            plan.in_bounds(n) and plan.passable(n) and n not in inside
+            for n in (Cell(c.level, c.x + dx, c.y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)))]
+        assert bot.deep(zone) == slow

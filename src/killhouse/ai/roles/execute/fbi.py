@@ -323,17 +323,23 @@ class FbiBot(ExecuteBot):
         key = tuple(extraction)
         if key in self._deep:
             return list(self._deep[key])
-        zone = set(extraction)
-        out = []
-        for c in extraction:
-            ok = True
-            for dx in (-1, 0, 1):
-                for dy in (-1, 0, 1):
-                    n = Cell(c.level, c.x + dx, c.y + dy)
-                    if self.plan.in_bounds(n) and self.plan.passable(n) and n not in zone:
-                        ok = False
-            if ok:
-                out.append(c)
+        # per level: squares next to (or on) a passable square outside the zone, in one pass
+        near_out: dict[int, list[list[bool]]] = {}
+        for level in {c.level for c in extraction}:
+            terrain = self.plan.levels[level].terrain
+            height, width = terrain.shape
+            zone = np.zeros((height, width), dtype=bool)
+            for c in extraction:
+                if c.level == level:
+                    zone[c.y, c.x] = True
+            outside = np.zeros((height + 2, width + 2), dtype=bool)
+            outside[1:-1, 1:-1] = passable_mask(terrain) & ~zone
+            touched = np.zeros((height, width), dtype=bool)
+            for dy in (0, 1, 2):
+                for dx in (0, 1, 2):
+                    touched |= outside[dy : dy + height, dx : dx + width]
+            near_out[level] = cast(list[list[bool]], touched.tolist())
+        out = [c for c in extraction if not near_out[c.level][c.y][c.x]]
         self._deep[key] = tuple(out)
         return out
 
