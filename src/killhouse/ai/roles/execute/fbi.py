@@ -90,16 +90,23 @@ class FbiBot(ExecuteBot):
         keep off that stairway for a few turns (E-3: no sight or shot between levels)."""
         turn = int(view.get("turn", 0))
         self.blocked = {c: t for c, t in self.blocked.items() if turn - t < 4}
-        dests: dict[str, set[Cell]] = {}
-        for _, fid, to in self.move_list(actions):
-            if to is not None:
-                dests.setdefault(fid, set()).add(to)
+        on_stairs: dict[str, tuple[Cell, Cell]] = {}
         for f in view.get("figures", []):
             here = cell_of(f.get("at"))
-            if here is None or f.get("status") != "active" or f["id"] not in dests:
+            if here is None or f.get("status") != "active":
                 continue
             far = self.plan.stairs.get(here)
-            if far is not None and not any(d.level == far.level for d in dests[f["id"]]):
+            if far is not None:
+                on_stairs[f["id"]] = (here, far)
+        if not on_stairs:
+            return  # nobody on a stair: no move list to read
+        # per agent on a stair that may move: whether any of its moves reaches the far level
+        across: dict[str, bool] = {}
+        for _, fid, to in self.move_list(actions):
+            if to is not None and fid in on_stairs:
+                across[fid] = across.get(fid, False) or to.level == on_stairs[fid][1].level
+        for fid, (here, far) in on_stairs.items():
+            if fid in across and not across[fid]:
                 self.blocked[far] = turn
                 self.blocked[here] = turn
 
