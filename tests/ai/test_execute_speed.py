@@ -84,3 +84,44 @@ def test_nearest_teammate_grid_and_deep_exits_match_the_plain_answers() -> None:
     assert bot.extraction([[0, 1, 15]]) == [Cell(0, 1, 15)]  # a different list: read again
     deep = bot.deep(exits)
     assert Cell(0, 5, 15) in deep and Cell(0, 5, 14) not in deep  # row 13 lies beyond
+
+
+def test_deep_exits_equal_the_neighbour_by_neighbour_rule() -> None:
+    sc = load_scenario(SCENARIOS / "embassy.yaml")
+    bot = FbiBot(sc, "fbi")
+    plan = bot.plan
+    rng = np.random.default_rng(3)
+    cells = [Cell(lv, x, y) for lv, level in enumerate(plan.levels)
+             for y in range(level.terrain.shape[0]) for x in range(level.terrain.shape[1])]
+    for _ in range(20):
+        zone = [cells[i] for i in rng.choice(len(cells), 60, replace=False)]
+        zone += [Cell(0, x, y) for x in range(24) for y in (13, 14, 15)]
+        inside = set(zone)
+        slow = [c for c in zone if not any(
+            plan.in_bounds(n) and plan.passable(n) and n not in inside
+            for n in (Cell(c.level, c.x + dx, c.y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)))]
+        assert bot.deep(zone) == slow
+
+
+def test_an_agent_on_a_stair_with_no_move_up_keeps_the_team_off_that_stairway() -> None:
+    sc = load_scenario(SCENARIOS / "embassy.yaml")
+    bot = FbiBot(sc, "fbi")
+    stair, top = next(iter(sc.board.stairs.items()))
+
+    def move(fid: str, to: Cell) -> Action:
+        return Action.make("fbi", "move", {"to": list(to)}, figure=fid, to=list(to))
+
+    figures = [{"id": "a", "at": list(stair), "status": "active"},
+               {"id": "b", "at": [0, 2, 2], "status": "active"}]
+    view = {"turn": 3, "figures": figures}
+    beside = Cell(stair.level, stair.x - 1, stair.y)
+    bot.watch_stairs(view, [move("a", beside), move("b", Cell(0, 3, 3))])
+    assert bot.blocked == {top: 3, stair: 3}
+    bot.blocked = {}
+    bot.watch_stairs(view, [move("a", beside), move("a", top)])  # it can go up: no gunman
+    assert bot.blocked == {}
+    bot.watch_stairs(view, [move("b", Cell(0, 3, 3))])  # it has no move at all: no sign
+    assert bot.blocked == {}
+    bot.blocked = {top: 1}
+    bot.watch_stairs({"turn": 5, "figures": []}, [])  # four turns on, the stairway is free
+    assert bot.blocked == {}

@@ -67,3 +67,20 @@ def test_equipment_and_numbers() -> None:
     assert t.device["die"] == 12 and t.surveillance_die == 12 and t.initiative_die == 6
     bands = [(b.low, b.high, b.terrorists, b.hostages) for b in t.surveillance]
     assert bands == [(1, 4, 0, 0), (5, 6, 2, 0), (7, 9, 5, "most"), (10, 12, "all", "all")]
+
+
+@pytest.mark.parametrize("damage", [0, 1, 2, 3])
+def test_card_and_figure_json_name_every_stat_and_skill_in_order(damage: int) -> None:
+    """The written-out JSON of a card and a figure's skills follow STATS and SKILLS."""
+    from killhouse.rulesets.execute.state import Figure
+    from killhouse.rulesets.execute.tables import SKILLS
+
+    t = tables()
+    for card in [*t.fbi_cards.values(), *t.hostage_cards.values(), *t.terrorist_cards.values()]:
+        data = card.to_json()
+        assert list(data) == ["id", "name", *STATS]
+        assert [data[s] for s in STATS] == [card.stat(s) for s in STATS]
+        figure = Figure(id="f", kind="agent", side="fbi", name="F", card=card, damage=damage)
+        skills = figure.to_json()["skills"]
+        assert list(skills) == list(SKILLS)
+        assert skills == {s: figure.skill(s) for s in SKILLS}

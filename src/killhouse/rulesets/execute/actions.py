@@ -68,6 +68,29 @@ def legal(state: ExecuteState, side: str) -> list[Action]:
     return list(out)
 
 
+def legal_set(state: ExecuteState, side: str) -> frozenset[Action]:
+    """``legal(state, side)`` as a set, for checking one action against thousands of moves
+    (cached until the state changes)."""
+    key = ("legal-set", side)
+    found: frozenset[Action] | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = frozenset(legal(state, side))
+    return found
+
+
+def legal_by_kind(state: ExecuteState, side: str) -> dict[str, list[Action]]:
+    """``legal(state, side)`` grouped by kind, each in list order (cached until the state
+    changes): the flow asks for each active kind's options in turn."""
+    key = ("legal-kinds", side)
+    found: dict[str, list[Action]] | None = state.cache.get(key)
+    if found is None:
+        found = {}
+        for a in legal(state, side):
+            found.setdefault(a.kind, []).append(a)
+        state.cache[key] = found
+    return found
+
+
 def _legal(state: ExecuteState, side: str) -> list[Action]:
     phase = state.phase
     if phase == SETUP:

@@ -18,7 +18,7 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.execute import play
-from killhouse.rulesets.execute.actions import MAX_NOTES, MAX_TEXT, legal
+from killhouse.rulesets.execute.actions import MAX_NOTES, MAX_TEXT, legal_by_kind
 from killhouse.rulesets.execute.build import MAX_NAME
 from killhouse.rulesets.execute.movement import MAX_WAYPOINTS
 from killhouse.rulesets.execute.state import (
@@ -44,7 +44,7 @@ def listed(kind: str) -> Callable[[ExecuteState, str], list[Action]]:
     """The options of one move kind: the listed legal actions of that kind, in list order."""
 
     def options(state: ExecuteState, side: str) -> list[Action]:
-        return [a for a in legal(state, side) if a.kind == kind]
+        return list(legal_by_kind(state, side).get(kind, ()))
 
     return options
 

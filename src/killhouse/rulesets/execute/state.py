@@ -11,7 +11,7 @@ from killhouse.core.board import Board
 from killhouse.core.cells import Cell, cell_json
 from killhouse.rulesets.base import Result
 from killhouse.rulesets.execute.rolls import effective
-from killhouse.rulesets.execute.tables import SKILLS, Card
+from killhouse.rulesets.execute.tables import Card
 
 
 class Kind(StrEnum):
@@ -119,7 +119,11 @@ class Figure:
             "armour_used": self.armour_used,
             "damage": self.damage,
             "vitality_left": self.vitality_left,
-            "skills": {s: self.skill(s) for s in SKILLS},
+            "skills": {  # SKILLS, written out: every view lists every figure
+                "firearms": effective(self.card.firearms, self.damage),
+                "grenades": effective(self.card.grenades, self.damage),
+                "electronics": effective(self.card.electronics, self.damage),
+            },
             "grenades_left": self.grenades,
             "at": cell_json(self.pos),
             "status": self.status,

@@ -43,7 +43,11 @@ class Card:
         return sum(self.stat(s) for s in STATS)
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, **{s: self.stat(s) for s in STATS}}
+        # the stats in STATS order, written out: every view lists every figure's card
+        return {"id": self.id, "name": self.name, "movement": self.movement,
+                "firearms": self.firearms, "grenades": self.grenades,
+                "electronics": self.electronics, "evasion": self.evasion,
+                "vitality": self.vitality}
 
 
 @dataclass(frozen=True)

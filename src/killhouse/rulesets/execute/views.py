@@ -31,7 +31,7 @@ def role(state: ExecuteState, side: str) -> str:
 
 
 def _cells(cells: frozenset[Cell]) -> list[list[int] | None]:
-    return [cell_json(c) for c in _sorted(cells)]
+    return [list(c) for c in _sorted(cells)]  # cell_json's [level, x, y], without a call
 
 
 @lru_cache(maxsize=64)

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.events import Audience, EventLog
@@ -39,28 +38,44 @@ def camera_cells(state: ExecuteState) -> frozenset[Cell]:
 def cells_in_sight(state: ExecuteState, side: str, cells: Sequence[Cell]) -> list[bool]:
     """For each cell, whether ``side`` sees it now (LOS from an observer, or a camera).
 
-    Each observer's sight is one whole-level mask (``eye_mask``), kept in ``state.memo`` under
-    its square and its level's terrain: an action that moves one figure or opens one door
-    traces lines only from the observers whose ground changed.
+    Each observer square keeps the answers it has traced (``eye_book``) under its level's
+    terrain, so after an action only the lines from a figure that moved, or to a square
+    not asked before, are traced (in one batch per level); a cell one observer is known to
+    see needs no line from the others.
     """
     if not cells:
         return []
-    eyes = observers(state, side)
-    grids: dict[int, list[list[bool]]] = {}
-    masks: dict[int, NDArray[np.bool_]] = {}
-    for f in eyes:
-        assert f.pos is not None
-        level = f.pos.level
-        mask = eye_mask(state, f.pos)
-        prev = masks.get(level)
-        masks[level] = mask if prev is None else prev | mask
-    for level, mask in masks.items():
-        grids[level] = mask.tolist()
     out = [False] * len(cells)
-    for i, c in enumerate(cells):
-        grid = grids.get(c.level)
-        if grid is not None and grid[c.y][c.x]:
-            out[i] = True
+    by_level: dict[int, list[Cell]] = {}
+    for f in observers(state, side):
+        assert f.pos is not None
+        by_level.setdefault(f.pos.level, []).append(f.pos)
+    for level, spots in by_level.items():
+        books = [(at, eye_book(state, at)) for at in dict.fromkeys(spots)]
+        todo: list[tuple[int, Cell, dict[Cell, bool], Cell]] = []
+        for i, c in enumerate(cells):
+            if c.level != level:
+                continue
+            unknown = []
+            for at, book in books:
+                known = book.get(c)
+                if known is None:
+                    unknown.append((i, at, book, c))
+                elif known:
+                    out[i] = True
+                    break
+            else:
+                todo += unknown
+        if todo:
+            seen = los_pairs(
+                state.board.opaque(level),
+                [(at.x, at.y) for _, at, _, _ in todo],
+                [(c.x, c.y) for _, _, _, c in todo],
+            ).tolist()
+            for (i, _, book, c), ok in zip(todo, seen, strict=True):
+                book[c] = ok
+                if ok:
+                    out[i] = True
     if side == state.terrorists:
         covered = camera_cells(state)
         for i, c in enumerate(cells):
@@ -83,17 +98,14 @@ def terrain_key(state: ExecuteState, level: int) -> bytes:
     return found
 
 
-def eye_mask(state: ExecuteState, at: Cell) -> NDArray[np.bool_]:
-    """Per square of ``at``'s level, whether the segment from ``at`` to it is clear (E-6):
-    traced once per square and terrain, then kept in ``state.memo``."""
+def eye_book(state: ExecuteState, at: Cell) -> dict[Cell, bool]:
+    """The squares traced from ``at`` and whether each is in sight (E-6), kept in
+    ``state.memo`` under the square and its level's terrain (a door that opens or shuts
+    starts a new book)."""
     key = ("eye", at, terrain_key(state, at.level))
-    found: NDArray[np.bool_] | None = state.memo.get(key)
+    found: dict[Cell, bool] | None = state.memo.get(key)
     if found is None:
-        shape = state.board.levels[at.level].terrain.shape
-        ys, xs = np.indices(shape)
-        dst = np.stack([xs.ravel(), ys.ravel()], axis=1)
-        src = np.broadcast_to(np.array([at.x, at.y]), dst.shape)
-        found = los_pairs(state.board.opaque(at.level), src, dst).reshape(shape)
+        found = {}
         if len(state.memo) >= MEMO_LIMIT:
             state.memo.clear()
         state.memo[key] = found

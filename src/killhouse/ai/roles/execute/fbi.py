@@ -90,16 +90,23 @@ class FbiBot(ExecuteBot):
         keep off that stairway for a few turns (E-3: no sight or shot between levels)."""
         turn = int(view.get("turn", 0))
         self.blocked = {c: t for c, t in self.blocked.items() if turn - t < 4}
-        dests: dict[str, set[Cell]] = {}
-        for _, fid, to in self.move_list(actions):
-            if to is not None:
-                dests.setdefault(fid, set()).add(to)
+        on_stairs: dict[str, tuple[Cell, Cell]] = {}
         for f in view.get("figures", []):
             here = cell_of(f.get("at"))
-            if here is None or f.get("status") != "active" or f["id"] not in dests:
+            if here is None or f.get("status") != "active":
                 continue
             far = self.plan.stairs.get(here)
-            if far is not None and not any(d.level == far.level for d in dests[f["id"]]):
+            if far is not None:
+                on_stairs[f["id"]] = (here, far)
+        if not on_stairs:
+            return  # nobody on a stair: no move list to read
+        # per agent on a stair that may move: whether any of its moves reaches the far level
+        across: dict[str, bool] = {}
+        for _, fid, to in self.move_list(actions):
+            if to is not None and fid in on_stairs:
+                across[fid] = across.get(fid, False) or to.level == on_stairs[fid][1].level
+        for fid, (here, far) in on_stairs.items():
+            if fid in across and not across[fid]:
                 self.blocked[far] = turn
                 self.blocked[here] = turn
 
@@ -323,17 +330,23 @@ class FbiBot(ExecuteBot):
         key = tuple(extraction)
         if key in self._deep:
             return list(self._deep[key])
-        zone = set(extraction)
-        out = []
-        for c in extraction:
-            ok = True
-            for dx in (-1, 0, 1):
-                for dy in (-1, 0, 1):
-                    n = Cell(c.level, c.x + dx, c.y + dy)
-                    if self.plan.in_bounds(n) and self.plan.passable(n) and n not in zone:
-                        ok = False
-            if ok:
-                out.append(c)
+        # per level: squares next to (or on) a passable square outside the zone, in one pass
+        near_out: dict[int, list[list[bool]]] = {}
+        for level in {c.level for c in extraction}:
+            terrain = self.plan.levels[level].terrain
+            height, width = terrain.shape
+            zone = np.zeros((height, width), dtype=bool)
+            for c in extraction:
+                if c.level == level:
+                    zone[c.y, c.x] = True
+            outside = np.zeros((height + 2, width + 2), dtype=bool)
+            outside[1:-1, 1:-1] = passable_mask(terrain) & ~zone
+            touched = np.zeros((height, width), dtype=bool)
+            for dy in (0, 1, 2):
+                for dx in (0, 1, 2):
+                    touched |= outside[dy : dy + height, dx : dx + width]
+            near_out[level] = cast(list[list[bool]], touched.tolist())
+        out = [c for c in extraction if not near_out[c.level][c.y][c.x]]
         self._deep[key] = tuple(out)
         return out
 

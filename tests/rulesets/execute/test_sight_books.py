@@ -1,4 +1,4 @@
-"""Each observer's kept whole-level sight mask answers what tracing each line answers (E-6),
+"""The sight answers each observer square keeps (``eye_book``) equal tracing each line (E-6),
 and a door that opens or shuts is seen through, or not, at once."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def traced(state: ExecuteState, side: str, cells: list[Cell]) -> list[bool]:
         for e in eyes) for c in cells]
 
 
-def test_sight_from_kept_masks_equals_each_line_traced_through_a_game_and_a_door() -> None:
+def test_kept_sight_answers_equal_each_line_traced_through_a_game_and_a_door() -> None:
     scenario = load_scenario(ROOT / "scenarios" / "execute" / "embassy.yaml")
     game = Game(scenario, derive_seed(3, 0))
     rng = Rng.from_seed(4)
@@ -49,7 +49,7 @@ def test_sight_from_kept_masks_equals_each_line_traced_through_a_game_and_a_door
         pool = moves if moves and rng.below(4) else actions
         game.apply(pool[rng.below(len(pool))])
     assert checked
-    # shut every door on the map: the kept masks of the old terrain are not served
+    # shut every door on the map: the answers kept for the old terrain are not served
     for cell in cells:
         if state.board.terrain(cell) == Terrain.DOOR_OPEN:
             state.board.set_terrain(cell, Terrain.DOOR_CLOSED)
