@@ -17,6 +17,7 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import Audience, EventLog
 from killhouse.rulesets.base import Action, Result
 from killhouse.rulesets.commando import (
+    aid,
     basic_tasks,
     delivery,
     explosions,
@@ -471,7 +472,7 @@ FLOW: Flow[CommandoState] = Flow(
         Phase(ACTIVATE, "single",
               lambda s: [] if s.active_side is None else [s.active_side],
               ("activate", "step", "posture", "fire", "door", "reload", "end",
-               "climb", "force", "pick", "operate", "destroy",
+               "climb", "force", "pick", "operate", "destroy", "revive",
                *firing.KINDS, *ordnance.KINDS),
               "activate one man, then spend his Task Points task by task",
               done=activations_done, advance=bookkeeping),
@@ -505,6 +506,9 @@ FLOW: Flow[CommandoState] = Flow(
              "aim an adjacent searchlight at a square (50 TP)"),
         _one("destroy", lights.destroy_options, lights.do_destroy, (FIGURE, Arg("light", "id")),
              "destroy an adjacent searchlight (5 TP)"),
+        _one("revive", aid.revive_options, aid.do_revive,
+             (FIGURE, Arg("patient", "id")),
+             "revive an unconscious man of his side next to him (150 TP over activations)"),
         _one("leave", h2hflow.leave_options, h2hflow.do_leave, (FIGURE,),
              "an engaged man tries to disengage (20 TP, secret until both are ready)"),
         _one("strike", lambda s, side: [a for a in h2hflow.declare_options(s, side)
