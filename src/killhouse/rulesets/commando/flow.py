@@ -34,6 +34,7 @@ from killhouse.rulesets.commando import (
     surroundings,
     tasks,
     turn,
+    wire,
 )
 from killhouse.rulesets.commando.dice import distance
 from killhouse.rulesets.commando.men import ManState, Posture
@@ -472,7 +473,7 @@ FLOW: Flow[CommandoState] = Flow(
         Phase(ACTIVATE, "single",
               lambda s: [] if s.active_side is None else [s.active_side],
               ("activate", "step", "posture", "fire", "door", "reload", "end",
-               "climb", "force", "pick", "operate", "destroy", "revive",
+               "climb", "force", "pick", "operate", "destroy", "revive", "clip",
                *firing.KINDS, *ordnance.KINDS),
               "activate one man, then spend his Task Points task by task",
               done=activations_done, advance=bookkeeping),
@@ -509,6 +510,8 @@ FLOW: Flow[CommandoState] = Flow(
         _one("revive", aid.revive_options, aid.do_revive,
              (FIGURE, Arg("patient", "id")),
              "revive an unconscious man of his side next to him (150 TP over activations)"),
+        _one("clip", wire.clip_options, wire.do_clip, (FIGURE, Arg("at", "cell")),
+             "clip barbed wire next to him (50 TP; concertina 100, over activations)"),
         _one("leave", h2hflow.leave_options, h2hflow.do_leave, (FIGURE,),
              "an engaged man tries to disengage (20 TP, secret until both are ready)"),
         _one("strike", lambda s, side: [a for a in h2hflow.declare_options(s, side)

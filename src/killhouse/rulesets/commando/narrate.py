@@ -128,6 +128,11 @@ def narrate_map(k: str, d: Mapping[str, Any]) -> str | None:
     if k == "searchlight":
         return (f"searchlight {d['light']} goes out" if d["aim"] is None
                 else f"searchlight {d['light']} swings to {d['aim']}")
+    if k == "clip":
+        wire = "concertina" if d["wire"] == "concertina" else "barbed wire"
+        if not d["done"]:
+            return f"{d['figure']} clips the {wire} at {d['at']} ({d['paid']}/{d['cost']} TP)"
+        return f"{d['figure']} cuts through the {wire} at {d['at']}"
     if k == "revive":
         if not d["done"]:
             return f"{d['figure']} tends {d['patient']} ({d['paid']}/{d['cost']} TP)"
