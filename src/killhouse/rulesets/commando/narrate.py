@@ -128,6 +128,8 @@ def narrate_map(k: str, d: Mapping[str, Any]) -> str | None:
     if k == "searchlight":
         return (f"searchlight {d['light']} goes out" if d["aim"] is None
                 else f"searchlight {d['light']} swings to {d['aim']}")
+    if k == "exchange":
+        return f"{d['figure']} takes his {d['weapon']} in hand"
     if k == "clip":
         wire = "concertina" if d["wire"] == "concertina" else "barbed wire"
         if not d["done"]:
