@@ -164,6 +164,9 @@ def start_turn(state: CommandoState, chance: Chance, log: EventLog) -> None:
     for man in state.men.values():
         man.start_turn()
     morale.start_turn(state)
+    # ruling C-161: a view lists the sounds of this turn and the last (the Bookkeeping's too)
+    state.sounds = {side: [x for x in heard if x["turn"] >= state.turn - 1]
+                    for side, heard in state.sounds.items()}
     log.emit("turn", {"turn": state.turn})
     observation_phase(state, chance)
     state.phase = PLOT

@@ -128,6 +128,8 @@ def narrate_map(k: str, d: Mapping[str, Any]) -> str | None:
     if k == "searchlight":
         return (f"searchlight {d['light']} goes out" if d["aim"] is None
                 else f"searchlight {d['light']} swings to {d['aim']}")
+    if k == "sound":
+        return f"{d['heard_by']} hears {d['kind']} to the {d['direction']}"
     if k == "exchange":
         return f"{d['figure']} takes his {d['weapon']} in hand"
     if k == "clip":
