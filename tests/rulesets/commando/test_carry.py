@@ -33,3 +33,18 @@ def test_a_step_with_a_flamethrower_costs_five_more(kit: tuple[str, ...], tp: in
     if east:
         game.apply(Action.make("raiders", "step", figure="kane", dir="e"))
         assert s.men["kane"].tp == 0  # 5 + 5 with the flamethrower, 5 without
+
+
+@pytest.mark.parametrize(("tp", "offered"), [(22, True), (21, False)])
+def test_exchanging_weapons_costs_twenty_two(tp: int, offered: bool) -> None:
+    # ruling C-160: another carried firearm into his hands; the grenades are slung (C-88)
+    game = walker(("m16", "pistol", "frag"))
+    activate(game, "kane")
+    s = state(game)
+    s.men["kane"].tp, s.men["kane"].move_tp = tp, 0
+    swaps = [a.get("weapon") for a in kinds(game, "raiders").get("exchange", [])]
+    assert swaps == (["pistol"] if offered else [])
+    if offered:
+        game.apply(Action.make("raiders", "exchange", figure="kane", weapon="pistol"))
+        assert s.men["kane"].in_hand == "pistol" and s.men["kane"].tp == 0
+        assert game.view("raiders")["figures"][0]["weapon"] == "pistol"

@@ -268,9 +268,10 @@ def test_a_time_out_that_is_not_text_is_one_problem_on_its_line(bad: str) -> Non
     from killhouse.scenario.loader import loads_scenario
 
     raid = Path(__file__).parents[3] / "scenarios" / "commando" / "radar_raid.yaml"
-    text = raid.read_text(encoding="utf-8").replace(
-        'options: {time_out: "the guards still hold the radar station"}',
-        f"options: {{time_out: {bad}}}")
+    lines = raid.read_text(encoding="utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("options:"))
+    lines[at] = f"options: {{time_out: {bad}}}"
     with pytest.raises(ScenarioError) as err:
-        loads_scenario(text, "radar.yaml")
-    assert "radar.yaml:14: options.time_out: the turn limit's reason must be text" in str(err.value)
+        loads_scenario("\n".join(lines), "radar.yaml")
+    assert f"radar.yaml:{at + 1}: options.time_out: the turn limit's reason must be text" in str(
+        err.value)

@@ -82,19 +82,21 @@ def test_an_elimination_mission_reads_no_targets() -> None:
 
 @pytest.mark.parametrize(("old", "new", "message"), [
     ("{mission: demolish, bomb_sites: radar}", "{mission: sabotage, bomb_sites: radar}",
-     "radar.yaml:17: objectives.mission: unknown mission 'sabotage'"),
+     "objectives.mission: unknown mission 'sabotage'"),
     ("{mission: demolish, bomb_sites: radar}", "{mission: demolish, bomb_sites: mast}",
-     "radar.yaml:17: objectives.bomb_sites: no zone 'mast' in map.zones"),
+     "objectives.bomb_sites: no zone 'mast' in map.zones"),
     ("{mission: demolish, bomb_sites: radar}", "{mission: eliminate, bomb_sites: radar}",
-     "radar.yaml:17: objectives.bomb_sites: bomb_sites are read by a demolish mission only"),
+     "objectives.bomb_sites: bomb_sites are read by a demolish mission only"),
     ("{mission: demolish, bomb_sites: radar}", "{mission: demolish, rescue_zone: radar}",
-     "radar.yaml:17: objectives.rescue_zone: unknown objective key 'rescue_zone'"),
+     "objectives.rescue_zone: unknown objective key 'rescue_zone'"),
 ])
 def test_bad_objectives_are_one_problem_on_their_line(old: str, new: str, message: str) -> None:
-    text = RAID.read_text(encoding="utf-8").replace(old, new)
+    text = RAID.read_text(encoding="utf-8")
+    assert old in text
+    line = text[:text.index(old)].count("\n") + 1
     with pytest.raises(ScenarioError) as err:
-        loads_scenario(text, "radar.yaml")
-    assert message in str(err.value)
+        loads_scenario(text.replace(old, new), "radar.yaml")
+    assert f"radar.yaml:{line}: {message}" in str(err.value)
 
 
 @pytest.mark.parametrize(("x", "plants"), [(20, True), (19, False)])

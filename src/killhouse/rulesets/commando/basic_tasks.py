@@ -206,3 +206,30 @@ def do_reload(state: CommandoState, action: Action, chance: Chance, log: EventLo
     tasks.reload(man, man.in_hand or "pistol")
     log.emit("reload", {"figure": man.id}, flow.audience_of(state, man.id))
     flow.after_task(state, log)
+
+
+def exchange_options(state: CommandoState, side: str) -> Iterable[Action]:
+    """Exchange weapons (22 TP): another firearm among his equipment into his hands (ruling
+    C-160); a man engaged in hand-to-hand draws instead (C-41)."""
+    from killhouse.rulesets.commando import flow
+
+    if state.active_man is None:
+        return
+    man = flow.current(state)
+    if man.engaged or man.tp < tables().cost["exchange_weapons"]:
+        return
+    held = man.in_hand or "pistol"
+    for weapon in dict.fromkeys(man.carried):
+        if weapon != held and weapon in tables().firearms:
+            yield Action.make(side, "exchange", figure=man.id, weapon=weapon)
+
+
+def do_exchange(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:
+    from killhouse.rulesets.commando import flow
+
+    man = flow.current(state)
+    man.spend(tables().cost["exchange_weapons"])
+    man.in_hand = str(action.get("weapon"))
+    log.emit("exchange", {"figure": man.id, "weapon": man.in_hand},
+             flow.audience_of(state, man.id))
+    flow.after_task(state, log)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
-from killhouse.rulesets.commando import blasts, clouds, grenades, missions
+from killhouse.rulesets.commando import blasts, clouds, grenades, missions, sounds
 from killhouse.rulesets.commando.devices import Live
 from killhouse.rulesets.commando.surroundings import audience_for, environment, witnesses
 from killhouse.rulesets.commando.turn import burn
@@ -32,8 +32,10 @@ def explode(state: CommandoState, device: str, at: Cell, side: str, owner: str,
     caught = sorted(m for m, p in state.pos.items()
                     if p.level == at.level and area[p.y, p.x] and not state.men[m].killed
                     and state.men[m].wound().value != "dead")
-    log.emit("explosion", {"device": device, "at": cell_json(at), "environment": env},
-             witnesses(state, side, at, caught))
+    seen = witnesses(state, side, at, caught)
+    log.emit("explosion", {"device": device, "at": cell_json(at), "environment": env}, seen)
+    if seen is not None:  # ruling C-161: the other side hears what it does not see
+        sounds.hear(state, state.enemy(side), at, "explosion", log)
     if state.mission is not None:
         for target in missions.hit(state.mission.targets, state.destroyed, device, at.level,
                                    area):

@@ -17,7 +17,7 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
-from killhouse.rulesets.commando import fire, ground, tasks
+from killhouse.rulesets.commando import fire, ground, sounds, tasks
 from killhouse.rulesets.commando.men import ManState
 from killhouse.rulesets.commando.state import CommandoState
 from killhouse.rulesets.commando.tables import tables
@@ -94,6 +94,8 @@ def resolve_fire(state: CommandoState, firer: ManState, aims: Sequence[tasks.Aim
     hidden = {k: v for k, v in data.items() if k != "chances"}
     log.emit(kind, data, audience, {enemy: hidden} if audience is None else None)
     if audience is not None:
+        # ruling C-161: it hears the shot, direction only, within 30 squares
+        sounds.hear(state, enemy, state.pos[firer.id], "gunfire", log)
         # the side fired upon learns what hit its men, not who fired (a sniper stays unseen)
         log.emit("fired-upon", {
             "shots": [{"victim": v, "result": s.result, "damage": s.damage, "roll": s.roll}

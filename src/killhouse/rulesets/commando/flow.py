@@ -17,6 +17,7 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import Audience, EventLog
 from killhouse.rulesets.base import Action, Result
 from killhouse.rulesets.commando import (
+    aid,
     basic_tasks,
     delivery,
     explosions,
@@ -33,6 +34,7 @@ from killhouse.rulesets.commando import (
     surroundings,
     tasks,
     turn,
+    wire,
 )
 from killhouse.rulesets.commando.dice import distance
 from killhouse.rulesets.commando.men import ManState, Posture
@@ -162,6 +164,9 @@ def start_turn(state: CommandoState, chance: Chance, log: EventLog) -> None:
     for man in state.men.values():
         man.start_turn()
     morale.start_turn(state)
+    # ruling C-161: a view lists the sounds of this turn and the last (the Bookkeeping's too)
+    state.sounds = {side: [x for x in heard if x["turn"] >= state.turn - 1]
+                    for side, heard in state.sounds.items()}
     log.emit("turn", {"turn": state.turn})
     observation_phase(state, chance)
     state.phase = PLOT
@@ -471,7 +476,7 @@ FLOW: Flow[CommandoState] = Flow(
         Phase(ACTIVATE, "single",
               lambda s: [] if s.active_side is None else [s.active_side],
               ("activate", "step", "posture", "fire", "door", "reload", "end",
-               "climb", "force", "pick", "operate", "destroy",
+               "climb", "force", "pick", "operate", "destroy", "revive", "clip", "exchange",
                *firing.KINDS, *ordnance.KINDS),
               "activate one man, then spend his Task Points task by task",
               done=activations_done, advance=bookkeeping),
@@ -505,6 +510,13 @@ FLOW: Flow[CommandoState] = Flow(
              "aim an adjacent searchlight at a square (50 TP)"),
         _one("destroy", lights.destroy_options, lights.do_destroy, (FIGURE, Arg("light", "id")),
              "destroy an adjacent searchlight (5 TP)"),
+        _one("revive", aid.revive_options, aid.do_revive,
+             (FIGURE, Arg("patient", "id")),
+             "revive an unconscious man of his side next to him (150 TP over activations)"),
+        _one("exchange", basic_tasks.exchange_options, basic_tasks.do_exchange,
+             (FIGURE, Arg("weapon", "id")), "take another carried firearm in hand (22 TP)"),
+        _one("clip", wire.clip_options, wire.do_clip, (FIGURE, Arg("at", "cell")),
+             "clip barbed wire next to him (50 TP; concertina 100, over activations)"),
         _one("leave", h2hflow.leave_options, h2hflow.do_leave, (FIGURE,),
              "an engaged man tries to disengage (20 TP, secret until both are ready)"),
         _one("strike", lambda s, side: [a for a in h2hflow.declare_options(s, side)

@@ -10,7 +10,7 @@ from killhouse.core.cells import cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.rulesets.base import Action
-from killhouse.rulesets.commando import claymore, fire
+from killhouse.rulesets.commando import claymore, fire, sounds
 from killhouse.rulesets.commando.devices import (
     DETONATE_REACH,
     FACINGS,
@@ -93,8 +93,11 @@ def fire_mine(state: CommandoState, mine: Mine, chance: Chance, log: EventLog) -
     }
     hit = [m for m, e in sorted(exposed.items())
            if claymore.in_cone(state.board, mine.at, mine.facing, e.at)]
+    seen = witnesses(state, mine.side, mine.at, hit)
     log.emit("claymore", {"mine": mine.id, "at": cell_json(mine.at), "facing": mine.facing},
-             witnesses(state, mine.side, mine.at, hit))
+             seen)
+    if seen is not None:  # ruling C-161: the other side hears what it does not see
+        sounds.hear(state, state.enemy(mine.side), mine.at, "explosion", log)
     shots = claymore.claymore(chance, state.board, mine.at, mine.facing,
                               {m: exposed[m] for m in hit}, audience_for(state, hit))
     for ident, shot in sorted(shots.items()):

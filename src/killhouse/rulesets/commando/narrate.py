@@ -128,6 +128,19 @@ def narrate_map(k: str, d: Mapping[str, Any]) -> str | None:
     if k == "searchlight":
         return (f"searchlight {d['light']} goes out" if d["aim"] is None
                 else f"searchlight {d['light']} swings to {d['aim']}")
+    if k == "sound":
+        return f"{d['heard_by']} hears {d['kind']} to the {d['direction']}"
+    if k == "exchange":
+        return f"{d['figure']} takes his {d['weapon']} in hand"
+    if k == "clip":
+        wire = "concertina" if d["wire"] == "concertina" else "barbed wire"
+        if not d["done"]:
+            return f"{d['figure']} clips the {wire} at {d['at']} ({d['paid']}/{d['cost']} TP)"
+        return f"{d['figure']} cuts through the {wire} at {d['at']}"
+    if k == "revive":
+        if not d["done"]:
+            return f"{d['figure']} tends {d['patient']} ({d['paid']}/{d['cost']} TP)"
+        return f"{d['figure']} revives {d['patient']}; {d['patient']} is {d['status']}"
     if k == "panic":
         what = {"prone": "drops prone", "fire": "fires wildly", "run": "runs away"}
         return f"{d['figure']} panics and {what.get(str(d['result']), d['result'])}"

@@ -53,6 +53,8 @@ class CommandoState:
     #: the scenario's mission (``missions.Mission``) and the targets blown up so far (C-155)
     mission: Any = None
     destroyed: set[str] = field(default_factory=set)
+    #: what each side heard this turn and did not see: direction only (C-161)
+    sounds: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
     def enemy(self, side: str) -> str:
         return self.sides[1] if side == self.sides[0] else self.sides[0]

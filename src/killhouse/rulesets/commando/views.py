@@ -63,7 +63,7 @@ def view(state: CommandoState, side: str) -> dict[str, Any]:
         "figures": [own(state, m) for m in state.side_men(side)],
         "seen": seen,
         "remembered": remembered,
-        "sounds": [],
+        "sounds": list(state.sounds.get(side, [])),
         "goals": goals,
         "public": {
             "turn_limit": state.limit, "weather": state.weather, "light": state.light,
