@@ -6,7 +6,8 @@ ending the team's; the scenarios' upkeep (alarm, arrivals) and victory condition
 Actions: ``activate(team)``, ``move(figure, speed, path, facing, carry, exit)`` (a Rally when
 suppressed), ``shoot(figure, weapon, target, fire, grenade)``, ``close-combat(figure,
 target)``, ``unjam(figure, weapon)``, ``task(figure, task, counter)`` (alarm bleeper, grab a
-counter), ``drop(figure, to)``, ``hide(figure)``, ``search(figure)`` and ``end``.
+counter), ``drop(figure, to)``, ``hide(figure)``, ``search(figure)``, ``reload(figure,
+weapon, slot)`` and ``end``.
 """
 
 from __future__ import annotations
@@ -21,10 +22,13 @@ from killhouse.rulesets.firewall.fireorders import (
     blast_options,
     check_blast,
     check_cloud,
+    check_reload,
     check_shoot,
     cloud,
     cloud_options,
     gas,
+    reload,
+    reload_options,
     shoot,
     shoot_options,
     unjam,
@@ -100,7 +104,7 @@ FLOW: Flow[FirewallState] = Flow(
     phases=[
         Phase(ACT, "single", lambda s: [d] if (d := deciding_side(s)) else [],
               ("activate", "move", "shoot", "cloud", "blast", "close-combat", "unjam", "task",
-               "drop", "hide", "search", "end"),
+               "drop", "hide", "search", "reload", "end"),
               "activate a Fire Team, or act with the active team's figures",
               done=activation_done, advance=_finish_activation),
     ],
@@ -116,8 +120,14 @@ FLOW: Flow[FirewallState] = Flow(
              help="move along a route (a Rally when suppressed); pick up a helpless figure "
                   "within 2 cm; leave the table from an edge square"),
         Move("shoot", (*_figure_args(), Arg("weapon", "id"), Arg("target", "figure"),
-                       Arg("fire", "str", required=False), Arg("grenade", "id", required=False)),
-             shoot_options, shoot, check=check_shoot, help="a ranged attack"),
+                       Arg("fire", "str", required=False), Arg("grenade", "id", required=False),
+                       Arg("slug", "bool", required=False),
+                       Arg("weapon2", "id", required=False),
+                       Arg("target2", "figure", required=False),
+                       Arg("fire2", "str", required=False)),
+             shoot_options, shoot, check=check_shoot,
+             help="a ranged attack (slug: a shotgun's slugs; weapon2: a second one-handed "
+                  "weapon fired with the first, each at −3)"),
         Move("cloud", (*_figure_args(), Arg("weapon", "id"), Arg("grenade", "id"),
                        Arg("at", "cell")),
              cloud_options, cloud, check=check_cloud,
@@ -136,6 +146,11 @@ FLOW: Flow[FirewallState] = Flow(
              help="a task (§6.7): raise the alarm, grab a counter or a dropped data-spike"),
         Move("drop", (*_figure_args(), Arg("to", "cell")), drop_options, drop,
              help="put down a carried figure on a free square alongside"),
+        Move("reload", (*_figure_args(), Arg("weapon", "id"),
+                        Arg("slot", "enum", choices=("move", "combat"), required=False)),
+             reload_options, reload, check=check_reload,
+             help="reload a single-shot weapon: one action (slot move or combat) or the "
+                  "whole Turn, as the weapon says (§8.0)"),
         Move("hide", _figure_args(), hide_options, hide, check=check_hide,
              help="Stealth: become Hidden in cover where no enemy sees the figure (§21.5)"),
         Move("search", _figure_args(), search_options, search, check=check_search,

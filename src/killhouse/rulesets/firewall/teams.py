@@ -56,8 +56,11 @@ class Figure:
     weapons: tuple[str, ...] = ()
     #: close-combat items carried (§10: knife, sword, hammer …; ruling F-109)
     melee: tuple[str, ...] = ()
-    #: weapon id -> "ready" | "jammed" | "useless" (§11); absent means ready
+    #: weapon id -> "ready" | "jammed" | "useless" (§11) | "unloaded" (§8.0, a single-shot
+    #: weapon fired and not yet reloaded); absent means ready
     weapon_state: dict[str, str] = field(default_factory=dict)
+    #: weapon id -> shots fired of a weapon with limited ammunition (§8.0, ruling F-35)
+    shots: dict[str, int] = field(default_factory=dict)
     #: grenades carried, by §9 type id (thrown with the Hand Grenade row or from a launcher)
     grenades: dict[str, int] = field(default_factory=dict)
     #: working cyber functions used by the rules: target_optic, lo_light, combat_computer …
