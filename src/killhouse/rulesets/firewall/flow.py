@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.rulesets.base import Action
+from killhouse.rulesets.firewall.cyberplay import check_reflex, reflex, reflex_options
 from killhouse.rulesets.firewall.fireorders import (
     blast,
     blast_options,
@@ -104,7 +105,7 @@ FLOW: Flow[FirewallState] = Flow(
     phases=[
         Phase(ACT, "single", lambda s: [d] if (d := deciding_side(s)) else [],
               ("activate", "move", "shoot", "cloud", "blast", "close-combat", "unjam", "task",
-               "drop", "hide", "search", "reload", "end"),
+               "drop", "hide", "search", "reload", "reflex", "end"),
               "activate a Fire Team, or act with the active team's figures",
               done=activation_done, advance=_finish_activation),
     ],
@@ -151,6 +152,10 @@ FLOW: Flow[FirewallState] = Flow(
              reload_options, reload, check=check_reload,
              help="reload a single-shot weapon: one action (slot move or combat) or the "
                   "whole Turn, as the weapon says (§8.0)"),
+        Move("reflex", (*_figure_args(),
+                        Arg("slot", "enum", choices=("move", "combat"))),
+             reflex_options, reflex, check=check_reflex,
+             help="Wired Reflexes: take one more Movement or Combat action this Turn (§14.1)"),
         Move("hide", _figure_args(), hide_options, hide, check=check_hide,
              help="Stealth: become Hidden in cover where no enemy sees the figure (§21.5)"),
         Move("search", _figure_args(), search_options, search, check=check_search,

@@ -73,6 +73,11 @@ class Figure:
     failed_this_turn: bool = False
     #: placed secretly (§21.5): omitted from every enemy view until revealed
     hidden: bool = False
+    #: cyber failure (§14.2): no actions up to and including this Turn; stopped functions
+    no_action_until: int = 0
+    cyber_stopped: frozenset[str] = frozenset()
+    #: Wired Reflexes' additional action used this Turn (§14.1, ruling F-113)
+    extra_used: bool = False
     #: the helpless figure this one carries (ruling F-54), and the carrier of this one
     carrying: str | None = None
     carried_by: str | None = None
@@ -202,5 +207,6 @@ def start_turn(figures: Mapping[str, Figure], teams: Mapping[str, Team]) -> None
         figure.move_used = False
         figure.combat_used = False
         figure.failed_this_turn = False
+        figure.extra_used = False
     for team in teams.values():
         team.activated_this_turn = False
