@@ -15,6 +15,7 @@ from killhouse.core.events import Event, EventLog
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.firewall.cyber import cyber_failure_due, cyber_failure_effect
+from killhouse.rulesets.firewall.drugplay import after_drugs
 from killhouse.rulesets.firewall.fire import apply_hit, infantry_outcome
 from killhouse.rulesets.firewall.state import FirewallState, _who_sees, mine, team_figures
 from killhouse.rulesets.firewall.tables import tables
@@ -124,11 +125,11 @@ def after_cyber(state: FirewallState, chance: Chance, log: EventLog, start: int)
     if state.last is None or state.last[0] not in state.figures:
         return
     f = state.figures[state.last[0]]
-    if f.cp <= 0:
-        return
     totals = own_criticals(log.since(start), f.id)
-    if totals:
+    if totals and f.cp > 0:
         check_cyber_failure(state, f, totals, chance, log)
+    if totals:
+        after_drugs(state, f, len(totals), log)  # §21.3 step 5: then the end of drugs
 
 
 # -- Wired Reflexes (§14.1, ruling F-113) ---------------------------------------------------

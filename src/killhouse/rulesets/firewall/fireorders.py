@@ -25,6 +25,7 @@ from killhouse.rulesets.firewall.clouds import (
     smoke_layer,
     throw_cloud,
 )
+from killhouse.rulesets.firewall.drugs import drug_bonus
 from killhouse.rulesets.firewall.gutz import change_gutz, gutz_roll
 from killhouse.rulesets.firewall.jams import unjam_effect
 from killhouse.rulesets.firewall.objectives import HOSTAGES
@@ -265,8 +266,8 @@ def unjam(state: FirewallState, action: Action, chance: Chance, log: EventLog) -
     weapon = str(action.get("weapon"))
     f.move_used = True
     own = frozenset({f.side})
-    roll = gutz_roll(chance, f.gutz, bonus_for(f, state.teams[f.team], state.figures),
-                     f"{f.id} un-jams {weapon}", own)
+    roll = gutz_roll(chance, f.gutz, bonus_for(f, state.teams[f.team], state.figures)
+                     + drug_bonus(f.drug_effects, "movement"), f"{f.id} un-jams {weapon}", own)
     weapon_state, change = unjam_effect(roll.result)
     if weapon_state == "ready" and tables().weapons[weapon].reload != "none":
         weapon_state = "unloaded"  # ruling F-111: clearing a single-shot weapon empties it

@@ -18,6 +18,7 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.firewall.cyberplay import check_reflex, reflex, reflex_options
+from killhouse.rulesets.firewall.drugplay import check_drug, drug_options, take
 from killhouse.rulesets.firewall.fireorders import (
     blast,
     blast_options,
@@ -105,7 +106,7 @@ FLOW: Flow[FirewallState] = Flow(
     phases=[
         Phase(ACT, "single", lambda s: [d] if (d := deciding_side(s)) else [],
               ("activate", "move", "shoot", "cloud", "blast", "close-combat", "unjam", "task",
-               "drop", "hide", "search", "reload", "reflex", "end"),
+               "drop", "hide", "search", "reload", "reflex", "drug", "end"),
               "activate a Fire Team, or act with the active team's figures",
               done=activation_done, advance=_finish_activation),
     ],
@@ -156,6 +157,9 @@ FLOW: Flow[FirewallState] = Flow(
                         Arg("slot", "enum", choices=("move", "combat"))),
              reflex_options, reflex, check=check_reflex,
              help="Wired Reflexes: take one more Movement or Combat action this Turn (§14.1)"),
+        Move("drug", (*_figure_args(), Arg("drug", "id")), drug_options, take,
+             check=check_drug, help="take a dose of a drug: a Movement action and a Gutz "
+                                    "roll (§15)"),
         Move("hide", _figure_args(), hide_options, hide, check=check_hide,
              help="Stealth: become Hidden in cover where no enemy sees the figure (§21.5)"),
         Move("search", _figure_args(), search_options, search, check=check_search,

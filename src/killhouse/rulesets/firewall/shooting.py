@@ -19,6 +19,7 @@ from killhouse.core.events import EventLog
 from killhouse.core.geometry import cells_on_segment, line_of_sight
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.firewall import armour as arm
+from killhouse.rulesets.firewall.drugs import drug_bonus
 from killhouse.rulesets.firewall.fire import (
     Cover,
     FireSituation,
@@ -216,6 +217,7 @@ def shot_situation(
         target_optic="target_optic" in firer.cyber,
         combat_computer="combat_computer" in firer.cyber,
         two_weapons=shot.two_weapons,
+        drug=drug_bonus(firer.drug_effects, "shooting"),  # §15
     )
 
 

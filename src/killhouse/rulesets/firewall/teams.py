@@ -76,6 +76,11 @@ class Figure:
     #: cyber failure (§14.2): no actions up to and including this Turn; stopped functions
     no_action_until: int = 0
     cyber_stopped: frozenset[str] = frozenset()
+    #: doses carried by drug id; active effects (drug -> "good" | "critical") and the Gutz a
+    #: T80 / Ground Zero actually added (§15, rulings F-41, F-115)
+    drugs: dict[str, int] = field(default_factory=dict)
+    drug_effects: dict[str, str] = field(default_factory=dict)
+    drug_gained: dict[str, int] = field(default_factory=dict)
     #: Wired Reflexes' additional action used this Turn (§14.1, ruling F-113)
     extra_used: bool = False
     #: the helpless figure this one carries (ruling F-54), and the carrier of this one
