@@ -377,7 +377,7 @@ def test_the_time_limit_goes_to_the_gang() -> None:
         t.activated_this_turn = True
     game.apply(Action.make(side, "end"))
     assert game.result is not None and game.result.winner == "gang"
-    assert game.result.reason.startswith("end of Turn 12")
+    assert game.result.reason.startswith(f"end of Turn {state.turn_limit}")
 
 
 # -- bad scenarios: one line each -------------------------------------------------------------

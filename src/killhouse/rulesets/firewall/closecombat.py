@@ -16,6 +16,7 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.firewall import armour as arm
+from killhouse.rulesets.firewall.drugs import drug_bonus
 from killhouse.rulesets.firewall.grid import within
 from killhouse.rulesets.firewall.gutz import Result, change_gutz, gutz_roll
 from killhouse.rulesets.firewall.leaders import LeaderLoss
@@ -121,6 +122,7 @@ def melee_situation(
         leader=bonus_for(a, teams[a.team], figures),
         cyber_arm="cyber_arm" in a.cyber,
         combat_computer="combat_computer" in a.cyber,
+        drug=drug_bonus(a.drug_effects, "melee"),  # §15
         strength=int(a.skills.get("strength", 0)),
     )
 

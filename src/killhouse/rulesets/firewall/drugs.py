@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from killhouse.rulesets.firewall.gutz import Result
@@ -39,3 +40,21 @@ def take_drug(drug: str, result: Result, gutz: int) -> DrugTaken:
 def end_gutz_drug(gutz: int, gained: int) -> int:
     """When a T80 / Ground Zero effect ends, subtract the Gutz it actually added (§15)."""
     return gutz - gained
+
+
+def drug_bonus(effects: Mapping[str, str], kind: str) -> int:
+    """The sum of active drug modifiers on rolls of ``kind`` (shooting, melee, movement): a
+    good effect's bonus, a critical one's penalty (§15)."""
+    total = 0
+    for drug, effect in effects.items():
+        row = tables().drugs[drug]
+        if effect == "good" and row["kind"] == kind:
+            total += int(row["bonus"])
+        elif effect == "critical" and row["critical"].get("kind") == kind:
+            total += int(row["critical"]["bonus"])
+    return total
+
+
+def no_movement(effects: Mapping[str, str]) -> bool:
+    """'lectron's critical failure: the figure may not change position (§15)."""
+    return effects.get("lectron") == "critical"

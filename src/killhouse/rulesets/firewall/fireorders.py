@@ -25,6 +25,7 @@ from killhouse.rulesets.firewall.clouds import (
     smoke_layer,
     throw_cloud,
 )
+from killhouse.rulesets.firewall.drugs import drug_bonus
 from killhouse.rulesets.firewall.gutz import change_gutz, gutz_roll
 from killhouse.rulesets.firewall.jams import unjam_effect
 from killhouse.rulesets.firewall.objectives import HOSTAGES
@@ -40,14 +41,39 @@ def _shot(action: Action) -> Shot:
     fire = action.get("fire")
     grenade = action.get("grenade")
     return Shot(str(action.get("figure")), str(action.get("weapon")), str(action.get("target")),
-                None if fire is None else str(fire), None if grenade is None else str(grenade))
+                None if fire is None else str(fire), None if grenade is None else str(grenade),
+                slug=bool(action.get("slug")), two_weapons=action.get("weapon2") is not None)
+
+
+def _second(action: Action) -> Shot | None:
+    """The second one-handed weapon's attack of two-weapon fire (F-34), if declared: at the
+    same target unless ``target2`` names another."""
+    weapon2 = action.get("weapon2")
+    if weapon2 is None:
+        return None
+    target2 = action.get("target2") or action.get("target")
+    fire2 = action.get("fire2")
+    return Shot(str(action.get("figure")), str(weapon2), str(target2),
+                None if fire2 is None else str(fire2), two_weapons=True)
+
+
+def _pair_problem(f: Figure, first: Shot, second: Shot | None) -> str | None:
+    """Ruling F-34: two one-handed weapons carried (the same one twice only if two are
+    carried); no grenade or slug with them."""
+    if second is None:
+        return None
+    if first.grenade is not None or first.slug:
+        return "two-weapon fire takes no grenade and no slugs (F-34)"
+    if first.weapon == second.weapon and f.weapons.count(first.weapon) < 2:
+        return f"{f.id} carries one {first.weapon}: two-weapon fire needs two weapons (F-34)"
+    return None
 
 
 def _launchers(f: Figure) -> list[tuple[str, str | None]]:
     """(weapon, grenade) pairs a figure may fire: every weapon, and each grenade it carries
     thrown by hand or from each launcher it carries."""
     pairs: list[tuple[str, str | None]] = [
-        (w, None) for w in f.weapons if not tables().weapons[w].launcher
+        (w, None) for w in dict.fromkeys(f.weapons) if not tables().weapons[w].launcher
     ]
     rows = [HAND_GRENADE] + [w for w in f.weapons if tables().weapons[w].launcher]
     for grenade, count in sorted(f.grenades.items()):
@@ -91,6 +117,35 @@ def shoot_options(state: FirewallState, side: str) -> Iterable[Action]:
                         "nonlethal": tables().weapons[wid].nonlethal or bool(
                             grenade and tables().grenade(grenade).nonlethal),
                         "grenade": grenade is not None}))
+                    weapon = tables().weapons[wid]
+                    if weapon.shotgun:
+                        out.append(Action.make(side, "shoot", figure=f.id, weapon=wid,
+                                               target=target.id, slug=True,
+                                               hint={**out[-1].hint, "slug": True}))
+            out.extend(_pair_options(state, f, side, seen))
+    return out
+
+
+def _pair_options(state: FirewallState, f: Figure, side: str, seen: set[str]) -> list[Action]:
+    """Two-weapon fire at one target with the first two one-handed weapons carried (F-34)."""
+    hands = [w for w in f.weapons if tables().weapons[w].one_handed
+             and tables().weapons[w].grenade is False]
+    if len(hands) < 2:
+        return []
+    out = []
+    for target in state.figures.values():
+        if target.id not in seen or target.side == side:
+            continue
+        act = Action.make(side, "shoot", figure=f.id, weapon=hands[0], target=target.id,
+                          weapon2=hands[1],
+                          hint={"role": "attack-two", "to": [target.level, *target.cell],
+                                "helpless": target.status is Status.INCAPACITATED,
+                                "hostage": target.side == HOSTAGES})
+        second = _second(act)
+        if (shot_problem(state.board, state.figures, _shot(act)) is None and second is not None
+                and shot_problem(state.board, state.figures, second) is None
+                and _pair_problem(f, _shot(act), second) is None):
+            out.append(act)
     return out
 
 
@@ -108,13 +163,33 @@ def _combat_allowed(state: FirewallState, action: Action) -> None:
 def check_shoot(state: FirewallState, action: Action) -> None:
     _combat_allowed(state, action)
     problem = shot_problem(state.board, state.figures, _shot(action))
+    second = _second(action)
+    if problem is None and second is not None:
+        target2 = second.target
+        if target2 not in seen_by_side(state.board, state.figures, action.side):
+            raise IllegalActionError(f"{target2} is not a figure the side sees")
+        problem = (shot_problem(state.board, state.figures, second)
+                   or _pair_problem(state.figures[second.firer], _shot(action), second))
     if problem is not None:
         raise IllegalActionError(problem)
 
 
 def shoot(state: FirewallState, action: Action, chance: Chance, log: EventLog) -> None:
+    """One ranged attack, or two with two one-handed weapons (F-34): both declared first,
+    both rolled at −3 even if the first fails; the second goes at its target as things stand
+    after the first (ruling F-110), and is lost if the firer is out or the target is gone."""
     resolve_shot(state.board, state.figures, state.teams, _shot(action), chance, log,
                  night=state.night, sides=state.sides)
+    second = _second(action)
+    if second is not None:
+        problem = shot_problem(state.board, state.figures, second, follow_up=True)
+        if problem is None:
+            resolve_shot(state.board, state.figures, state.teams, second, chance, log,
+                         night=state.night, sides=state.sides, follow_up=True)
+        else:
+            f = state.figures[second.firer]
+            log.emit("second-shot-lost", {"figure": f.id, "why": problem},
+                     _who_sees(state, f) | {f.side})
     state.combat_happened = True
     state.last = (str(action.get("figure")), "shoot", "")
 
@@ -127,15 +202,75 @@ def unjam_options(state: FirewallState, side: str) -> Iterable[Action]:
     ]
 
 
+SLOTS = ("move", "combat")
+
+
+def reload_problem(f: Figure, weapon: str, slot: str | None) -> str | None:
+    """Why ``f`` may not reload ``weapon`` now (§8.0, ruling F-35), or ``None``: "one action"
+    takes the free Movement or Combat action the player names, "one Turn" both, untouched."""
+    if weapon not in f.weapons:
+        return f"{f.id} does not carry {weapon}"
+    if f.weapon_state.get(weapon, "ready") != "unloaded":
+        return f"{weapon} is not unloaded"
+    kind = tables().weapons[weapon].reload
+    if kind == "turn":
+        if f.move_used or f.combat_used:
+            return f"reloading {weapon} takes {f.id}'s whole Turn (§8.0)"
+        return None
+    if slot not in SLOTS:
+        return "name the action that reloads: slot move or combat (§8.0)"
+    if (f.move_used if slot == "move" else f.combat_used):
+        return f"{f.id} has no {'Movement' if slot == 'move' else 'Combat'} action left"
+    return None
+
+
+def reload_options(state: FirewallState, side: str) -> Iterable[Action]:
+    out: list[Action] = []
+    for f in team_figures(state, side):
+        for w in dict.fromkeys(f.weapons):
+            slots: tuple[str | None, ...] = (
+                (None,) if tables().weapons[w].reload == "turn" else SLOTS)
+            out.extend(Action.make(side, "reload", figure=f.id, weapon=w, slot=slot,
+                                   hint={"role": "task"})
+                       for slot in slots if reload_problem(f, w, slot) is None)
+    return out
+
+
+def check_reload(state: FirewallState, action: Action) -> None:
+    slot = action.get("slot")
+    problem = reload_problem(mine(state, action), str(action.get("weapon")),
+                             None if slot is None else str(slot))
+    if problem is not None:
+        raise IllegalActionError(problem)
+
+
+def reload(state: FirewallState, action: Action, chance: Chance, log: EventLog) -> None:
+    """§8.0 (ruling F-35): no roll; the weapon is loaded. A whole-Turn reload spends both
+    actions (ready from the next Turn, since the figure does nothing else in this one)."""
+    f = state.figures[str(action.get("figure"))]
+    weapon = str(action.get("weapon"))
+    if tables().weapons[weapon].reload == "turn":
+        f.move_used = f.combat_used = True
+    elif action.get("slot") == "move":
+        f.move_used = True
+    else:
+        f.combat_used = True
+    f.weapon_state[weapon] = "ready"
+    log.emit("reload", {"figure": f.id, "weapon": weapon}, _who_sees(state, f))
+    state.last = (f.id, "reload", "")
+
+
 def unjam(state: FirewallState, action: Action, chance: Chance, log: EventLog) -> None:
     """§11.2: a Movement action; leader bonus only (F-30)."""
     f = state.figures[str(action.get("figure"))]
     weapon = str(action.get("weapon"))
     f.move_used = True
     own = frozenset({f.side})
-    roll = gutz_roll(chance, f.gutz, bonus_for(f, state.teams[f.team], state.figures),
-                     f"{f.id} un-jams {weapon}", own)
+    roll = gutz_roll(chance, f.gutz, bonus_for(f, state.teams[f.team], state.figures)
+                     + drug_bonus(f.drug_effects, "movement"), f"{f.id} un-jams {weapon}", own)
     weapon_state, change = unjam_effect(roll.result)
+    if weapon_state == "ready" and tables().weapons[weapon].reload != "none":
+        weapon_state = "unloaded"  # ruling F-111: clearing a single-shot weapon empties it
     f.weapon_state[weapon] = weapon_state
     f.gutz = change_gutz(f.gutz, change).gutz
     if roll.result in ("F", "CF"):

@@ -6,7 +6,8 @@ ending the team's; the scenarios' upkeep (alarm, arrivals) and victory condition
 Actions: ``activate(team)``, ``move(figure, speed, path, facing, carry, exit)`` (a Rally when
 suppressed), ``shoot(figure, weapon, target, fire, grenade)``, ``close-combat(figure,
 target)``, ``unjam(figure, weapon)``, ``task(figure, task, counter)`` (alarm bleeper, grab a
-counter), ``drop(figure, to)``, ``hide(figure)``, ``search(figure)`` and ``end``.
+counter), ``drop(figure, to)``, ``hide(figure)``, ``search(figure)``, ``reload(figure,
+weapon, slot)`` and ``end``.
 """
 
 from __future__ import annotations
@@ -16,15 +17,20 @@ from collections.abc import Iterable
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.rulesets.base import Action
+from killhouse.rulesets.firewall.cyberplay import check_reflex, reflex, reflex_options
+from killhouse.rulesets.firewall.drugplay import check_drug, drug_options, take
 from killhouse.rulesets.firewall.fireorders import (
     blast,
     blast_options,
     check_blast,
     check_cloud,
+    check_reload,
     check_shoot,
     cloud,
     cloud_options,
     gas,
+    reload,
+    reload_options,
     shoot,
     shoot_options,
     unjam,
@@ -102,7 +108,8 @@ FLOW: Flow[FirewallState] = Flow(
         Phase(ACT, "single", lambda s: [d] if (d := deciding_side(s)) else [],
               ("activate", "move", "shoot", "cloud", "blast", "close-combat", "unjam", "task",
                "drop", "drive", "vehicle-fire", "fire-at-vehicle", "embark", "disembark",
-               "ride", "passenger-fire", "assault-vehicle", "hide", "search", "end"),
+               "ride", "passenger-fire", "assault-vehicle", "hide", "search", "reload", "reflex",
+               "drug", "end"),
               "activate a Fire Team, or act with the active team's figures",
               done=activation_done, advance=_finish_activation),
     ],
@@ -118,8 +125,14 @@ FLOW: Flow[FirewallState] = Flow(
              help="move along a route (a Rally when suppressed); pick up a helpless figure "
                   "within 2 cm; leave the table from an edge square"),
         Move("shoot", (*_figure_args(), Arg("weapon", "id"), Arg("target", "figure"),
-                       Arg("fire", "str", required=False), Arg("grenade", "id", required=False)),
-             shoot_options, shoot, check=check_shoot, help="a ranged attack"),
+                       Arg("fire", "str", required=False), Arg("grenade", "id", required=False),
+                       Arg("slug", "bool", required=False),
+                       Arg("weapon2", "id", required=False),
+                       Arg("target2", "figure", required=False),
+                       Arg("fire2", "str", required=False)),
+             shoot_options, shoot, check=check_shoot,
+             help="a ranged attack (slug: a shotgun's slugs; weapon2: a second one-handed "
+                  "weapon fired with the first, each at −3)"),
         Move("cloud", (*_figure_args(), Arg("weapon", "id"), Arg("grenade", "id"),
                        Arg("at", "cell")),
              cloud_options, cloud, check=check_cloud,
@@ -171,6 +184,18 @@ FLOW: Flow[FirewallState] = Flow(
                                  Arg("using", "id", required=False)),
              veh.assault_options, veh.assault, check=veh.check_assault,
              help="close combat against a vehicle within 2 cm, with a grenade or bomb (+4)"),
+        Move("reload", (*_figure_args(), Arg("weapon", "id"),
+                        Arg("slot", "enum", choices=("move", "combat"), required=False)),
+             reload_options, reload, check=check_reload,
+             help="reload a single-shot weapon: one action (slot move or combat) or the "
+                  "whole Turn, as the weapon says (§8.0)"),
+        Move("reflex", (*_figure_args(),
+                        Arg("slot", "enum", choices=("move", "combat"))),
+             reflex_options, reflex, check=check_reflex,
+             help="Wired Reflexes: take one more Movement or Combat action this Turn (§14.1)"),
+        Move("drug", (*_figure_args(), Arg("drug", "id")), drug_options, take,
+             check=check_drug, help="take a dose of a drug: a Movement action and a Gutz "
+                                    "roll (§15)"),
         Move("hide", _figure_args(), hide_options, hide, check=check_hide,
              help="Stealth: become Hidden in cover where no enemy sees the figure (§21.5)"),
         Move("search", _figure_args(), search_options, search, check=check_search,

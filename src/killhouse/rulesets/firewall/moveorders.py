@@ -11,6 +11,7 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
+from killhouse.rulesets.firewall.drugs import no_movement
 from killhouse.rulesets.firewall.grid import within
 from killhouse.rulesets.firewall.moving import (
     FACINGS,
@@ -76,7 +77,7 @@ def move_options(state: FirewallState, side: str) -> Iterable[Action]:
     edge squares; picking up a helpless figure alongside."""
     out = []
     for f in team_figures(state, side):
-        if f.move_used or _still(state, f):
+        if f.move_used or _still(state, f) or no_movement(f.drug_effects):
             continue
         aware = _aware(state, f)
         problem = move_problem if aware else noncombat_problem
@@ -134,6 +135,8 @@ def check_move(state: FirewallState, action: Action) -> None:
     if _still(state, f):
         raise IllegalActionError(f"{f.id} may not move until he sees an enemy or a Combat "
                                  "action has occurred (§18.3)")
+    if no_movement(f.drug_effects) and action.get("path"):
+        raise IllegalActionError(f"{f.id} may not change position ('lectron, §15)")
     load = action.get("carry")
     problem = _load_problem(state, f, None if load is None else str(load))
     if problem is None:

@@ -20,6 +20,7 @@ from killhouse.core.events import EventLog
 from killhouse.core.geometry import cells_on_segment
 from killhouse.core.measure import RootSum
 from killhouse.errors import IllegalActionError
+from killhouse.rulesets.firewall.drugs import drug_bonus
 from killhouse.rulesets.firewall.grid import CELL_CM
 from killhouse.rulesets.firewall.gutz import Result, change_gutz, gutz_roll, roller_change
 from killhouse.rulesets.firewall.movement import (
@@ -136,6 +137,7 @@ def move_modifier(
     clutter = max(board.clutter(Cell(f.level, *c)) for c in cells)
     clutter = max(0, clutter - int(f.skills.get("acrobatics", 0)))
     mod = -clutter + bonus_for(f, teams[f.team], figures)
+    mod += drug_bonus(f.drug_effects, "movement")  # §15: Zap, 'lectron
     if "corp_arms_mg_22" in f.weapons:
         mod += int(tables().movement["carrying_mg22"])
     carried = figures.get(f.carrying) if f.carrying else None

@@ -24,8 +24,11 @@ from killhouse.scenario.model import Issue, Scenario
 
 FIGURE_KEYS = frozenset({
     "team", "leader", "type", "experience", "gutz", "armour", "grenades", "cyber", "skills",
-    "cp", "leader_loss", "alarm", "arrives", "gas_mask",
+    "cp", "leader_loss", "alarm", "arrives", "gas_mask", "drugs",
 })
+#: drugs whose critical failure hands the figure to a will not its own (Berserk, Paranoid):
+#: not built, so no scenario may carry them (ruling F-115)
+UNBUILT_DRUGS = frozenset({"green_jeans", "wah_wah_juice"})
 SIDE_KEYS = frozenset({"entry"})
 OPTIONS = ("night", "skills")
 CYBER = frozenset({
@@ -157,6 +160,24 @@ def _figure(fspec: Any, issues: list[Issue]) -> tuple[Figure, str, bool, Any] | 
     ):
         issues.append(Issue(f"{path}.skills", "expected {skill: level 0..3} with §16 skills"))
         skills = {}
+    drugs: dict[str, int] = {}
+    raw_drugs = extra.get("drugs", {})
+    if not isinstance(raw_drugs, Mapping):
+        issues.append(Issue(f"{path}.drugs", "expected a mapping of drug to doses",
+                            "e.g. drugs: {p90: 2}"))
+    else:
+        for name, doses in raw_drugs.items():
+            key = str(name).lower().replace("'", "").replace(" ", "_").replace("-", "_")
+            if key not in t.drugs:
+                issues.append(Issue(f"{path}.drugs.{name}", f"no drug {name!r} (§15)",
+                                    "known: " + ", ".join(sorted(set(t.drugs) - UNBUILT_DRUGS))))
+            elif key in UNBUILT_DRUGS:
+                issues.append(Issue(f"{path}.drugs.{name}", f"{name} is not built: its critical "
+                                    "failure (Berserk, Paranoid) is not played (F-115)"))
+            elif not _int(doses) or not 0 <= doses <= 10:
+                issues.append(Issue(f"{path}.drugs.{name}", "expected 0..10 doses"))
+            else:
+                drugs[key] = int(doses)
     cp = extra.get("cp", 0)
     if not _int(cp) or cp < 0:
         issues.append(Issue(f"{path}.cp", "expected a whole number of cyber points"))
@@ -178,7 +199,7 @@ def _figure(fspec: Any, issues: list[Issue]) -> tuple[Figure, str, bool, Any] | 
         grenades=grenades,
         cyber=frozenset(str(c) for c in cyber) | (
             {"gas_mask"} if extra.get("gas_mask") else set()),
-        skills={str(k): int(v) for k, v in skills.items()}, cp=cp,
+        skills={str(k): int(v) for k, v in skills.items()}, cp=cp, drugs=drugs,
         rolls_leader_loss=bool(extra.get("leader_loss", True)) and not hostage,
         hidden=bool(fspec.hidden), alarm=bool(extra.get("alarm", False)),
     )

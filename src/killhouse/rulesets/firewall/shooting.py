@@ -19,6 +19,7 @@ from killhouse.core.events import EventLog
 from killhouse.core.geometry import cells_on_segment, line_of_sight
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.firewall import armour as arm
+from killhouse.rulesets.firewall.drugs import drug_bonus
 from killhouse.rulesets.firewall.fire import (
     Cover,
     FireSituation,
@@ -58,6 +59,19 @@ class Shot:
     target: str
     fire: str | None = None
     grenade: str | None = None  # the grenade type a Spec weapon fires (§9)
+    #: a shotgun firing slugs: SS (automatic shotguns B), armour normal (§8.6, F-35)
+    slug: bool = False
+    #: one of two one-handed weapons fired as one Combat action, each at −3 (F-34)
+    two_weapons: bool = False
+
+
+def shots_left(firer: Figure, weapon_id: str) -> int | None:
+    """Shots a figure has left with a weapon of limited ammunition (§8.0: the count carried
+    of one-shot and thrown items, the Hammer's 6), or None when unlimited."""
+    weapon = tables().weapons[weapon_id]
+    if weapon.ammo is None:
+        return None
+    return weapon.ammo * firer.weapons.count(weapon_id) - firer.shots.get(weapon_id, 0)
 
 
 @dataclass(frozen=True)
@@ -80,8 +94,10 @@ def _figure_cell(figure: Figure) -> Cell:
     return Cell(figure.level, *figure.cell)
 
 
-def shot_problem(board: Board, figures: Mapping[str, Figure], shot: Shot) -> str | None:
-    """Why the shot is not allowed now (§7.1), or ``None`` if it is."""
+def shot_problem(board: Board, figures: Mapping[str, Figure], shot: Shot, *,
+                 follow_up: bool = False) -> str | None:
+    """Why the shot is not allowed now (§7.1), or ``None`` if it is; a ``follow_up`` is the
+    second of two one-handed weapons, whose Combat action the first has spent (F-34)."""
     t = tables()
     firer = figures.get(shot.firer)
     target = figures.get(shot.target)
@@ -89,7 +105,7 @@ def shot_problem(board: Board, figures: Mapping[str, Figure], shot: Shot) -> str
         return "no such figure"
     if not firer.active:
         return f"{firer.id} is not active"
-    if firer.combat_used or firer.failed_this_turn:
+    if not follow_up and (firer.combat_used or firer.failed_this_turn):
         return f"{firer.id} has no Combat action left this Turn"
     if target.status in (Status.KILLED, Status.ROUTED, Status.EXITED, Status.RESERVE):
         return f"{target.id} is not on the table"
@@ -102,6 +118,13 @@ def shot_problem(board: Board, figures: Mapping[str, Figure], shot: Shot) -> str
     if state != "ready":
         return f"{shot.weapon} is {state}"
     weapon = t.weapons[shot.weapon]
+    left = shots_left(firer, shot.weapon)
+    if left is not None and left <= 0:
+        return f"{firer.id} has no {weapon.name} left to fire (§8.0)"
+    if shot.slug and not weapon.shotgun:
+        return f"{weapon.name} is no shotgun: no slugs (§8.6)"
+    if shot.two_weapons and not weapon.one_handed:
+        return f"{weapon.name} is not a one-handed weapon (F-34, F-72)"
     try:
         mode = weapon.mode(shot.fire)
     except ValueError as exc:
@@ -177,6 +200,8 @@ def shot_situation(
     assert band is not None, "shot_situation needs a legal shot"
     cover, intervening = target_cover(board, firer, target)
     fire_type = t.grenade(shot.grenade).fire if shot.grenade else None
+    if shot.slug:
+        fire_type = "B" if weapon.automatic else "SS"  # §8.6, ruling F-35
     return FireSituation(
         mode=weapon.mode(shot.fire),
         band=band,
@@ -193,6 +218,8 @@ def shot_situation(
         combat_computer="combat_computer" in firer.cyber,
         transport=firer.rode,  # vehicles hook: riding penalty (F-46)
         passenger=firer.aboard is not None,  # vehicles hook: −3 out of a vehicle (§17.3)
+        two_weapons=shot.two_weapons,
+        drug=drug_bonus(firer.drug_effects, "shooting"),  # §15
     )
 
 
@@ -210,13 +237,14 @@ def resolve_shot(
     *,
     night: bool = False,
     sides: tuple[str, ...] | None = None,
+    follow_up: bool = False,
 ) -> ShotReport:
     """Resolve one legal ranged attack at a figure; refuses an illegal one before any change.
 
     With ``sides``, the event goes only to the sides that may name the firer, the target or
     a figure affected, each without the figures it may not name (§21.4), and the dice only to
     the sides that see the firer."""
-    problem = shot_problem(board, figures, shot)
+    problem = shot_problem(board, figures, shot, follow_up=follow_up)
     if problem is not None:
         raise IllegalActionError(problem)
     t = tables()
@@ -233,6 +261,8 @@ def resolve_shot(
     firer.combat_used = True  # §21.3 step 1: the slot is spent
     if grenade is not None:
         firer.grenades[grenade.id] -= 1  # §9: each grenade fired is consumed
+    if weapon.ammo is not None:
+        firer.shots[weapon.id] = firer.shots.get(weapon.id, 0) + 1  # §8.0: one used per shot
     roll = gutz_roll(chance, firer.gutz, mod, f"{firer.id} fires {weapon.name}", dice_audience)
     positions = {
         f.id: f.cell
@@ -242,7 +272,8 @@ def resolve_shot(
     mode = weapon.mode(shot.fire)
     outcome = infantry_outcome(attack, roll.result, shot.target, positions, firer.id, mode.malf)
     nonlethal = weapon.nonlethal or (grenade is not None and grenade.nonlethal)
-    rule = _armour_rule(weapon.armour, grenade.armour if grenade else None)
+    rule = "normal" if shot.slug else _armour_rule(weapon.armour,
+                                                   grenade.armour if grenade else None)
     # ruling F-20: every effect from the positions at the roll, all at once
     for fid, hit in outcome.hits.items():
         victim = figures[fid]
@@ -274,8 +305,11 @@ def resolve_shot(
         effect = malfunction_roll(chance, mode.malf, attack, firer.experience, throwable,
                                   audience=dice_audience)
         _apply_malfunction(figures, firer, shot, effect, attack, rule, nonlethal, positions)
+    if weapon.reload != "none" and firer.weapon_state.get(weapon.id, "ready") == "ready":
+        firer.weapon_state[weapon.id] = "unloaded"  # §8.0: a single-shot weapon, reloaded
     data: dict[str, object] = {
         "firer": firer.id, "target": shot.target, "weapon": weapon.name,
+        **({"slug": True} if shot.slug else {}), **({"two": True} if shot.two_weapons else {}),
         "dice": list(roll.dice), "result": roll.result, "malfunction": effect,
         "affected": {
             fid: figures[fid].status.value + (" suppressed" if figures[fid].suppressed else "")

@@ -69,6 +69,8 @@ class FirewallState:
     clouds_placed: int = 0
     #: building sections by id (§12)
     sections: dict[str, Section] = field(default_factory=dict)
+    #: how many events the log held after the previous action (the CF checks of §21.3)
+    events_seen: int = 0
     #: side -> figure -> (level, x, y, Turn) where the side last saw it (§21.4: shown stale)
     last_seen: dict[str, dict[str, tuple[int, int, int, int]]] = field(default_factory=dict)
     #: vehicles (§17, vehicles/) by id; each has a team of its own in ``teams``
@@ -103,7 +105,11 @@ def deciding_side(state: FirewallState) -> str | None:
 
 
 def _can_act(state: FirewallState, f: Figure) -> bool:
-    return f.active and not f.failed_this_turn and not (f.move_used and f.combat_used)
+    if not f.active or f.failed_this_turn or state.turn <= f.no_action_until:
+        return False  # §14.2: a rebooting figure takes no actions
+    # §14.1 (ruling F-113): Wired Reflexes give one more action a Turn
+    spare = "wired_reflexes" in f.cyber and not f.extra_used
+    return not (f.move_used and f.combat_used) or spare
 
 
 def team_figures(state: FirewallState, side: str) -> list[Figure]:

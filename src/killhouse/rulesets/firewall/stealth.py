@@ -16,6 +16,7 @@ from killhouse.core.events import EventLog
 from killhouse.core.geometry import line_of_sight
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
+from killhouse.rulesets.firewall.drugs import drug_bonus
 from killhouse.rulesets.firewall.gutz import (
     Roll,
     SkillLevel,
@@ -121,7 +122,8 @@ def hide(state: FirewallState, action: Action, chance: Chance, log: EventLog) ->
     f = state.figures[str(action.get("figure"))]
     f.move_used = True
     watchers = _who_sees(state, f)
-    bonus = bonus_for(f, state.teams[f.team], state.figures)
+    bonus = bonus_for(f, state.teams[f.team], state.figures) + drug_bonus(f.drug_effects,
+                                                                          "movement")
     roll = _skill_use(state, f, "stealth", bonus, chance, f"{f.id} hides",
                       frozenset({f.side}))
     if roll.success and f.active:
@@ -143,7 +145,8 @@ def search(state: FirewallState, action: Action, chance: Chance, log: EventLog) 
     f.move_used = True
     own = frozenset({f.side})
     gear = max((v for k, v in SEARCH_CYBER.items() if k in f.cyber), default=0)
-    bonus = bonus_for(f, state.teams[f.team], state.figures) + gear
+    bonus = (bonus_for(f, state.teams[f.team], state.figures) + gear
+             + drug_bonus(f.drug_effects, "movement"))
     roll = _skill_use(state, f, "observation", bonus, chance, f"{f.id} searches", own)
     log.emit("search", {"figure": f.id, "dice": list(roll.dice), "result": roll.result},
              _who_sees(state, f),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from typing import Any
@@ -165,6 +165,9 @@ class Tables:
     drugs: Mapping[str, Mapping[str, Any]]
     skills: Mapping[str, Any]
     weapon_names: Mapping[str, str]
+    #: cyber function -> its system (ruling F-112) and the exploding figure's table (§14.2)
+    cyber_systems: Mapping[str, str] = field(default_factory=dict)
+    cyber_explosion: str = "B(MG)"
 
     def weapon(self, name: str) -> Weapon:
         """A weapon by id or printed name (case, quotes and punctuation ignored)."""
@@ -311,4 +314,6 @@ def tables() -> Tables:
         drugs={str(k): dict(v) for k, v in drugs["drugs"].items()},
         skills=dict(skills),
         weapon_names=names,
+        cyber_systems={str(k): str(v) for k, v in cyb["systems"].items()},
+        cyber_explosion=str(cyb["explosion"]),
     )

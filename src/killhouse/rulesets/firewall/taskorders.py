@@ -9,6 +9,7 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
+from killhouse.rulesets.firewall.drugs import drug_bonus
 from killhouse.rulesets.firewall.grid import within
 from killhouse.rulesets.firewall.gutz import change_gutz, gutz_roll, roller_change
 from killhouse.rulesets.firewall.moving import FACINGS
@@ -151,8 +152,8 @@ def task(state: FirewallState, action: Action, chance: Chance, log: EventLog) ->
     if what == "disarm":
         _disarm(state, f, str(counter), chance, log)
         return
-    roll = gutz_roll(chance, f.gutz, bonus_for(f, state.teams[f.team], state.figures),
-                     f"{f.id} task {what}", own)
+    roll = gutz_roll(chance, f.gutz, bonus_for(f, state.teams[f.team], state.figures)
+                     + drug_bonus(f.drug_effects, "movement"), f"{f.id} task {what}", own)
     change = change_gutz(f.gutz, roller_change(roll.result))
     f.gutz = change.gutz
     if change.status != "active":

@@ -58,8 +58,11 @@ class Figure:
     weapons: tuple[str, ...] = ()
     #: close-combat items carried (§10: knife, sword, hammer …; ruling F-109)
     melee: tuple[str, ...] = ()
-    #: weapon id -> "ready" | "jammed" | "useless" (§11); absent means ready
+    #: weapon id -> "ready" | "jammed" | "useless" (§11) | "unloaded" (§8.0, a single-shot
+    #: weapon fired and not yet reloaded); absent means ready
     weapon_state: dict[str, str] = field(default_factory=dict)
+    #: weapon id -> shots fired of a weapon with limited ammunition (§8.0, ruling F-35)
+    shots: dict[str, int] = field(default_factory=dict)
     #: grenades carried, by §9 type id (thrown with the Hand Grenade row or from a launcher)
     grenades: dict[str, int] = field(default_factory=dict)
     #: working cyber functions used by the rules: target_optic, lo_light, combat_computer …
@@ -72,6 +75,16 @@ class Figure:
     failed_this_turn: bool = False
     #: placed secretly (§21.5): omitted from every enemy view until revealed
     hidden: bool = False
+    #: cyber failure (§14.2): no actions up to and including this Turn; stopped functions
+    no_action_until: int = 0
+    cyber_stopped: frozenset[str] = frozenset()
+    #: doses carried by drug id; active effects (drug -> "good" | "critical") and the Gutz a
+    #: T80 / Ground Zero actually added (§15, rulings F-41, F-115)
+    drugs: dict[str, int] = field(default_factory=dict)
+    drug_effects: dict[str, str] = field(default_factory=dict)
+    drug_gained: dict[str, int] = field(default_factory=dict)
+    #: Wired Reflexes' additional action used this Turn (§14.1, ruling F-113)
+    extra_used: bool = False
     #: the helpless figure this one carries (ruling F-54), and the carrier of this one
     carrying: str | None = None
     carried_by: str | None = None
@@ -208,5 +221,6 @@ def start_turn(figures: Mapping[str, Figure], teams: Mapping[str, Team]) -> None
         figure.move_used = False
         figure.combat_used = False
         figure.failed_this_turn = False
+        figure.extra_used = False
     for team in teams.values():
         team.activated_this_turn = False

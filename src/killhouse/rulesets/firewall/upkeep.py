@@ -9,6 +9,7 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.rulesets.base import Result
 from killhouse.rulesets.firewall.clouds import smoke_layer
+from killhouse.rulesets.firewall.cyberplay import after_cyber
 from killhouse.rulesets.firewall.fireorders import gas
 from killhouse.rulesets.firewall.grid import within
 from killhouse.rulesets.firewall.objectives import (
@@ -217,6 +218,7 @@ def after_action(state: FirewallState, chance: Chance, log: EventLog) -> None:
                 if team is not None and actor.side == side and not team.aware:
                     team.aware = True  # §18.1: Kewell's team wakes at the squad's first action
                     log.emit("aware", {"team": tid}, frozenset({team.side}))
+    after_cyber(state, chance, log, state.events_seen)  # §21.3 step 5 (F-40)
     awareness(state, chance, log)
     from killhouse.rulesets.firewall.vehicles.scenario import after_vehicle_action  # vehicles
     after_vehicle_action(state, log)
@@ -224,6 +226,7 @@ def after_action(state: FirewallState, chance: Chance, log: EventLog) -> None:
     remember(state)
     if state.result is None:
         check_over(state)
+    state.events_seen = len(log)
 
 
 def remember(state: FirewallState) -> None:

@@ -43,6 +43,8 @@ def own_figure(f: Figure) -> dict[str, Any]:
         "start_gutz": f.start_gutz, "experience": f.experience, "prone": f.prone,
         "suppressed": f.suppressed, "armour": f.armour, "weapons": list(f.weapons),
         "melee": list(f.melee),
+        "drugs": dict(sorted(f.drugs.items())),
+        "drug_effects": dict(sorted(f.drug_effects.items())),
         "weapon_state": dict(sorted(f.weapon_state.items())),
         "grenades": dict(sorted(f.grenades.items())), "cp": f.cp,
         "cyber": sorted(f.cyber), "skills": dict(sorted(f.skills.items())),
