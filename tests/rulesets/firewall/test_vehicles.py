@@ -356,3 +356,33 @@ def test_a_carrier_and_its_load_get_in_together_and_out_together_when_destroyed(
     apply_effect(state, v, "kill")
     assert mayor.cell == g.cell and mayor.status is Status.KILLED
     assert not [p for p in game.ruleset.invariants(state) if "carried" in p]
+
+
+def test_a_vehicle_blocks_sight_and_movement_and_is_hidden_out_of_sight() -> None:
+    """F-24 / F-141: figures on either side of a vehicle do not see each other; a route
+    through its footprint is refused; an enemy vehicle behind a wall is in no view and no
+    known id until seen, then it is (and stays nameable, F-103)."""
+    from killhouse.rulesets.firewall.moving import MoveOrder, move_problem
+    from killhouse.rulesets.firewall.vehicles.scenario import after_vehicle_action
+    from killhouse.rulesets.firewall.vision import seen_by_side
+    game = _ash()
+    state = game.state
+    a, b = state.figures["guard-a"], state.figures["mildred"]
+    a.cell, b.cell = (1, 30), (1, 36)  # column 1, open street between
+    assert "mildred" in seen_by_side(state.board, state.figures, "mayor")
+    _bring(state, "apc", (0, 32), "n")  # footprint x 0..1, y 32..35: between them
+    assert "mildred" not in seen_by_side(state.board, state.figures, "mayor")
+    problem = move_problem(state.board, state.figures, MoveOrder("guard-a", "walk", ((1, 34),)))
+    assert problem is not None and "not passable" in problem
+    # the APC is seen by guard-a (the nearest footprint square is in sight)
+    assert "apc" in game.ruleset.known_ids(state, "mayor")
+    # behind the ruin's wall it is not
+    state.board.levels[0].terrain[31, 0:3] = 2  # a wall across x 0..2 at y 31
+    assert "apc" not in game.ruleset.known_ids(state, "mayor")
+    view = game.ruleset.view(state, "mayor")
+    assert "apc" not in [v["id"] for v in view["vehicles"]]
+    state.board.levels[0].terrain[31, 0:3] = 1
+    after_vehicle_action(state, game.log)  # seen now: remembered from here on
+    state.board.levels[0].terrain[31, 0:3] = 2
+    assert "apc" in game.ruleset.known_ids(state, "mayor")
+    assert "apc" not in [v["id"] for v in game.ruleset.view(state, "mayor")["vehicles"]]
