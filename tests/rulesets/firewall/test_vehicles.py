@@ -386,3 +386,25 @@ def test_a_vehicle_blocks_sight_and_movement_and_is_hidden_out_of_sight() -> Non
     state.board.levels[0].terrain[31, 0:3] = 2
     assert "apc" in game.ruleset.known_ids(state, "mayor")
     assert "apc" not in [v["id"] for v in game.ruleset.view(state, "mayor")["vehicles"]]
+
+
+def test_vehicle_weapon_long_range_edge_and_embark_reach_in_play() -> None:
+    """The UAV's turret VMG (Long 100 cm = 41 squares, F-1) at a figure 41 squares from the
+    nearest footprint square, and one past; embarking from 2 cm (beside the footprint) and
+    from one square farther (F-48)."""
+    from killhouse.rulesets.firewall.vehicles.gunnery import VFire, vfire_problem
+    from killhouse.rulesets.firewall.vehicles.orders import embark_problem
+    game = _ash()
+    state = game.state
+    _bring(state, "uav", (0, 43), "n")  # footprint x 0..2, y 43..47
+    state.teams["uav-crew"].aware = True
+    m = state.figures["mildred"]
+    m.cell = (1, 2)
+    assert vfire_problem(state, VFire("uav", 1, "m1", "mildred")) is None
+    m.cell = (1, 1)
+    assert "beyond" in str(vfire_problem(state, VFire("uav", 1, "m1", "mildred")))
+    ok = state.figures["guard-a"]
+    ok.cell = (3, 44)  # beside the footprint: within 2 cm
+    assert embark_problem(state, ok, "uav") is None
+    ok.cell = (4, 44)  # one square farther
+    assert "within 2 cm" in str(embark_problem(state, ok, "uav"))
