@@ -408,3 +408,65 @@ def test_vehicle_weapon_long_range_edge_and_embark_reach_in_play() -> None:
     assert embark_problem(state, ok, "uav") is None
     ok.cell = (4, 44)  # one square farther
     assert "within 2 cm" in str(embark_problem(state, ok, "uav"))
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ("sample: mercedes_uav", "sample: batmobile", "no sample vehicle 'batmobile'"),
+    ("arrives: 1D6,", "arrives: soon,", "expected a Turn or dice"),
+    ("facing: n, gutz: 8", "facing: ne, gutz: 8", "faces n, e, s or w"),
+    ("passengers: [malone,", "passengers: [nobody,", "expected a list of figure ids"),
+    ("type: thug, gutz: 5, at: \"ash:19,0\"", "type: thug, transport: hoverboard, gutz: 5, "
+     "at: \"ash:19,0\"", "no personal transport 'hoverboard'"),
+    ("sample: improvised_apc", "design: {chassis: motorbike, crew: [driver], passengers: 9, "
+     "move: {land: fast}, armour: soft}", "over the Motor bike's limit"),
+])
+def test_bad_vehicle_scenarios_get_one_clear_message(tmp_path: Path, old: str, new: str,
+                                                     message: str) -> None:
+    from killhouse.errors import ScenarioError
+    from killhouse.rulesets import get_ruleset
+    text = ASH.read_text()
+    assert old in text
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace(old, new, 1))
+    with pytest.raises(ScenarioError) as info:
+        scenario = load_scenario(bad)
+        if get_ruleset("firewall").check_scenario(scenario):
+            Game(scenario, 1)
+    assert message in str(info.value)
+    assert "bad.yaml:" in str(info.value)
+
+
+def test_a_rider_in_play_gets_on_moves_at_skateboard_speed_and_shoots_at_minus_3(
+        tmp_path: Path) -> None:
+    """§17.1: a figure with a skateboard gets on (a Movement action, no move), then a Turn
+    later runs at Full: 36 cm allowed (× 1.25 on a CS, the most a route may be), one step
+    past refused; its shots that Turn take −3 (F-46)."""
+    from killhouse.rulesets.firewall.fire import fire_terms
+    from killhouse.rulesets.firewall.moving import MoveOrder, move_problem
+    from killhouse.rulesets.firewall.shooting import Shot, shot_situation
+    from killhouse.rulesets.firewall.vehicles.orders import ride
+    from killhouse.rulesets.firewall.vehicles.transport import note_ride
+    from tests.rulesets.firewall.test_closecombat import Dice
+    text = ASH.read_text().replace('type: thug, gutz: 5, at: "ash:19,0"',
+                                   'type: thug, transport: skateboard, gutz: 5, at: "ash:19,0"')
+    path = tmp_path / "ride.yaml"
+    path.write_text(text)
+    game = Game(load_scenario(path), 1)
+    state = game.state
+    y = state.figures["yardie-1"]
+    assert y.transport == "skateboard" and not y.riding
+    state.active_team = "gaea"
+    ride(state, Action.make("gang", "ride", figure="yardie-1", on=True), Dice([2, 3]), game.log)
+    assert y.riding and y.move_used
+    y.move_used, y.cell = False, (0, 0)
+    # 36 × 1.25 = 45 cm: 18 squares down column 0 fit, 19 (47.5 cm) do not
+    assert move_problem(state.board, state.figures, MoveOrder("yardie-1", "run", ((0, 18),))) \
+        is None
+    assert "longer than" in str(move_problem(state.board, state.figures,
+                                             MoveOrder("yardie-1", "run", ((0, 19),))))
+    note_ride(y, "run")
+    y.cell, y.facing = (23, 16), (0, 1)
+    state.figures["guard-a"].cell = (23, 17)
+    terms = dict(fire_terms(shot_situation(state.board, state.figures, state.teams,
+                                           Shot("yardie-1", "guo_peng_model_49", "guard-a"))))
+    assert terms["transport"] == -3
