@@ -470,3 +470,30 @@ def test_a_rider_in_play_gets_on_moves_at_skateboard_speed_and_shoots_at_minus_3
     terms = dict(fire_terms(shot_situation(state.board, state.figures, state.teams,
                                            Shot("yardie-1", "guo_peng_model_49", "guard-a"))))
     assert terms["transport"] == -3
+
+
+def test_a_burst_at_a_figure_catches_a_soft_vehicle_inside_its_radius_only() -> None:
+    """F-20 / F-151: an S of a B(HMG) burst (loss radius 5 cm = 3 squares) at a figure costs a
+    soft vehicle 4 Gutz when its nearest square is 3 squares away, nothing at 4; a Light
+    vehicle is never caught by it (F-50)."""
+    from killhouse.core.events import EventLog
+    from killhouse.rulesets.firewall.teams import Team
+    from killhouse.rulesets.firewall.vehicles.build import make_vehicle
+    from killhouse.rulesets.firewall.vehicles.gunnery import splash_vehicles
+    game = _ash()
+    state = game.state
+    car = make_vehicle("bug", "gang", sample("city_bug"), gutz=8, experience="normal", drive=0,
+                       anchor=(0, 40), facing="n")  # footprint x 0..1, y 40..42
+    state.vehicles["bug"] = car
+    state.teams[car.team] = Team(car.team, "gang", (), None)
+    stamp(state.board, car)
+    state.figures["mildred"].cell = (4, 41)  # 3 squares from (1, 41)
+    log = EventLog()
+    assert splash_vehicles(state, "corp_arms_mg_22", None, "S", "mildred", "guard-a", log) \
+        == ["bug"]
+    assert car.gutz == 4
+    state.figures["mildred"].cell = (5, 41)  # 4 squares: outside 5 cm
+    assert splash_vehicles(state, "corp_arms_mg_22", None, "S", "mildred", "guard-a") == []
+    car.armour = "light"
+    state.figures["mildred"].cell = (4, 41)
+    assert splash_vehicles(state, "corp_arms_mg_22", None, "S", "mildred", "guard-a") == []

@@ -33,6 +33,7 @@ from killhouse.rulesets.firewall.state import FirewallState, _aware, _mine, _tea
 from killhouse.rulesets.firewall.tables import tables
 from killhouse.rulesets.firewall.taskorders import _roller_result
 from killhouse.rulesets.firewall.teams import Figure, Status, bonus_for
+from killhouse.rulesets.firewall.vehicles.sight import figures_seen
 from killhouse.rulesets.firewall.vision import seen_by_side
 
 
@@ -72,8 +73,8 @@ def shoot_options(state: FirewallState, side: str) -> Iterable[Action]:
     for f in _team_figures(state, side):
         if f.combat_used or not _aware(state, f) or f.carrying is not None:
             continue
-        if seen is None:
-            seen = seen_by_side(state.board, state.figures, side)
+        if seen is None:  # vehicles hook: figures seen from the side's vehicles count (F-159)
+            seen = figures_seen(state.board, state.figures, state.vehicles, side)
         for wid, grenade in _launchers(f):
             for target in state.figures.values():
                 if target.id not in seen or target.side == side:
@@ -101,7 +102,8 @@ def _combat_allowed(state: FirewallState, action: Action) -> None:
     if f.carrying is not None:
         raise IllegalActionError("a carrier cannot shoot or fight in close combat (F-54)")
     target = str(action.get("target"))
-    if target not in seen_by_side(state.board, state.figures, action.side):
+    if target not in figures_seen(state.board, state.figures, state.vehicles,
+                                  action.side):  # vehicles hook (F-159)
         raise IllegalActionError(f"{target} is not a figure the side sees")
 
 
@@ -113,8 +115,13 @@ def check_shoot(state: FirewallState, action: Action) -> None:
 
 
 def shoot(state: FirewallState, action: Action, chance: Chance, log: EventLog) -> None:
-    resolve_shot(state.board, state.figures, state.teams, _shot(action), chance, log,
-                 night=state.night, sides=state.sides)
+    shot = _shot(action)
+    report = resolve_shot(state.board, state.figures, state.teams, shot, chance, log,
+                          night=state.night, sides=state.sides)
+    if state.vehicles:  # vehicles hook: vehicles inside the burst's radii (F-151)
+        from killhouse.rulesets.firewall.vehicles.gunnery import splash_vehicles
+        splash_vehicles(state, shot.weapon, shot.grenade, report.result, shot.target,
+                        shot.firer, log)
     state.combat_happened = True
     state.last = (str(action.get("figure")), "shoot", "")
 
