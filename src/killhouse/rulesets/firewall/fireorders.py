@@ -57,6 +57,13 @@ def _launchers(f: Figure) -> list[tuple[str, str | None]]:
     return pairs
 
 
+def _area(weapon: str, grenade: str | None) -> bool:
+    """Whether an attack at a figure has radius effects (§7.4.1): bursts, and SS(A) and Guns,
+    which resolve as B or B(HMG) against infantry."""
+    fire = tables().grenade(grenade).fire if grenade else tables().weapons[weapon].mode().fire
+    return fire in ("B", "B(MG)", "B(HMG)", "VMG", "SS(A)", "AV(L)", "AV(M)", "AV(H)")
+
+
 def _chance_of_success(gutz: int, modifier: int) -> Fraction:
     """P(S or CS) of a plain Gutz roll (§3), for bots' hints."""
     from killhouse.rulesets.firewall.gutz import classify
@@ -91,7 +98,9 @@ def shoot_options(state: FirewallState, side: str) -> Iterable[Action]:
                         "hostage": target.side == HOSTAGES,
                         "nonlethal": tables().weapons[wid].nonlethal or bool(
                             grenade and tables().grenade(grenade).nonlethal),
-                        "grenade": grenade is not None}))
+                        "grenade": grenade is not None,
+                        # vehicles hook: the attack has radii (bursts, SS(A) and Guns as B)
+                        "area": _area(wid, grenade)}))
     return out
 
 
