@@ -356,3 +356,144 @@ def test_a_carrier_and_its_load_get_in_together_and_out_together_when_destroyed(
     apply_effect(state, v, "kill")
     assert mayor.cell == g.cell and mayor.status is Status.KILLED
     assert not [p for p in game.ruleset.invariants(state) if "carried" in p]
+
+
+def test_a_vehicle_blocks_sight_and_movement_and_is_hidden_out_of_sight() -> None:
+    """F-24 / F-141: figures on either side of a vehicle do not see each other; a route
+    through its footprint is refused; an enemy vehicle behind a wall is in no view and no
+    known id until seen, then it is (and stays nameable, F-103)."""
+    from killhouse.rulesets.firewall.moving import MoveOrder, move_problem
+    from killhouse.rulesets.firewall.vehicles.scenario import after_vehicle_action
+    from killhouse.rulesets.firewall.vision import seen_by_side
+    game = _ash()
+    state = game.state
+    a, b = state.figures["guard-a"], state.figures["mildred"]
+    a.cell, b.cell = (1, 30), (1, 36)  # column 1, open street between
+    assert "mildred" in seen_by_side(state.board, state.figures, "mayor")
+    _bring(state, "apc", (0, 32), "n")  # footprint x 0..1, y 32..35: between them
+    assert "mildred" not in seen_by_side(state.board, state.figures, "mayor")
+    problem = move_problem(state.board, state.figures, MoveOrder("guard-a", "walk", ((1, 34),)))
+    assert problem is not None and "not passable" in problem
+    # the APC is seen by guard-a (the nearest footprint square is in sight)
+    assert "apc" in game.ruleset.known_ids(state, "mayor")
+    # behind the ruin's wall it is not
+    state.board.levels[0].terrain[31, 0:3] = 2  # a wall across x 0..2 at y 31
+    assert "apc" not in game.ruleset.known_ids(state, "mayor")
+    view = game.ruleset.view(state, "mayor")
+    assert "apc" not in [v["id"] for v in view["vehicles"]]
+    state.board.levels[0].terrain[31, 0:3] = 1
+    after_vehicle_action(state, game.log)  # seen now: remembered from here on
+    state.board.levels[0].terrain[31, 0:3] = 2
+    assert "apc" in game.ruleset.known_ids(state, "mayor")
+    assert "apc" not in [v["id"] for v in game.ruleset.view(state, "mayor")["vehicles"]]
+
+
+def test_vehicle_weapon_long_range_edge_and_embark_reach_in_play() -> None:
+    """The UAV's turret VMG (Long 100 cm = 41 squares, F-1) at a figure 41 squares from the
+    nearest footprint square, and one past; embarking from 2 cm (beside the footprint) and
+    from one square farther (F-48)."""
+    from killhouse.rulesets.firewall.vehicles.gunnery import VFire, vfire_problem
+    from killhouse.rulesets.firewall.vehicles.orders import embark_problem
+    game = _ash()
+    state = game.state
+    _bring(state, "uav", (0, 43), "n")  # footprint x 0..2, y 43..47
+    state.teams["uav-crew"].aware = True
+    m = state.figures["mildred"]
+    m.cell = (1, 2)
+    assert vfire_problem(state, VFire("uav", 1, "m1", "mildred")) is None
+    m.cell = (1, 1)
+    assert "beyond" in str(vfire_problem(state, VFire("uav", 1, "m1", "mildred")))
+    ok = state.figures["guard-a"]
+    ok.cell = (3, 44)  # beside the footprint: within 2 cm
+    assert embark_problem(state, ok, "uav") is None
+    ok.cell = (4, 44)  # one square farther
+    assert "within 2 cm" in str(embark_problem(state, ok, "uav"))
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ("sample: mercedes_uav", "sample: batmobile", "no sample vehicle 'batmobile'"),
+    ("arrives: 1D6,", "arrives: soon,", "expected a Turn or dice"),
+    ("facing: n, gutz: 8", "facing: ne, gutz: 8", "faces n, e, s or w"),
+    ("passengers: [malone,", "passengers: [nobody,", "expected a list of figure ids"),
+    ("type: thug, gutz: 5, at: \"ash:19,0\"", "type: thug, transport: hoverboard, gutz: 5, "
+     "at: \"ash:19,0\"", "no personal transport 'hoverboard'"),
+    ("sample: improvised_apc", "design: {chassis: motorbike, crew: [driver], passengers: 9, "
+     "move: {land: fast}, armour: soft}", "over the Motor bike's limit"),
+])
+def test_bad_vehicle_scenarios_get_one_clear_message(tmp_path: Path, old: str, new: str,
+                                                     message: str) -> None:
+    from killhouse.errors import ScenarioError
+    from killhouse.rulesets import get_ruleset
+    text = ASH.read_text()
+    assert old in text
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace(old, new, 1))
+    with pytest.raises(ScenarioError) as info:
+        scenario = load_scenario(bad)
+        if get_ruleset("firewall").check_scenario(scenario):
+            Game(scenario, 1)
+    assert message in str(info.value)
+    assert "bad.yaml:" in str(info.value)
+
+
+def test_a_rider_in_play_gets_on_moves_at_skateboard_speed_and_shoots_at_minus_3(
+        tmp_path: Path) -> None:
+    """§17.1: a figure with a skateboard gets on (a Movement action, no move), then a Turn
+    later runs at Full: 36 cm allowed (× 1.25 on a CS, the most a route may be), one step
+    past refused; its shots that Turn take −3 (F-46)."""
+    from killhouse.rulesets.firewall.fire import fire_terms
+    from killhouse.rulesets.firewall.moving import MoveOrder, move_problem
+    from killhouse.rulesets.firewall.shooting import Shot, shot_situation
+    from killhouse.rulesets.firewall.vehicles.orders import ride
+    from killhouse.rulesets.firewall.vehicles.transport import note_ride
+    from tests.rulesets.firewall.test_closecombat import Dice
+    text = ASH.read_text().replace('type: thug, gutz: 5, at: "ash:19,0"',
+                                   'type: thug, transport: skateboard, gutz: 5, at: "ash:19,0"')
+    path = tmp_path / "ride.yaml"
+    path.write_text(text)
+    game = Game(load_scenario(path), 1)
+    state = game.state
+    y = state.figures["yardie-1"]
+    assert y.transport == "skateboard" and not y.riding
+    state.active_team = "gaea"
+    ride(state, Action.make("gang", "ride", figure="yardie-1", on=True), Dice([2, 3]), game.log)
+    assert y.riding and y.move_used
+    y.move_used, y.cell = False, (0, 0)
+    # 36 × 1.25 = 45 cm: 18 squares down column 0 fit, 19 (47.5 cm) do not
+    assert move_problem(state.board, state.figures, MoveOrder("yardie-1", "run", ((0, 18),))) \
+        is None
+    assert "longer than" in str(move_problem(state.board, state.figures,
+                                             MoveOrder("yardie-1", "run", ((0, 19),))))
+    note_ride(y, "run")
+    y.cell, y.facing = (23, 16), (0, 1)
+    state.figures["guard-a"].cell = (23, 17)
+    terms = dict(fire_terms(shot_situation(state.board, state.figures, state.teams,
+                                           Shot("yardie-1", "guo_peng_model_49", "guard-a"))))
+    assert terms["transport"] == -3
+
+
+def test_a_burst_at_a_figure_catches_a_soft_vehicle_inside_its_radius_only() -> None:
+    """F-20 / F-151: an S of a B(HMG) burst (loss radius 5 cm = 3 squares) at a figure costs a
+    soft vehicle 4 Gutz when its nearest square is 3 squares away, nothing at 4; a Light
+    vehicle is never caught by it (F-50)."""
+    from killhouse.core.events import EventLog
+    from killhouse.rulesets.firewall.teams import Team
+    from killhouse.rulesets.firewall.vehicles.build import make_vehicle
+    from killhouse.rulesets.firewall.vehicles.gunnery import splash_vehicles
+    game = _ash()
+    state = game.state
+    car = make_vehicle("bug", "gang", sample("city_bug"), gutz=8, experience="normal", drive=0,
+                       anchor=(0, 40), facing="n")  # footprint x 0..1, y 40..42
+    state.vehicles["bug"] = car
+    state.teams[car.team] = Team(car.team, "gang", (), None)
+    stamp(state.board, car)
+    state.figures["mildred"].cell = (4, 41)  # 3 squares from (1, 41)
+    log = EventLog()
+    assert splash_vehicles(state, "corp_arms_mg_22", None, "S", "mildred", "guard-a", log) \
+        == ["bug"]
+    assert car.gutz == 4
+    state.figures["mildred"].cell = (5, 41)  # 4 squares: outside 5 cm
+    assert splash_vehicles(state, "corp_arms_mg_22", None, "S", "mildred", "guard-a") == []
+    car.armour = "light"
+    state.figures["mildred"].cell = (4, 41)
+    assert splash_vehicles(state, "corp_arms_mg_22", None, "S", "mildred", "guard-a") == []

@@ -198,10 +198,9 @@ class FirewallBot(BaselineBot):
             return 4000.0 if fig.get("carrying") == self.mayor else -10.0
         mayor = self._mayor_at(view)
         to = cell_of(action.hint.get("to"))
-        enemies = self._enemies(view)
-        if mayor is not None and to is not None and (_d2(to, mayor) <= 144 or enemies):
+        if mayor is not None and to is not None and _d2(to, mayor) <= 144:
             return 2000.0 - math.sqrt(_d2(to, mayor))
-        return -10.0
+        return -10.0  # stay aboard until the vehicle stands near the Mayor
 
     # -- choosing ----------------------------------------------------------------------
     def choose(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action:
@@ -227,7 +226,8 @@ class FirewallBot(BaselineBot):
         fig = mine.get(str(action.get("figure")), {})
         enemies = self._enemies(view)
         if kind == "activate":
-            return 100.0
+            crews = {v.get("team") for v in view.get("vehicles", []) if v.get("side") == self.side}
+            return 101.0 if action.get("team") in crews else 100.0  # vehicles move first
         if kind == "end":
             return 5.0
         if kind == "unjam":
@@ -267,6 +267,11 @@ class FirewallBot(BaselineBot):
             return -10.0
         p = float(hint.get("p", 0.0))
         target = str(action.get("target"))
+        to_cell = cell_of(hint.get("to"))
+        if self.role == "extract" and hint.get("area") and to_cell is not None:
+            mayor = self._mayor_at(view)
+            if mayor is not None and _d2(mayor, to_cell) <= BLAST_SQUARES ** 2:
+                return -50.0  # never a burst where it would catch the Mayor
         nonlethal = bool(hint.get("nonlethal"))
         if self.role == "snatch" and target == self.objectives.get("target"):
             if not nonlethal:

@@ -26,7 +26,7 @@ from killhouse.rulesets.firewall.clouds import (
     throw_cloud,
 )
 from killhouse.rulesets.firewall.drugs import drug_bonus
-from killhouse.rulesets.firewall.gutz import change_gutz, gutz_roll
+from killhouse.rulesets.firewall.gutz import Result, change_gutz, gutz_roll
 from killhouse.rulesets.firewall.jams import unjam_effect
 from killhouse.rulesets.firewall.objectives import HOSTAGES
 from killhouse.rulesets.firewall.shooting import HAND_GRENADE, Shot, resolve_shot, shot_problem
@@ -34,6 +34,7 @@ from killhouse.rulesets.firewall.state import FirewallState, _aware, _who_sees, 
 from killhouse.rulesets.firewall.tables import tables
 from killhouse.rulesets.firewall.taskorders import _roller_result
 from killhouse.rulesets.firewall.teams import Figure, Status, bonus_for
+from killhouse.rulesets.firewall.vehicles.sight import figures_seen
 from killhouse.rulesets.firewall.vision import seen_by_side
 
 
@@ -82,6 +83,13 @@ def _launchers(f: Figure) -> list[tuple[str, str | None]]:
     return pairs
 
 
+def _area(weapon: str, grenade: str | None) -> bool:
+    """Whether an attack at a figure has radius effects (§7.4.1): bursts, and SS(A) and Guns,
+    which resolve as B or B(HMG) against infantry."""
+    fire = tables().grenade(grenade).fire if grenade else tables().weapons[weapon].mode().fire
+    return fire in ("B", "B(MG)", "B(HMG)", "VMG", "SS(A)", "AV(L)", "AV(M)", "AV(H)")
+
+
 def _chance_of_success(gutz: int, modifier: int) -> Fraction:
     """P(S or CS) of a plain Gutz roll (§3), for bots' hints."""
     from killhouse.rulesets.firewall.gutz import classify
@@ -98,8 +106,8 @@ def shoot_options(state: FirewallState, side: str) -> Iterable[Action]:
     for f in team_figures(state, side):
         if f.combat_used or not _aware(state, f) or f.carrying is not None:
             continue
-        if seen is None:
-            seen = seen_by_side(state.board, state.figures, side)
+        if seen is None:  # vehicles hook: figures seen from the side's vehicles count (F-159)
+            seen = figures_seen(state.board, state.figures, state.vehicles, side)
         for wid, grenade in _launchers(f):
             for target in state.figures.values():
                 if target.id not in seen or target.side == side:
@@ -116,7 +124,9 @@ def shoot_options(state: FirewallState, side: str) -> Iterable[Action]:
                         "hostage": target.side == HOSTAGES,
                         "nonlethal": tables().weapons[wid].nonlethal or bool(
                             grenade and tables().grenade(grenade).nonlethal),
-                        "grenade": grenade is not None}))
+                        "grenade": grenade is not None,
+                        # vehicles hook: the attack has radii (bursts, SS(A) and Guns as B)
+                        "area": _area(wid, grenade)}))
                     weapon = tables().weapons[wid]
                     if weapon.shotgun:
                         out.append(Action.make(side, "shoot", figure=f.id, weapon=wid,
@@ -156,7 +166,8 @@ def _combat_allowed(state: FirewallState, action: Action) -> None:
     if f.carrying is not None:
         raise IllegalActionError("a carrier cannot shoot or fight in close combat (F-54)")
     target = str(action.get("target"))
-    if target not in seen_by_side(state.board, state.figures, action.side):
+    if target not in figures_seen(state.board, state.figures, state.vehicles,
+                                  action.side):  # vehicles hook (F-159)
         raise IllegalActionError(f"{target} is not a figure the side sees")
 
 
@@ -174,18 +185,28 @@ def check_shoot(state: FirewallState, action: Action) -> None:
         raise IllegalActionError(problem)
 
 
+def _splash(state: FirewallState, shot: Shot, result: Result, log: EventLog) -> None:
+    """Vehicles inside a burst's radii take the shot's result too (vehicles hook, F-151)."""
+    if state.vehicles:
+        from killhouse.rulesets.firewall.vehicles.gunnery import splash_vehicles
+        splash_vehicles(state, shot.weapon, shot.grenade, result, shot.target, shot.firer, log)
+
+
 def shoot(state: FirewallState, action: Action, chance: Chance, log: EventLog) -> None:
     """One ranged attack, or two with two one-handed weapons (F-34): both declared first,
     both rolled at −3 even if the first fails; the second goes at its target as things stand
     after the first (ruling F-110), and is lost if the firer is out or the target is gone."""
-    resolve_shot(state.board, state.figures, state.teams, _shot(action), chance, log,
-                 night=state.night, sides=state.sides)
+    shot = _shot(action)
+    report = resolve_shot(state.board, state.figures, state.teams, shot, chance, log,
+                          night=state.night, sides=state.sides)
+    _splash(state, shot, report.result, log)
     second = _second(action)
     if second is not None:
         problem = shot_problem(state.board, state.figures, second, follow_up=True)
         if problem is None:
-            resolve_shot(state.board, state.figures, state.teams, second, chance, log,
-                         night=state.night, sides=state.sides, follow_up=True)
+            report = resolve_shot(state.board, state.figures, state.teams, second, chance, log,
+                                  night=state.night, sides=state.sides, follow_up=True)
+            _splash(state, second, report.result, log)
         else:
             f = state.figures[second.firer]
             log.emit("second-shot-lost", {"figure": f.id, "why": problem},

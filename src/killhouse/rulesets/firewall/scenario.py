@@ -25,6 +25,7 @@ from killhouse.scenario.model import Issue, Scenario
 FIGURE_KEYS = frozenset({
     "team", "leader", "type", "experience", "gutz", "armour", "grenades", "cyber", "skills",
     "cp", "leader_loss", "alarm", "arrives", "gas_mask", "drugs",
+    "transport",  # vehicles hook: personal transport (§17.1)
 })
 #: drugs whose critical failure hands the figure to a will not its own (Berserk, Paranoid):
 #: not built, so no scenario may carry them (ruling F-115)
@@ -248,6 +249,9 @@ def read_scenario(scenario: Scenario) -> tuple[Setup | None, list[Issue]]:
         if got is None:
             continue
         figure, team, leader, arrives = got
+        if "transport" in fspec.extra:  # vehicles hook: §17.1
+            from killhouse.rulesets.firewall.vehicles.scenario import read_transport
+            figure.transport = read_transport(fspec, issues)
         if team in sides:
             issues.append(Issue(f"{fspec.path}.team", f"team {team!r} has a side's name",
                                 "a team's name is secret from the other sides; a side's is not"))

@@ -208,7 +208,7 @@ def resolve_vfire(state: FirewallState, vf: VFire, chance: Chance, log: EventLog
     _vehicle_malfunction(state, v, mount, report.malfunction, crew)
     if v.active and v.gutz < tables().min_gutz:
         destroy(state, v)
-    splash_vehicles(state, mount.weapon, None, report.result, vf.target, v.id)
+    splash_vehicles(state, mount.weapon, None, report.result, vf.target, v.id, log)
     return report.result
 
 
@@ -446,7 +446,7 @@ def _hit_figures(state: FirewallState, hits: object, weapon: str,
 
 
 def splash_vehicles(state: FirewallState, weapon: str, grenade: str | None, result: Result,
-                    target: str, firer: str) -> list[str]:
+                    target: str, firer: str, log: EventLog | None = None) -> list[str]:
     """Ruling F-20 / F-151: vehicles inside a burst's radii around a figure target take the
     result too when the fire type can hurt their armour (CS inside the kill radius, S inside
     the loss radius); never suppressed."""
@@ -468,8 +468,14 @@ def splash_vehicles(state: FirewallState, weapon: str, grenade: str | None, resu
         if not can_affect_vehicle(attack, v.armour):
             continue
         if within(nearest_square(v, centre.cell), centre.cell, radius):
-            apply_effect(state, v, effect_on_vehicle(attack, result, v.armour))
+            effect = effect_on_vehicle(attack, result, v.armour)
+            destroyed = apply_effect(state, v, effect)
             hit.append(v.id)
+            if log is not None:
+                from killhouse.rulesets.firewall.vehicles.views import known_vehicle_ids
+                knows = frozenset(s for s in state.sides if v.id in known_vehicle_ids(state, s))
+                log.emit("vehicle-caught", {"vehicle": v.id, "result": result,
+                                            "effect": effect, "destroyed": destroyed}, knows)
     return hit
 
 

@@ -33,6 +33,9 @@ def narrate_vehicle(kind: str, d: Mapping[str, Any]) -> str | None:
                 else f"−{d['effect']} Gutz" if d.get("effect") != "kill" else "destroyed")
         return (f"{_who(d.get('firer'))} fires {d['weapon']} at {_who(d.get('vehicle'))}: "
                 f"{d['result']}; {what}.")
+    if kind == "vehicle-caught":
+        what = "destroyed" if d.get("destroyed") else f"effect {d.get('effect')}"
+        return f"{d['vehicle']} is caught in the burst ({d['result']}): {what}."
     if kind == "gunner-hit":
         out = "the pintle gunner is down" if d.get("gunner_out") else "the gunner stays"
         return (f"{_who(d.get('firer'))} fires {d['weapon']} at {d['vehicle']}'s pintle gunner:"

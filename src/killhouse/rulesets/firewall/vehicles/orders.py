@@ -197,7 +197,8 @@ def vfire_options(state: FirewallState, side: str) -> Iterable[Action]:
                     f = state.figures[target]
                     hint = {"role": "attack", "p": _p(v.gutz, mod), "to": [f.level, *f.cell],
                             "helpless": f.status is Status.INCAPACITATED,
-                            "hostage": False, "nonlethal": False, "grenade": False}
+                            "hostage": False, "nonlethal": False, "grenade": False,
+                            "area": True}  # VMG and Guns at figures have radii
                 out.append(dataclasses.replace(act, hint=hint))
     return out
 

@@ -133,6 +133,17 @@ def read_vehicle(scenario: Scenario, j: int, obj: Any, figures: dict[str, Figure
     return v
 
 
+def read_transport(fspec: Any, issues: list[Issue]) -> str | None:
+    """A figure's ``transport`` key: pedal_bike, roller_blades or skateboard (§17.1); it
+    starts on foot and gets on with a ``ride`` action."""
+    kind = str(fspec.extra["transport"])
+    if kind not in catalogue().transport:
+        issues.append(Issue(f"{fspec.path}.transport", f"no personal transport {kind!r}",
+                            "known: " + ", ".join(catalogue().transport)))
+        return None
+    return kind
+
+
 def roll_arrivals(state: FirewallState, log: EventLog, chance: Any) -> None:
     """§18.2: "arrives 1D3+2 Turns after the start" is rolled at the first upkeep, seen by
     its side only; N Turns after the start means Turn N + 1 (F-55)."""
