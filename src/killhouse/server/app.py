@@ -104,8 +104,15 @@ def scenario_summary(path: Path, root: Path) -> dict[str, Any]:
     }
 
 
-def create_app(store: Store, scenarios: Path | None = None) -> FastAPI:
-    """The server app over ``store``; ``scenarios`` is the folder of shipped scenarios."""
+#: a game no socket has had open this long is let go from memory (ruling W-15)
+IDLE_SECONDS = 60.0
+
+
+def create_app(
+    store: Store, scenarios: Path | None = None, idle_seconds: float = IDLE_SECONDS
+) -> FastAPI:
+    """The server app over ``store``; ``scenarios`` is the folder of shipped scenarios;
+    games with no socket open for ``idle_seconds`` are let go from memory (W-15)."""
     rooms = Rooms(store)
     hub = Hub()
 
@@ -136,9 +143,19 @@ def create_app(store: Store, scenarios: Path | None = None) -> FastAPI:
         thread = store.listen(on_game, stop)
         # read the shipped scenarios while nobody waits, not on the first visitor's time
         warming = loop.run_in_executor(None, shipped)
+
+        async def sweeping() -> None:
+            while True:
+                await asyncio.sleep(max(1.0, idle_seconds / 4))
+                dropped = hub.sweep(rooms, idle_seconds)
+                if dropped:
+                    log.info("let go of %d idle games (kept in the store)", len(dropped))
+
+        sweeper = asyncio.create_task(sweeping())
         try:
             yield
         finally:
+            sweeper.cancel()
             stop.set()
             await warming
             if thread is not None:
