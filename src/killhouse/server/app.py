@@ -264,7 +264,7 @@ def create_app(
         prefix: list[dict[str, Any]] | None = None
         raw_seed: Any
         if data.get("from_game"):
-            text, name, raw_seed, prefix = _play_on(rooms, data)
+            text, name, raw_seed, prefix = await asyncio.to_thread(_play_on, rooms, data)
         elif data.get("text") is not None:
             text, name = _upload(data)
             raw_seed = data.get("seed")
@@ -318,14 +318,15 @@ def create_app(
         text, name = data.get("text"), Path(str(data.get("name") or "upload.jsonl")).name
         if not isinstance(text, str):
             raise ApiError("bad-request", "send the log as text")
-        scn, records = checked_log(text, name or "upload.jsonl")
+        # replaying a whole log to check it is a worker thread's job, not the event loop's
+        scn, records = await asyncio.to_thread(checked_log, text, name or "upload.jsonl")
         actions = [dict(r["action"]) for r in records if r.get("type") == "action"]
         seats = dict.fromkeys(scn.side_ids(), "human")  # nobody plays on unless asked to
         try:
-            room, tokens = rooms.create(
-                scn.source_text or "", scn.file, int(records[0]["seed"]), seats,
+            room, tokens = await asyncio.to_thread(functools.partial(
+                rooms.create, scn.source_text or "", scn.file, int(records[0]["seed"]), seats,
                 options={"log": name}, prefix=actions,
-            )
+            ))
         except ScenarioError as exc:
             raise ApiError("bad-log", f"error: {name}: {exc}") from exc
         return {
@@ -336,13 +337,13 @@ def create_app(
 
     @app.get("/api/games/{game_id}/board")
     async def board(game_id: str) -> dict[str, Any]:
-        room = rooms.get(game_id)
+        room = await asyncio.to_thread(rooms.get, game_id)
         return board_message(room)
 
     @app.post("/api/games/{game_id}/replay")
     async def replay(game_id: str, request: Request) -> dict[str, Any]:
         data = await read_json(request)
-        room = rooms.get(game_id)
+        room = await asyncio.to_thread(rooms.get, game_id)
         role = room.role_of(str(data.get("token", "")))
         if role is None:
             raise ApiError("bad-token", "that token opens no seat of this game")
@@ -422,12 +423,13 @@ def _play_on(
     role = source.role_of(str(data.get("token", "")))
     if role is None:
         raise ApiError("bad-token", "that token opens no seat of this game")
-    if role != UMPIRE and not source.game.over:
-        raise ApiError("forbidden", "play on from a finished game (or as its umpire)")
-    step = whole_number(data.get("step", 0), "step")
-    if not 0 <= step <= len(source.game.actions):
-        raise ApiError("bad-index", f"step must be 0 to {len(source.game.actions)}")
-    prefix = [a.to_json() for a in source.game.actions[:step]]
+    with source.lock:  # no seat's action half applied while the prefix is read
+        if role != UMPIRE and not source.game.over:
+            raise ApiError("forbidden", "play on from a finished game (or as its umpire)")
+        step = whole_number(data.get("step", 0), "step")
+        if not 0 <= step <= len(source.game.actions):
+            raise ApiError("bad-index", f"step must be 0 to {len(source.game.actions)}")
+        prefix = [a.to_json() for a in source.game.actions[:step]]
     return source.record.scenario, source.record.scenario_file, source.record.seed, prefix
 
 
