@@ -73,6 +73,9 @@ def test_a_restarted_server_rebuilds_the_game_by_replay(db_path: Path) -> None:
         _, state = hello(ws, token(game["links"]["ct"]))
         ws.send_json({"type": "action", "seq": 7, "action": pass_action(state["legal"])})
         assert ws.receive_json()["type"] == "ack"
+        # the AI answers after the ack (W-6), in a worker thread (W-14): the state pushed
+        # after the ack comes once its actions are committed too
+        assert ws.receive_json()["type"] == "state"
     expected = _fingerprint(client, game["game"])
     first.close()
     second = SqliteStore(db_path)
