@@ -41,7 +41,8 @@ def test_a_log_uploaded_on_the_start_page_replays_and_jumps_to_a_turn(
     page.goto(server.url + "/")
     page.set_input_files("#log-upload", str(bad))
     expect(page.locator("#log-problems")).to_have_text(
-        "error: bad.jsonl:1: not a killhouse game log (not JSON: Expecting value)")
+        "error: bad.jsonl:1: not a killhouse game log (not JSON: Expecting value)",
+        timeout=TIMEOUT)  # the page may still be reading the shipped scenarios
     page.set_input_files("#log-upload", str(log))
     page.wait_for_url("**/replay/**", timeout=TIMEOUT)
     page.wait_for_selector("svg.board")

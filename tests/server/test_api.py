@@ -73,6 +73,9 @@ def test_a_restarted_server_rebuilds_the_game_by_replay(db_path: Path) -> None:
         _, state = hello(ws, token(game["links"]["ct"]))
         ws.send_json({"type": "action", "seq": 7, "action": pass_action(state["legal"])})
         assert ws.receive_json()["type"] == "ack"
+        # the AI answers after the ack (W-6), in a worker thread (W-14): the state pushed
+        # after the ack comes once its actions are committed too
+        assert ws.receive_json()["type"] == "state"
     expected = _fingerprint(client, game["game"])
     first.close()
     second = SqliteStore(db_path)
@@ -330,3 +333,29 @@ def test_the_schema_check_words_each_bound() -> None:
     assert problem({"type": "boolean"}, 1) == "must be true or false, got a whole number"
     assert "one of he, smoke" in problem({"type": "string", "enum": ["he", "smoke"]}, "stun")
     assert action_problem({}, {"kind": "x"}) == ""  # no schema declared: the engine decides
+
+
+def test_a_game_no_socket_holds_is_let_go_and_loaded_again_on_hello(store: SqliteStore) -> None:
+    """Ruling W-15: memory holds the games being played; an idle one is replayed on demand."""
+    client = client_for(store)
+    rooms = client.app.state.rooms
+    hub = client.app.state.hub
+    game = open_game(client, EMBASSY, {"fbi": "human"})
+    gid = game["game"]
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        _, state = hello(ws, token(game["links"]["fbi"]))
+        ws.send_json({"type": "action", "seq": 1, "action": pass_action(state["legal"])})
+        assert ws.receive_json()["type"] == "ack"
+        played = ws.receive_json()
+        # a socket is open: never let go, however long ago anything happened
+        assert hub.sweep(rooms, 0.0) == []
+        assert rooms.loaded(gid) is not None
+    now = hub.idle_since[gid]
+    assert hub.sweep(rooms, 60.0, now + 59.9) == []  # one step short of idle: kept
+    assert hub.sweep(rooms, 60.0, now + 60.0) == [gid]
+    assert rooms.loaded(gid) is None
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        _, again = hello(ws, token(game["links"]["fbi"]))
+    assert rooms.loaded(gid) is not None
+    assert again["view"] == played["view"] and again["index"] == played["index"]
+    assert again["legal"] == played["legal"]

@@ -104,8 +104,15 @@ def scenario_summary(path: Path, root: Path) -> dict[str, Any]:
     }
 
 
-def create_app(store: Store, scenarios: Path | None = None) -> FastAPI:
-    """The server app over ``store``; ``scenarios`` is the folder of shipped scenarios."""
+#: a game no socket has had open this long is let go from memory (ruling W-15)
+IDLE_SECONDS = 60.0
+
+
+def create_app(
+    store: Store, scenarios: Path | None = None, idle_seconds: float = IDLE_SECONDS
+) -> FastAPI:
+    """The server app over ``store``; ``scenarios`` is the folder of shipped scenarios;
+    games with no socket open for ``idle_seconds`` are let go from memory (W-15)."""
     rooms = Rooms(store)
     hub = Hub()
 
@@ -136,9 +143,19 @@ def create_app(store: Store, scenarios: Path | None = None) -> FastAPI:
         thread = store.listen(on_game, stop)
         # read the shipped scenarios while nobody waits, not on the first visitor's time
         warming = loop.run_in_executor(None, shipped)
+
+        async def sweeping() -> None:
+            while True:
+                await asyncio.sleep(max(1.0, idle_seconds / 4))
+                dropped = hub.sweep(rooms, idle_seconds)
+                if dropped:
+                    log.info("let go of %d idle games (kept in the store)", len(dropped))
+
+        sweeper = asyncio.create_task(sweeping())
         try:
             yield
         finally:
+            sweeper.cancel()
             stop.set()
             await warming
             if thread is not None:
@@ -247,7 +264,7 @@ def create_app(store: Store, scenarios: Path | None = None) -> FastAPI:
         prefix: list[dict[str, Any]] | None = None
         raw_seed: Any
         if data.get("from_game"):
-            text, name, raw_seed, prefix = _play_on(rooms, data)
+            text, name, raw_seed, prefix = await asyncio.to_thread(_play_on, rooms, data)
         elif data.get("text") is not None:
             text, name = _upload(data)
             raw_seed = data.get("seed")
@@ -301,14 +318,15 @@ def create_app(store: Store, scenarios: Path | None = None) -> FastAPI:
         text, name = data.get("text"), Path(str(data.get("name") or "upload.jsonl")).name
         if not isinstance(text, str):
             raise ApiError("bad-request", "send the log as text")
-        scn, records = checked_log(text, name or "upload.jsonl")
+        # replaying a whole log to check it is a worker thread's job, not the event loop's
+        scn, records = await asyncio.to_thread(checked_log, text, name or "upload.jsonl")
         actions = [dict(r["action"]) for r in records if r.get("type") == "action"]
         seats = dict.fromkeys(scn.side_ids(), "human")  # nobody plays on unless asked to
         try:
-            room, tokens = rooms.create(
-                scn.source_text or "", scn.file, int(records[0]["seed"]), seats,
+            room, tokens = await asyncio.to_thread(functools.partial(
+                rooms.create, scn.source_text or "", scn.file, int(records[0]["seed"]), seats,
                 options={"log": name}, prefix=actions,
-            )
+            ))
         except ScenarioError as exc:
             raise ApiError("bad-log", f"error: {name}: {exc}") from exc
         return {
@@ -319,13 +337,13 @@ def create_app(store: Store, scenarios: Path | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}/board")
     async def board(game_id: str) -> dict[str, Any]:
-        room = rooms.get(game_id)
+        room = await asyncio.to_thread(rooms.get, game_id)
         return board_message(room)
 
     @app.post("/api/games/{game_id}/replay")
     async def replay(game_id: str, request: Request) -> dict[str, Any]:
         data = await read_json(request)
-        room = rooms.get(game_id)
+        room = await asyncio.to_thread(rooms.get, game_id)
         role = room.role_of(str(data.get("token", "")))
         if role is None:
             raise ApiError("bad-token", "that token opens no seat of this game")
@@ -405,12 +423,13 @@ def _play_on(
     role = source.role_of(str(data.get("token", "")))
     if role is None:
         raise ApiError("bad-token", "that token opens no seat of this game")
-    if role != UMPIRE and not source.game.over:
-        raise ApiError("forbidden", "play on from a finished game (or as its umpire)")
-    step = whole_number(data.get("step", 0), "step")
-    if not 0 <= step <= len(source.game.actions):
-        raise ApiError("bad-index", f"step must be 0 to {len(source.game.actions)}")
-    prefix = [a.to_json() for a in source.game.actions[:step]]
+    with source.lock:  # no seat's action half applied while the prefix is read
+        if role != UMPIRE and not source.game.over:
+            raise ApiError("forbidden", "play on from a finished game (or as its umpire)")
+        step = whole_number(data.get("step", 0), "step")
+        if not 0 <= step <= len(source.game.actions):
+            raise ApiError("bad-index", f"step must be 0 to {len(source.game.actions)}")
+        prefix = [a.to_json() for a in source.game.actions[:step]]
     return source.record.scenario, source.record.scenario_file, source.record.seed, prefix
 
 

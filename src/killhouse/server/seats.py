@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,12 +47,36 @@ class Hub:
     """The sockets open on each game, to broadcast new state to."""
 
     conns: dict[str, set[Conn]] = field(default_factory=dict)
+    #: game id -> when its last socket closed (``time.monotonic``)
+    idle_since: dict[str, float] = field(default_factory=dict)
 
     def add(self, game_id: str, conn: Conn) -> None:
         self.conns.setdefault(game_id, set()).add(conn)
+        self.idle_since.pop(game_id, None)
 
     def remove(self, game_id: str, conn: Conn) -> None:
-        self.conns.get(game_id, set()).discard(conn)
+        open_ = self.conns.get(game_id, set())
+        open_.discard(conn)
+        if not open_:
+            self.conns.pop(game_id, None)
+            self.idle_since[game_id] = time.monotonic()
+
+    def sweep(self, rooms: Rooms, idle: float, now: float | None = None) -> list[str]:
+        """Let go of the games no socket has had open for ``idle`` seconds (ruling W-15):
+        the store keeps them, and the next hello or request loads them again by replay.
+        A room some worker thread is using now is kept for the next sweep."""
+        now = time.monotonic() if now is None else now
+        dropped = []
+        for game_id in rooms.loaded_ids():
+            if self.conns.get(game_id):
+                continue
+            since = self.idle_since.setdefault(game_id, now)  # opened, never connected
+            room = rooms.loaded(game_id)
+            if now - since >= idle and room is not None and not room.lock.locked():
+                rooms.drop(game_id)
+                self.idle_since.pop(game_id, None)
+                dropped.append(game_id)
+        return dropped
 
     async def push(self, room: Room, conn: Conn, moved_only: bool = False) -> None:
         """Send ``conn`` its state with the events since what it was last sent (with

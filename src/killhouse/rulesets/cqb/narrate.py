@@ -121,8 +121,16 @@ def narrate(event: Event) -> str | None:
         return f"{d['figure']} takes aim{f' at {what}' if what else ''}."
     if k in ("hold", "wait", "stands"):
         return f"{d['figure']} {'goes on Hold' if k == 'hold' else k.rstrip('s') + 's'}."
-    if k in ("asked", "no-interrupt"):
-        return None
+    if k == "asked":  # only the side asked receives it
+        q = d.get("question")
+        if q == "interrupt":
+            return (f"{d['actor']} acts in sight: "
+                    f"{', '.join(d.get('eligible') or [])} may interrupt.")
+        if q == "together":
+            return f"{d['figure']} may act together with the figure acting."
+        return f"{d.get('figure', 'a figure')} may act now."
+    if k == "no-interrupt":
+        return "No interrupt."
     if k == "game-over":
         return f"Game over: {d.get('winner') or 'no winner'}: {d['reason']}."
     fields = " ".join(f"{key}={value}" for key, value in d.items())
