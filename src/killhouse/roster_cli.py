@@ -54,6 +54,9 @@ def new(
     reroll: Annotated[bool, typer.Option(
         "--reroll", help="scrap and roll again every man whose characteristics total 84 or less "
         "(56 for a Grunt): the player's option (13.1 step 7)")] = False,
+    joke_abilities: Annotated[bool, typer.Option(
+        "--joke-abilities", help="each Commando also rolls a joke auxiliary ability "
+        "(1d5, 12.3; ruling C-47)")] = False,
     skills: Annotated[str | None, typer.Option(help=SKILLS_HELP)] = None,
     wps: Annotated[str | None, typer.Option(help=WPS_HELP)] = None,
     abilities: Annotated[str | None, typer.Option(help=ABILITIES_HELP)] = None,
@@ -72,7 +75,8 @@ def new(
     if commandos + grunts == 0:
         raise KillhouseError("--commandos and --grunts: roll at least one man")
     request = NewMen({"commando": commandos, "grunt": grunts}, _names(names),
-                     _choices(skills, wps, abilities, grunt_skills, grunt_wps), reroll)
+                     _choices(skills, wps, abilities, grunt_skills, grunt_wps), reroll,
+                     joke_abilities)
     roster = new_roster(file, ruleset, request, seed, name, force, add)
     typer.echo(f"wrote {file}: {len(roster.men)} men (seed {seed}); rolls in {rolls_path(file)}")
     _show(roster, False)

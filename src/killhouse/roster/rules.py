@@ -25,6 +25,8 @@ class NewMen:
     names: Sequence[str] = ()
     choices: Mapping[str, Sequence[str]] = field(default_factory=dict)
     reroll: bool = False
+    #: roll a joke auxiliary ability for each Commando (a ruleset's own option, C-47)
+    jokes: bool = False
 
 
 @dataclass(frozen=True)

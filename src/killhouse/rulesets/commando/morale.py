@@ -87,7 +87,18 @@ def panic_situation(state: CommandoState, man: ManState) -> panic.PanicSituation
     return panic.PanicSituation(
         lead=lead_of(state, man), wound=man.wound(), observed_enemy=seen,
         first_sighting=seen and not man.seen_enemy, leader_near=near,
-        conditions=conditions(state, man))
+        conditions=conditions(state, man), dry_humour=dry_humour(state, man))
+
+
+def dry_humour(state: CommandoState, man: ManState) -> bool:
+    """Ruling C-47: with ``options.joke_abilities``, a Grunt whose leader has Dry Humour
+    panics 2 % less often."""
+    if state.scenario.options.get("joke_abilities") is not True:
+        return False
+    if man.ratings.kind is not Kind.GRUNT:
+        return False
+    leader = state.men.get(man.leader) if man.leader else None
+    return leader is not None and leader.ratings.auxiliary == "dry_humour"
 
 
 def check_panic(state: CommandoState, man: ManState, chance: Chance, log: EventLog) -> str:

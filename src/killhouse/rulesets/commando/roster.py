@@ -124,9 +124,9 @@ def read_ratings(spec: FigureSpec) -> tuple[Ratings | None, list[Issue]]:
         issues.append(Issue(f"{spec.path}.obs", "only a Doofus takes his Obs code from the "
                             "scenario", "Commandos and Grunts use the Hero Class Chart (C-3)"))
     aux = extra.get("auxiliary")
-    if aux is not None and aux not in ("chest_pounding", "dry_humour", "battle_yelling",
-                                       "beret_wearing", "cigar_chomping"):
-        issues.append(Issue(f"{spec.path}.auxiliary", f"unknown auxiliary ability {aux!r}"))
+    if aux is not None and aux not in tables().auxiliary:
+        issues.append(Issue(f"{spec.path}.auxiliary", f"unknown auxiliary ability {aux!r}",
+                            _hint(str(aux), tables().auxiliary)))
     if issues:
         return None, issues
     return Ratings(

@@ -72,6 +72,10 @@ class CommandoRuleset(FlowRuleset[CommandoState]):
             issues.append(Issue("options.defending", f"unknown side {defending!r}",
                                 "the side that takes the defenders' -20 (C-12), or none"))
         issues.extend(missions.read(scenario)[1])
+        jokes = scenario.options.get("joke_abilities", False)
+        if not isinstance(jokes, bool):
+            issues.append(Issue("options.joke_abilities", "must be true or false",
+                                "true plays Dry Humour (ruling C-47)"))
         time_out = scenario.options.get("time_out")
         if time_out is not None and (not isinstance(time_out, str) or not time_out.strip()):
             issues.append(Issue("options.time_out", "the turn limit's reason must be text",

@@ -207,6 +207,8 @@ class Tables:
     safe_cracking_lock_mult: float
     bonus: tuple[tuple[int, int], ...]
     ranks: tuple[str, ...]
+    #: the Auxiliary Combat Abilities Chart in its order (jokes, ruling C-47)
+    auxiliary: tuple[str, ...]
     doofus_obs: str
 
 
@@ -374,5 +376,6 @@ def tables() -> Tables:
         safe_cracking_lock_mult=float(chars["skills"]["safe_cracking"]["lock_mult"]),
         bonus=tuple((int(lo), int(p)) for lo, p in chars["bonus"]),
         ranks=tuple(chars["ranks"]),
+        auxiliary=tuple(str(a) for a in chars["auxiliary"]),
         doofus_obs=str(chars["doofus_obs"]),
     )

@@ -105,8 +105,10 @@ def allowance(kind: str, hero: int | None) -> dict[str, int]:
     }
 
 
-def new_man(chance: Chance, kind: str, name: str, reroll: bool, squad: str | None) -> Man:
-    """A man of ``kind`` rolled up, his choices still open (``record.to_choose``)."""
+def new_man(chance: Chance, kind: str, name: str, reroll: bool, squad: str | None,
+            jokes: bool = False) -> Man:
+    """A man of ``kind`` rolled up, his choices still open (``record.to_choose``); with
+    ``jokes`` a Commando also rolls his joke auxiliary ability (1d5 in chart order, C-47)."""
     c = campaign_tables()
     values, tries = roll_man(chance, kind, name, reroll)
     figure: dict[str, Any] = {
@@ -115,6 +117,10 @@ def new_man(chance: Chance, kind: str, name: str, reroll: bool, squad: str | Non
     }
     if kind == "commando":
         figure["abilities"] = []
+        if jokes:  # ruling C-47: one at random, 1d5 in chart order, only when asked for
+            chart = tables().auxiliary
+            face = chance.dice(1, len(chart), f"roster {name} auxiliary ability")[0]
+            figure["auxiliary"] = chart[face - 1]
     if squad is not None:
         figure["squad"] = squad
     hero = values.get("hero")

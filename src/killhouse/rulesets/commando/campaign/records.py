@@ -19,7 +19,7 @@ from killhouse.scenario.model import Issue
 MAX_CHARACTERISTIC = 40
 #: the best Skill Efficiency rating (digest 13.5); a skill rises at most 1 a mission
 BEST_SKILL = max(tables().efficiency.values())
-FIGURE_KEYS = ("man", "wps", "abilities", "squad")
+FIGURE_KEYS = ("man", "wps", "abilities", "squad", "auxiliary")
 RECORD_KEYS = ("age", "weeks", "rank", "missions", "rolled", "to_choose", "class", "extras",
                "since_promotion", "wait", "streak", "healing", "practice", "history")
 CLASSES = (*dict.fromkeys(row.name for row in tables().hero), "Beyond Price")
@@ -168,6 +168,14 @@ def _record(man: Man, path: str, kind: str, roster: Roster, issues: list[Issue])
         elif name != hero_class(hero).name:
             issues.append(Issue(f"{path}.record.class", f"Hero {hero} is {hero_class(hero).name}"
                                 f", not {name}", "digest 13.6"))
+    aux = man.figure.get("auxiliary")
+    if aux is not None:  # ruling C-47: a Commando's joke, from the chart
+        if kind != "commando":
+            issues.append(Issue(f"{path}.figure.auxiliary",
+                                "only a Commando rolls an auxiliary ability"))
+        elif aux not in tables().auxiliary:
+            issues.append(Issue(f"{path}.figure.auxiliary", f"unknown auxiliary ability {aux!r}",
+                                _hint(str(aux), tables().auxiliary)))
     squad = man.figure.get("squad")
     if squad is not None:
         leader = next((m for m in roster.men if m.name == squad), None)

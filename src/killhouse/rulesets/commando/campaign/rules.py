@@ -46,7 +46,7 @@ class CommandoCampaign:
         for i, name in enumerate(names):
             kind = "commando" if i < commandos else "grunt"
             squad = names[(i - commandos) % commandos] if kind == "grunt" and commandos else None
-            man = chargen.new_man(chance, kind, name, request.reroll, squad)
+            man = chargen.new_man(chance, kind, name, request.reroll, squad, request.jokes)
             choices = request.choices
             if kind == "grunt":
                 choices = {
@@ -99,7 +99,8 @@ class CommandoCampaign:
                 hero_class(hero).name if hero is not None else "",
                 ", ".join(f"{k} {v}" for k, v in man.skills.items()),
                 ", ".join(f"{k} +{v}" for k, v in f.get("wps", {}).items()),
-                ", ".join(f.get("abilities", [])),
+                ", ".join([*f.get("abilities", []),
+                           *([f"joke: {f['auxiliary']}"] if f.get("auxiliary") else [])]),
                 to_choose,
             ])
         return columns, rows
