@@ -6,11 +6,9 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections import Counter
-from collections.abc import Iterator
 
 import pytest
 
-from killhouse import rulesets
 from killhouse.core.chance import SeededChance
 from killhouse.core.events import EventLog
 from killhouse.core.rng import Rng
@@ -24,17 +22,6 @@ from killhouse.rulesets.commando.tables import tables
 from killhouse.scenario.loader import loads_scenario
 
 CHART = ("chest_pounding", "dry_humour", "battle_yelling", "beret_wearing", "cigar_chomping")
-
-
-@pytest.fixture(autouse=True)
-def commando_registered() -> Iterator[None]:
-    added = "commando" not in rulesets.REGISTRY
-    if added:
-        rulesets.register("commando", "killhouse.rulesets.commando.ruleset:CommandoRuleset")
-    yield
-    if added:
-        rulesets.REGISTRY.pop("commando", None)
-        rulesets._LOADED.pop("commando", None)
 
 
 def roll(seed: int, jokes: bool, commandos: int = 2, grunts: int = 2) -> tuple[list[Man], EventLog]:
