@@ -188,6 +188,32 @@ def test_side_board_draws_only_what_the_view_holds() -> None:
     assert body.count("C") == 1 and body.count("T") == 1 and body.count("h") == 0
 
 
+def test_boards_draw_vehicle_footprints_in_their_sides_lower_case_letter() -> None:
+    """Firewall vehicles (F-141) on the text boards: each footprint square in the owner's
+    letter in lower case, a wreck as %, figures on top; a side draws only the vehicles its
+    view lists."""
+    from tests.server.test_replay import _played
+
+    game = _played("firewall/escape_from_ash_end.yaml", 3, 150)
+    scenario = game.scenario
+    apc = game.state.vehicles["apc"]
+    assert apc.on_table and apc.status == "active"
+    marks = side_marks(scenario)
+    lines = umpire_board(scenario, game.ruleset.snapshot(game.state))
+    rows = lines[1:-1]
+    for x, y in apc.squares():  # a footprint is a wall (F-141): no figure stands on it
+        assert rows[y][x] == marks["gang"].lower(), (x, y, rows[y])
+    assert lines[-1].endswith("x out of the fight, lower case: that side's vehicle")
+    view = game.ruleset.view(game.state, "mayor")
+    mayor = side_board(scenario, view)
+    seen = any(v["id"] == "apc" for v in view.get("vehicles", []))
+    drawn = sum(row.count(marks["gang"].lower()) for row in mayor[1:-1])
+    assert (drawn > 0) is seen
+    wreck = {"at": [0, 2, 2], "side": "gang", "status": "destroyed", "squares": [[2, 2], [3, 2]]}
+    board = side_board(scenario, {"side": "mayor", "turn": 1, "vehicles": [wreck]})
+    assert board[3][2:4] == "%%" and board[-1].endswith(", % wreck")
+
+
 @pytest.mark.parametrize("side", ["fbi", "robbers", None])
 def test_play_board_as_a_side_or_the_umpire(side: str | None) -> None:
     from typer.testing import CliRunner

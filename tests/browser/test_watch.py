@@ -55,3 +55,29 @@ def test_a_log_uploaded_on_the_start_page_replays_and_jumps_to_a_turn(
     page.fill("#turn", "999")
     page.click("#goturn")
     expect(page.locator("#error")).to_contain_text("bad-index")
+
+
+def test_firewall_vehicles_are_drawn_on_the_board(
+    page: Page, server: ServerProcess, tmp_path: Path, artefacts: Path
+) -> None:
+    """Ruling F-141's footprints on the web board: the umpire sees every vehicle on the table
+    by its squares; a side sees an enemy vehicle only while it is in its view."""
+    from tests.server.test_replay import _log_text, _played
+
+    played = _played("firewall/escape_from_ash_end.yaml", 3, 150)
+    apc = played.state.vehicles["apc"]
+    assert apc.on_table
+    log = tmp_path / "ash.jsonl"
+    log.write_text(_log_text(played), encoding="utf-8")
+    page.goto(server.url + "/")
+    page.set_input_files("#log-upload", str(log))
+    page.wait_for_url("**/replay/**", timeout=TIMEOUT)
+    page.wait_for_selector("svg.board")
+    vehicle = page.locator('svg.board g.vehicle[data-vehicle="apc"]')
+    expect(vehicle).to_have_count(1, timeout=TIMEOUT)
+    assert vehicle.locator("rect").count() == len(apc.squares())
+    page.screenshot(path=str(artefacts / "firewall-vehicle.png"))
+    seen = played.ruleset.view(played.state, "mayor").get("vehicles", [])
+    page.select_option("#perspective", "mayor")
+    expect(page.locator('svg.board g.vehicle[data-vehicle="apc"]')).to_have_count(
+        1 if any(v["id"] == "apc" for v in seen) else 0, timeout=TIMEOUT)

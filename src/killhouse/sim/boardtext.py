@@ -35,6 +35,8 @@ _DOOR_STATES = {"open": Terrain.DOOR_OPEN, "closed": Terrain.DOOR_CLOSED}
 _DOOR_STATES["locked"] = Terrain.DOOR_LOCKED
 #: marks for figures that are not sides' fighters, and for those out of the fight
 HOSTAGE, DOWN, MEMORY = "h", "x", "?"
+#: a wrecked vehicle's squares (a running one is drawn in its side's letter, lower case)
+WRECK = "%"
 
 
 def side_marks(scenario: Scenario) -> dict[str, str]:
@@ -81,15 +83,35 @@ def _mark(figure: Mapping[str, Any], marks: Mapping[str, str]) -> str:
     return HOSTAGE
 
 
+def vehicle_squares(
+    entries: object, marks: Mapping[str, str]
+) -> list[tuple[tuple[int, int, int], str]]:
+    """Every footprint square of the vehicles listed (a view's or snapshot's ``vehicles``):
+    the owner's letter in lower case, a wreck as ``%``."""
+    out: list[tuple[tuple[int, int, int], str]] = []
+    for vehicle in entries if isinstance(entries, list) else ():
+        if not isinstance(vehicle, Mapping) or (at := _place(vehicle.get("at"))) is None:
+            continue
+        side = vehicle.get("side")
+        mark = (WRECK if vehicle.get("status") == "destroyed"
+                else marks.get(side, "v").lower() if isinstance(side, str) else "v")
+        for square in vehicle.get("squares") or ():
+            if isinstance(square, list | tuple) and len(square) == 2:
+                out.append(((at[0], int(square[0]), int(square[1])), mark))
+    return out
+
+
 def draw(
     scenario: Scenario,
     terrain: Sequence[np.ndarray[Any, Any]],
     figures: Iterable[tuple[tuple[int, int, int], str]],
     title: str,
+    vehicles: Sequence[tuple[tuple[int, int, int], str]] = (),
 ) -> list[str]:
-    """The levels as rows of symbols with the figures drawn on top, and a key."""
+    """The levels as rows of symbols with the vehicles, then the figures, drawn on top, and
+    a key."""
     grids = [[[SYMBOLS.get(int(c), "?") for c in row] for row in level] for level in terrain]
-    for (level, x, y), mark in figures:
+    for (level, x, y), mark in [*vehicles, *figures]:
         if 0 <= level < len(grids) and 0 <= y < len(grids[level]) and 0 <= x < len(grids[level][y]):
             grids[level][y][x] = mark
     lines = [f"== {title} =="]
@@ -99,7 +121,9 @@ def draw(
         lines.extend("".join(row).rstrip() for row in grid)
     marks = side_marks(scenario)
     key = ", ".join(f"{m} {side}" for side, m in marks.items())
-    lines.append(f"key: {key}, {HOSTAGE} hostage, {DOWN} out of the fight")
+    wrecks = f", {WRECK} wreck" if any(m == WRECK for _, m in vehicles) else ""
+    cars = f", lower case: that side's vehicle{wrecks}" if vehicles else ""
+    lines.append(f"key: {key}, {HOSTAGE} hostage, {DOWN} out of the fight{cars}")
     return lines
 
 
@@ -113,7 +137,8 @@ def umpire_board(scenario: Scenario, snapshot: Mapping[str, Any]) -> list[str]:
             figures.append((place, _mark(figure, marks)))
     # the active ones last, so a figure standing is not hidden by one lying on the same cell
     figures.sort(key=lambda item: item[1] == DOWN, reverse=True)
-    return draw(scenario, terrain, figures, f"turn {snapshot.get('turn', '?')}, umpire")
+    return draw(scenario, terrain, figures, f"turn {snapshot.get('turn', '?')}, umpire",
+                vehicle_squares(snapshot.get("vehicles"), marks))
 
 
 def side_board(scenario: Scenario, view: Mapping[str, Any]) -> list[str]:
@@ -135,4 +160,4 @@ def side_board(scenario: Scenario, view: Mapping[str, Any]) -> list[str]:
                 figures.append((place, MEMORY if remembered else _mark(figure, marks)))
     side = view.get("side", "?")
     title = f"turn {view.get('turn', '?')}, as side {side} knows it ({MEMORY}: last seen there)"
-    return draw(scenario, terrain, figures, title)
+    return draw(scenario, terrain, figures, title, vehicle_squares(view.get("vehicles"), marks))

@@ -177,9 +177,23 @@ export function drawBoard(board, opts) {
     }
     svg.append(el("text", { x: x2, y: y2 + 5, "text-anchor": "middle", class: "sound" }, "♪"));
   }
-  const figs = el("g", { class: "figures" });
   const sideIds = opts.sides || [];
   const colour = (side) => SIDE_COLOURS[Math.max(0, sideIds.indexOf(side)) % SIDE_COLOURS.length];
+  // vehicles (firewall §17): each footprint square in the owner's colour, the name on its anchor
+  const vehs = el("g", { class: "vehicles" });
+  for (const v of view.vehicles || []) {
+    if (!isCell(v.at) || v.at[0] !== level) continue;
+    const wreck = v.status === "destroyed";
+    const g = el("g", { class: `vehicle${wreck ? " wreck" : ""}`, "data-vehicle": v.id });
+    for (const [x, y] of v.squares || []) {
+      g.append(el("rect", { x: x * S + 1, y: y * S + 1, width: S - 2, height: S - 2, rx: 3, fill: wreck ? "#555" : colour(v.side), "fill-opacity": 0.55, stroke: "#000", "stroke-width": 1 }));
+    }
+    g.append(el("text", { x: v.at[1] * S + S / 2, y: v.at[2] * S + S / 2 + 4, "text-anchor": "middle", class: "fid" }, String(v.name || v.id).slice(0, 6)));
+    g.append(el("title", {}, `${v.name || v.id} (${v.side}, ${v.armour || ""} armour, facing ${v.facing || "?"}) ${v.status || ""}`.trim()));
+    vehs.append(g);
+  }
+  svg.append(vehs);
+  const figs = el("g", { class: "figures" });
   const drawFig = (f, cls, extra = "") => {
     if (!isCell(f.at) || f.at[0] !== level) return;
     const cx = f.at[1] * S + S / 2, cy = f.at[2] * S + S / 2;

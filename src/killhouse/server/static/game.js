@@ -180,7 +180,7 @@ function legalOf(seat) {
 function renderBoard(seat) {
   const st = seat.state;
   const legal = legalOf(seat);
-  const view = st.role === "umpire" ? { figures: st.view.figures || [] } : (st.view || {});
+  const view = st.role === "umpire" ? { figures: st.view.figures || [], vehicles: st.view.vehicles || [] } : (st.view || {});
   const schema = ui.form && ui.schemas[ui.form.kind];
   let targets = new Map();
   if (schema) {
