@@ -30,7 +30,14 @@ from killhouse.rulesets.firewall.gutz import Result, change_gutz, gutz_roll
 from killhouse.rulesets.firewall.jams import unjam_effect
 from killhouse.rulesets.firewall.objectives import HOSTAGES
 from killhouse.rulesets.firewall.shooting import HAND_GRENADE, Shot, resolve_shot, shot_problem
-from killhouse.rulesets.firewall.state import FirewallState, _aware, _who_sees, mine, team_figures
+from killhouse.rulesets.firewall.state import (
+    FirewallState,
+    _aware,
+    _who_sees,
+    combat_figure,
+    mine,
+    team_figures,
+)
 from killhouse.rulesets.firewall.tables import tables
 from killhouse.rulesets.firewall.taskorders import _roller_result
 from killhouse.rulesets.firewall.teams import Figure, Status, bonus_for
@@ -160,11 +167,7 @@ def _pair_options(state: FirewallState, f: Figure, side: str, seen: set[str]) ->
 
 
 def _combat_allowed(state: FirewallState, action: Action) -> None:
-    f = mine(state, action)
-    if not _aware(state, f):
-        raise IllegalActionError("a team not yet aware of the enemy takes no Combat actions (F-16)")
-    if f.carrying is not None:
-        raise IllegalActionError("a carrier cannot shoot or fight in close combat (F-54)")
+    combat_figure(state, action)
     target = str(action.get("target"))
     if target not in figures_seen(state.board, state.figures, state.vehicles,
                                   action.side):  # vehicles hook (F-159)
@@ -357,11 +360,7 @@ def cloud_options(state: FirewallState, side: str) -> Iterable[Action]:
 
 
 def check_cloud(state: FirewallState, action: Action) -> None:
-    f = mine(state, action)
-    if not _aware(state, f):
-        raise IllegalActionError("a team not yet aware of the enemy takes no Combat actions (F-16)")
-    if f.carrying is not None:
-        raise IllegalActionError("a carrier cannot shoot or fight in close combat (F-54)")
+    f = combat_figure(state, action)
     at = action.get("at")
     problem = cloud_problem(state.board, state.figures, f.id, str(action.get("weapon")),
                             str(action.get("grenade")), _at(action), int(at[0]))
@@ -438,11 +437,7 @@ def blast_options(state: FirewallState, side: str) -> Iterable[Action]:
 
 
 def check_blast(state: FirewallState, action: Action) -> None:
-    f = mine(state, action)
-    if not _aware(state, f):
-        raise IllegalActionError("a team not yet aware of the enemy takes no Combat actions (F-16)")
-    if f.carrying is not None:
-        raise IllegalActionError("a carrier cannot shoot or fight in close combat (F-54)")
+    f = combat_figure(state, action)
     grenade = action.get("grenade")
     problem = section_problem(state.board, state.figures, state.sections, f.id,
                               str(action.get("weapon")), str(action.get("section")),

@@ -158,5 +158,16 @@ def mine(state: FirewallState, action: Action) -> Figure:
     return figure
 
 
+def combat_figure(state: FirewallState, action: Action) -> Figure:
+    """The acting figure of a Combat action, refused while its team is unaware (F-16) or it
+    carries someone (F-54)."""
+    figure = mine(state, action)
+    if not _aware(state, figure):
+        raise IllegalActionError("a team not yet aware of the enemy takes no Combat actions (F-16)")
+    if figure.carrying is not None:
+        raise IllegalActionError("a carrier cannot shoot or fight in close combat (F-54)")
+    return figure
+
+
 def _gm(state: FirewallState) -> frozenset[str]:
     return frozenset(s for s in state.sides if s not in state.players)

@@ -256,12 +256,8 @@ def at_vehicle_options(state: FirewallState, side: str) -> Iterable[Action]:
 
 
 def check_at_vehicle(state: FirewallState, action: Action) -> None:
-    from killhouse.rulesets.firewall.state import _aware, mine
-    f = mine(state, action)
-    if not _aware(state, f):
-        raise IllegalActionError("a team not yet aware of the enemy takes no Combat actions (F-16)")
-    if f.carrying is not None:
-        raise IllegalActionError("a carrier cannot shoot or fight in close combat (F-54)")
+    from killhouse.rulesets.firewall.state import combat_figure
+    combat_figure(state, action)
     problem = at_vehicle_problem(state, _at(action))
     if problem is not None:
         raise IllegalActionError(problem)
@@ -616,12 +612,8 @@ def assault_options(state: FirewallState, side: str) -> Iterable[Action]:
 
 
 def check_assault(state: FirewallState, action: Action) -> None:
-    from killhouse.rulesets.firewall.state import _aware, mine
-    f = mine(state, action)
-    if not _aware(state, f):
-        raise IllegalActionError("a team not yet aware of the enemy takes no Combat actions (F-16)")
-    if f.carrying is not None:
-        raise IllegalActionError("a carrier cannot shoot or fight in close combat (F-54)")
+    from killhouse.rulesets.firewall.state import combat_figure
+    combat_figure(state, action)
     problem = assault_problem(state, _assault(action))
     if problem is not None:
         raise IllegalActionError(problem)
