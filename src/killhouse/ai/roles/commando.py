@@ -115,6 +115,10 @@ class CommandoBot(BaselineBot):
         by_kind: dict[str, list[Action]] = {}
         for a in actions:
             by_kind.setdefault(a.kind, []).append(a)
+        if "inspire" in by_kind:  # Inspire Men in Battle: cancel every panic it can (C-185)
+            return by_kind["inspire"][0]
+        if "panic" in by_kind:
+            return by_kind["panic"][0]
         melee = self.h2h_choice(by_kind)
         if melee is not None:
             return melee
@@ -413,6 +417,8 @@ class CommandoBot(BaselineBot):
             return by_kind["strike"][0]
         if "ready" in by_kind:
             return by_kind["ready"][0]
+        if "leave" in by_kind:  # a Preserving man must try to disengage (C-186)
+            return by_kind["leave"][0]
         return None
 
     def way_in(self, view: dict[str, Any], by_kind: dict[str, list[Action]]) -> Action | None:

@@ -10,11 +10,13 @@ the turn and checks who has won.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from killhouse.core.cells import Cell
 from killhouse.core.chance import Chance
 from killhouse.core.events import Audience, EventLog
+from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action, Result
 from killhouse.rulesets.commando import (
     aid,
@@ -25,6 +27,7 @@ from killhouse.rulesets.commando import (
     firing,
     ground,
     h2hflow,
+    inspire,
     lights,
     maptasks,
     morale,
@@ -35,12 +38,14 @@ from killhouse.rulesets.commando import (
     tasks,
     turn,
     wire,
+    withdrawal,
 )
 from killhouse.rulesets.commando.dice import distance
 from killhouse.rulesets.commando.men import ManState, Posture
 from killhouse.rulesets.commando.state import ACTIVATE, OVER, PLOT, CommandoState
 from killhouse.rulesets.commando.tables import tables
 from killhouse.rulesets.kit import Arg, Flow, Move, Phase, Reaction, Window
+from killhouse.rulesets.kit.flow import Check
 
 #: the compass steps, in the order C-80 breaks ties
 COMPASS = {"n": (0, -1), "ne": (1, -1), "e": (1, 0), "se": (1, 1),
@@ -300,11 +305,23 @@ def do_activate(state: CommandoState, action: Action, chance: Chance, log: Event
     tasks.pay_op_fire_fee(man)  # ruling C-26: at his first op fire or his phase-6 start
     log.emit("activates", {"figure": man.id, "tp": man.tp}, audience_of(state, man.id))
     # ruling C-14: a Grunt or Doofus checks panic before he first spends TP this turn
-    result = morale.check_panic(state, man, chance, log)
+    result = morale.check_panic(state, man, chance, log, ask=True)
+    if inspire.pending_panic(state) is not None:
+        return  # ruling C-185: the side answers first (inspire or panic)
     if result != "steady":
         morale.play_out(state, man, result, chance, log)
         if state.result is None:
             end_activation(state, log)
+        return
+    withdrawal.begin(state, man, log)  # ruling C-186
+
+
+def after_activation_check(state: CommandoState, man: ManState, log: EventLog) -> None:
+    """His panic was cancelled (C-185): the forced move of a Preserving man comes next
+    (C-186); his activation ends at once if he has no TP."""
+    withdrawal.begin(state, man, log)
+    if man.tp + man.move_tp <= 0:
+        end_activation(state, log)
 
 
 def end_options(state: CommandoState, side: str) -> Iterable[Action]:
@@ -321,6 +338,7 @@ def end_activation(state: CommandoState, log: EventLog) -> None:
     if man is None:
         return
     log.emit("activation-ends", {"figure": man}, audience_of(state, man))
+    state.forced.pop(withdrawal.KEY, None)
     state.active_man = None
     side = state.men[man].side
     if not check_victory(state, log):
@@ -413,7 +431,10 @@ def continue_activation(state: CommandoState, log: EventLog) -> None:
     """His activation ends when he is out of action or has no TP left."""
     man = current(state)
     if not man.active() or man.tp + man.move_tp <= 0:
+        state.forced.pop(withdrawal.KEY, None)
         end_activation(state, log)
+        return
+    withdrawal.review(state, man, log)  # ruling C-186: is his forced move done?
 
 
 def opfire_options(state: CommandoState, side: str) -> Iterable[Action]:
@@ -456,16 +477,84 @@ def resume_opfire(state: CommandoState, window: Window, chance: Chance, log: Eve
         continue_activation(state, log)
 
 
+#: what a man up a tree may do (ruling C-188): fire, throw, launch, reload, come down
+ALOFT_MOVES = frozenset({"fire", "aim", "semi", "spray", "snipe", "reload", "exchange",
+                         "prepare", "throw", "launch", "load", "detonate", "end", "tree",
+                         "inspire", "panic", "activate"})
+
+
+def forced_reason(state: CommandoState, kind: str) -> str | None:
+    """Why a task of the activation phase is not possible now, when something comes first:
+    a panic waiting for Inspire (C-185), a Preserving man's forced move (C-186), a man up a
+    tree (C-188)."""
+    if kind in ("inspire", "panic"):
+        return None
+    if inspire.pending_panic(state) is not None:
+        return "a panic waits for the side's answer first: inspire or panic (C-185)"
+    if withdrawal.allowed(state) is not None and kind != "step":
+        return ("a Preserving man must first step out of the LOS of every observed enemy "
+                "(C-186)")
+    man = state.men.get(state.active_man) if state.active_man else None
+    if man is not None and man.aloft and kind not in ALOFT_MOVES:
+        return f"{man.id} is up a tree: he must come down first (tree down, 20 TP; C-188)"
+    return None
+
+
+def _gated(move: Move[CommandoState]) -> Move[CommandoState]:
+    """An activation move that yields to ``forced_reason``; a forced move's steps are only
+    those toward cover (C-186)."""
+    inner_options, inner_check = move.options, move.check
+
+    def options(state: CommandoState, side: str) -> Iterable[Action]:
+        if state.phase != ACTIVATE:
+            return inner_options(state, side)
+        if forced_reason(state, move.kind) is not None:
+            return []
+        found = inner_options(state, side)
+        squares = withdrawal.allowed(state) if move.kind == "step" else None
+        if squares is None:
+            return found
+        return [a for a in found if _landing_of(a) in squares]
+
+    def why_not(state: CommandoState, action: Action) -> str:
+        reason = forced_reason(state, move.kind) if state.phase == ACTIVATE else None
+        if reason is None and move.kind == "step" and withdrawal.allowed(state) is not None:
+            reason = ("a Preserving man's forced move goes only to squares from which he can "
+                      "still get out of every observed enemy's LOS (C-186)")
+        if reason is None and move.why_not is not None:
+            reason = move.why_not(state, action)
+        return reason or f"{action} is not a legal choice now"
+
+    check: Check[CommandoState] | None = None
+    if inner_check is not None:
+        def check(state: CommandoState, action: Action) -> None:
+            reason = forced_reason(state, move.kind) if state.phase == ACTIVATE else None
+            if reason is not None:
+                raise IllegalActionError(reason)
+            inner_check(state, action)
+
+    return replace(move, options=options, check=check, why_not=why_not)
+
+
+def _landing_of(action: Action) -> Cell | None:
+    to = action.hint.get("to") if action.hint else None
+    return Cell(*to) if isinstance(to, list) else None
+
+
 def _one(kind: str, options: Any, resolve: Any, args: tuple[Arg, ...] = (),
          help: str = "") -> Move[CommandoState]:
     return Move(kind, args, options, resolve, help=help)
 
 
 FIGURE = Arg("figure", "figure", help="the man")
+GATED = frozenset(("step", "posture", "fire", "door", "reload", "end", "climb", "force",
+                   "pick", "operate", "destroy", "revive", "clip", "exchange", "tree",
+                   *firing.KINDS, *ordnance.KINDS))
 FLOW: Flow[CommandoState] = Flow(
     phases=[
         Phase(PLOT, "simultaneous",
-              lambda s: [x for x in s.sides if x not in s.committed], ("plot", "commit"),
+              lambda s: [x for x in s.sides if x not in s.committed],
+              ("plot", "commit", "inspire"),
               "secret opportunity-fire plot: name the men who will hold fire, then commit",
               done=plotted_all, advance=h2hflow.after_plot),
         Phase(h2hflow.H2H, "simultaneous", h2hflow.deciders,
@@ -477,11 +566,11 @@ FLOW: Flow[CommandoState] = Flow(
               lambda s: [] if s.active_side is None else [s.active_side],
               ("activate", "step", "posture", "fire", "door", "reload", "end",
                "climb", "force", "pick", "operate", "destroy", "revive", "clip", "exchange",
-               *firing.KINDS, *ordnance.KINDS),
+               *firing.KINDS, *ordnance.KINDS, "inspire", "panic"),
               "activate one man, then spend his Task Points task by task",
               done=activations_done, advance=bookkeeping),
     ],
-    moves=[
+    moves=[_gated(m) if m.kind in GATED else m for m in [
         _one("plot", plot_options, do_plot, (FIGURE,), "plot a man for opportunity fire"),
         _one("commit", lambda s, side: [Action.make(side, "commit")], do_commit,
              help="the plot is complete"),
@@ -539,7 +628,12 @@ FLOW: Flow[CommandoState] = Flow(
              help="no opportunity fire (or no Mobile Overwatch)"),
         Move("overwatch", (FIGURE, Arg("target", "id")), overwatch.options, None,
              help="Mobile Overwatch: the man fired at fires back at once (fire cost + 9 TP)"),
-    ],
+        _one("inspire", inspire.inspire_options, inspire.do_inspire,
+             (FIGURE, Arg("man", "id")),
+             "Inspire Men in Battle: cancel a panic or Preserving of a man he leads (C-185)"),
+        _one("panic", inspire.panic_options, inspire.do_panic, (FIGURE,),
+             "let a panic stand (it is played out; C-185)"),
+    ]],
     reactions=[Reaction("opfire", ("opfire", "hold"), resume_opfire,
                         "an enemy man has acted: opportunity fire?"),
                Reaction(overwatch.REACTION, ("overwatch", "hold"), overwatch.resume,

@@ -20,7 +20,7 @@ from killhouse.core.cells import Cell, cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.rulesets.base import Action
-from killhouse.rulesets.commando import h2h, melee
+from killhouse.rulesets.commando import h2h, melee, withdrawal
 from killhouse.rulesets.commando.men import ManState
 from killhouse.rulesets.commando.state import CommandoState
 from killhouse.rulesets.commando.tables import tables
@@ -162,6 +162,8 @@ def ready_options(state: CommandoState, side: str) -> Iterable[Action]:
         orders = _orders(state, side)
         if any(m.id not in orders for m in engaged_men(state, side)):
             return
+    elif withdrawal.must_leave_ready(state, side, set(_orders(state, side))):
+        return  # ruling C-186: a Preserving man must try to disengage
     yield Action.make(side, "ready")
 
 

@@ -145,6 +145,7 @@ class ManState:
     task_paid: int = 0
     worst: Wound = Wound.UNWOUNDED     # worst state reached this mission (C-60)
     extra: dict[str, Any] = field(default_factory=dict)
+    aloft: bool = False                # up a tree: one elevation level higher (C-10, C-53)
 
     def end0(self) -> int:
         return self.ratings.endurance()

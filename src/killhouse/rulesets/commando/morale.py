@@ -15,7 +15,7 @@ from killhouse.core.cells import Cell, cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.core.terrain import Terrain
-from killhouse.rulesets.commando import fire, panic, tasks
+from killhouse.rulesets.commando import fire, inspire, panic, tasks
 from killhouse.rulesets.commando.men import Kind, ManState, Posture
 from killhouse.rulesets.commando.state import CommandoState
 from killhouse.rulesets.commando.tables import tables
@@ -101,11 +101,13 @@ def dry_humour(state: CommandoState, man: ManState) -> bool:
     return leader is not None and leader.ratings.auxiliary == "dry_humour"
 
 
-def check_panic(state: CommandoState, man: ManState, chance: Chance, log: EventLog) -> str:
+def check_panic(state: CommandoState, man: ManState, chance: Chance, log: EventLog,
+                ask: bool = False) -> str:
     """His once-a-turn panic check (C-14); ``steady`` or the result, applied to the man.
 
     A panic costs his plot; "prone" drops him prone. The caller plays out "fire" and "run" and
-    ends the activation (``play_out``)."""
+    ends the activation (``play_out``). With ``ask`` (his activation) a panic a Commando could
+    cancel is not applied but waits for the side's answer (``state.forced``, ruling C-185)."""
     if not man.checks_panic() or man.panic_checked:
         return panic.STEADY
     situation = panic_situation(state, man)
@@ -113,7 +115,9 @@ def check_panic(state: CommandoState, man: ManState, chance: Chance, log: EventL
         man.seen_enemy = True
     own = frozenset({man.side})
     result = panic.panic_check(chance, panic.panic_chance(situation), own)
-    tasks.apply_panic(man, result)
+    held = ask and result != panic.STEADY and inspire.hold_panic(state, man, result)
+    if not held:
+        tasks.apply_panic(man, result)
     if result != panic.STEADY:
         f = _flow()
         log.emit("panic", {"figure": man.id, "result": result}, f.audience_of(state, man.id))

@@ -55,6 +55,9 @@ class CommandoState:
     destroyed: set[str] = field(default_factory=set)
     #: what each side heard this turn and did not see: direction only (C-161)
     sounds: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    #: what the active side must settle before anything else: a panic waiting for Inspire Men
+    #: in Battle (``panic``, C-185) or a Preserving man's forced move (``withdraw``, C-186)
+    forced: dict[str, Any] = field(default_factory=dict)
 
     def enemy(self, side: str) -> str:
         return self.sides[1] if side == self.sides[0] else self.sides[0]

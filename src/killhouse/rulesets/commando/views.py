@@ -79,6 +79,8 @@ def view(state: CommandoState, side: str) -> dict[str, Any]:
         "active_man": state.active_man if state.active_side == side else None,
         "question": own_question(state.windows, side),
         "ordnance": devices.view(state, side),
+        # rulings C-185, C-186: the acting side's own panic or forced move, while it waits
+        **({"forced": state.forced} if state.forced and state.active_side == side else {}),
     }
 
 
@@ -109,4 +111,6 @@ def snapshot(state: CommandoState) -> dict[str, Any]:
         "ordnance": devices.snapshot(state),
         "destroyed": sorted(state.destroyed),
         "result": None if state.result is None else state.result.to_json(),
+        # rulings C-185, C-186: only while a panic or a forced move waits (old hashes stand)
+        **({"forced": state.forced} if state.forced else {}),
     }
