@@ -31,17 +31,32 @@ def _table(path: Path) -> list[str]:
     return [" | ".join(columns), *(" | ".join(row) for row in rows)]
 
 
+#: the Grunts the raid draws (``from_roster: "next:man=grunt"`` three times)
+GRUNTS = 3
+
+
 def _recruit(roster: Path, mission: int) -> list[str]:
     """Between raids the player recruits a Commando when none of his is fit (``roster new
-    --add``), so the Grunts drawn have a leader (ruling C-138)."""
+    --add``), so the Grunts drawn have a leader (ruling C-138), and Grunts when fewer than the
+    raid draws are fit."""
     men = load_roster(roster).men
-    if any(m.figure.get("man") == "commando" and m.available() for m in men):
-        return []
-    request = NewMen({"commando": 1}, (f"Recruit{mission}",),
-                     {"skills": ("sniping", "personal_combat", "grenade_toss"),
-                      "wps": ("m16", "smg", "rifle"), "abilities": ("luck_of_the_irish",)})
-    new_roster(roster, "commando", request, 100 + mission, add=True)
-    return [f"# recruited Recruit{mission} (roster new --add --seed {100 + mission})"]
+    lines = []
+    if not any(m.figure.get("man") == "commando" and m.available() for m in men):
+        request = NewMen({"commando": 1}, (f"Recruit{mission}",),
+                         {"skills": ("sniping", "personal_combat", "grenade_toss"),
+                          "wps": ("m16", "smg", "rifle"), "abilities": ("luck_of_the_irish",)})
+        new_roster(roster, "commando", request, 100 + mission, add=True)
+        lines.append(f"# recruited Recruit{mission} (roster new --add --seed {100 + mission})")
+    fit = sum(1 for m in load_roster(roster).men
+              if m.figure.get("man") == "grunt" and m.available())
+    if fit < GRUNTS:
+        names = tuple(f"Grunt{mission}{chr(ord('a') + i)}" for i in range(GRUNTS - fit))
+        new_roster(roster, "commando", NewMen({"grunt": len(names)}, names,
+                                              {"grunt_wps": ("m16",)}),
+                   200 + mission, add=True)
+        lines.append(f"# recruited {', '.join(names)} (roster new --add --grunts "
+                     f"{len(names)} --seed {200 + mission})")
+    return lines
 
 
 def render_campaign(work: Path | None = None) -> str:

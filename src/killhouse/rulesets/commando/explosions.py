@@ -8,9 +8,14 @@ from typing import TYPE_CHECKING
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
-from killhouse.rulesets.commando import blasts, clouds, grenades, missions, sounds
+from killhouse.rulesets.commando import blasts, clouds, grenades, missions, rooms, sounds
 from killhouse.rulesets.commando.devices import Live
-from killhouse.rulesets.commando.surroundings import audience_for, environment, witnesses
+from killhouse.rulesets.commando.surroundings import (
+    audience_for,
+    environment,
+    room_of,
+    witnesses,
+)
 from killhouse.rulesets.commando.turn import burn
 
 if TYPE_CHECKING:
@@ -29,6 +34,9 @@ def explode(state: CommandoState, device: str, at: Cell, side: str, owner: str,
         return
     env = environment(state, at)
     area = blasts.blast_cells(state.board, at, device, env)
+    room = rooms.room_at(state.board, at) if room_of(state, at) is None else None
+    if room is not None and env != "open":
+        area = area & room.cells  # ruling C-187: the blast never leaves the room (C-28)
     caught = sorted(m for m, p in state.pos.items()
                     if p.level == at.level and area[p.y, p.x] and not state.men[m].killed
                     and state.men[m].wound().value != "dead")

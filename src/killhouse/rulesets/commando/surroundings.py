@@ -57,9 +57,13 @@ def room_of(state: CommandoState, at: Cell) -> str | None:
 def environment(state: CommandoState, at: Cell) -> str:
     """Ruling C-28 on the map (our C-89): Open outdoors or in a "large" zone; inside a room
     zone, Vented if a door cell next to the room stands open, else Closed (windows are read as
-    closed, C-79)."""
+    closed, C-79). Where no zone is drawn, the room is read off the map's walls (C-187)."""
     room = room_of(state, at)
-    if room is None or room.startswith(LARGE):
+    if room is None:
+        from killhouse.rulesets.commando import rooms
+
+        return rooms.environment(state.board, at)
+    if room.startswith(LARGE):
         return "open"
     cells = state.board.zone_cells(room)
     for c in cells:
