@@ -111,6 +111,8 @@ def may_engage(state: CommandoState, man: ManState, to: Cell) -> bool:
     if man.preserving or man.must_leave or not ground.enterable(state.board, to):
         return False
     crowd = [m for i, m in state.men.items() if state.pos[i] == to and m.active()]
+    if any(m.aloft for m in crowd if m.side != man.side):
+        return False  # ruling C-188: a man up a tree cannot be engaged
     return any(m.side != man.side for m in crowd) and h2h.may_enter(crowd, man.side)
 
 

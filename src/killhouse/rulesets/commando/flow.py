@@ -36,6 +36,7 @@ from killhouse.rulesets.commando import (
     overwatch,
     surroundings,
     tasks,
+    trees,
     turn,
     wire,
     withdrawal,
@@ -63,7 +64,9 @@ def rng_between(a: Cell, b: Cell) -> int:
 def has_los(state: CommandoState, a: Cell, b: Cell) -> bool:
     """Line of sight by C-10 over the map's terrain and elevation, between storeys along
     stair links (K-7; ruling C-120 replaces C-83); smoke blocks it (ruling C-35)."""
-    return ground.sees(state.board, a, b)
+    # ruling C-188: a man up a tree sees and is seen one elevation level higher (C-10, C-53)
+    lifted = frozenset(state.pos[m.id] for m in state.men.values() if m.aloft and m.active())
+    return ground.sees(state.board, a, b, lifted)
 
 
 def in_view(state: CommandoState, observer: str, target: str) -> bool:
@@ -566,7 +569,7 @@ FLOW: Flow[CommandoState] = Flow(
               lambda s: [] if s.active_side is None else [s.active_side],
               ("activate", "step", "posture", "fire", "door", "reload", "end",
                "climb", "force", "pick", "operate", "destroy", "revive", "clip", "exchange",
-               *firing.KINDS, *ordnance.KINDS, "inspire", "panic"),
+               *firing.KINDS, *ordnance.KINDS, "inspire", "panic", "tree"),
               "activate one man, then spend his Task Points task by task",
               done=activations_done, advance=bookkeeping),
     ],
@@ -628,6 +631,9 @@ FLOW: Flow[CommandoState] = Flow(
              help="no opportunity fire (or no Mobile Overwatch)"),
         Move("overwatch", (FIGURE, Arg("target", "id")), overwatch.options, None,
              help="Mobile Overwatch: the man fired at fires back at once (fire cost + 9 TP)"),
+        _one("tree", trees.tree_options, trees.do_tree,
+             (FIGURE, Arg("to", "enum", choices=("up", "down"))),
+             "climb a tree in his square (50 TP) or come down from it (20 TP)"),
         _one("inspire", inspire.inspire_options, inspire.do_inspire,
              (FIGURE, Arg("man", "id")),
              "Inspire Men in Battle: cancel a panic or Preserving of a man he leads (C-185)"),

@@ -51,7 +51,13 @@ LAYERS: Mapping[str, LayerSpec] = {
         "building", "name", names=BUILDING_NAMES,
         help="inside a building (large: a hangar, observed at -5 and blasts in the open)",
     ),
+    "tree": LayerSpec(
+        "tree", "number", 0, 1,
+        help="1: a tree a man may climb (50 TP; 20 down) to see one level higher (C-188)",
+    ),
 }
+#: ground kinds whose squares are full of trees a man may climb (ruling C-188)
+WOODED: frozenset[str] = frozenset({"woods", "forest"})
 
 #: core terrain read as a Terrain Effects Chart kind
 CORE_KIND: dict[Terrain, str] = {
@@ -126,16 +132,33 @@ def sight_mask(board: Board, level: int, ends: tuple[Cell, Cell]) -> NDArray[np.
     return mask
 
 
-def sees(board: Board, a: Cell, b: Cell) -> bool:
+def has_tree(board: Board, cell: Cell) -> bool:
+    """Whether a man may climb a tree in the square: one drawn with ``tree: 1``, or any woods
+    or forest square (ruling C-188)."""
+    layer = _layer(board, cell.level, "tree")
+    if layer is not None and int(layer[cell.y, cell.x]):
+        return True
+    return cell_kind(board, cell) in WOODED
+
+
+def sees(board: Board, a: Cell, b: Cell, lifted: frozenset[Cell] = frozenset()) -> bool:
     """Line of sight by C-10 on the core: blocking cells count where they are at least as high
     as the lower end, a cell higher than both ends blocks (K-7's elevation rule); between
     storeys only along stair links (K-7). Vision reaches into the first blocking cell: the
-    ends themselves never block."""
+    ends themselves never block. An end in ``lifted`` (a man up a tree) counts one elevation
+    level higher (C-10, C-53)."""
 
     def on_level(p: Cell, q: Cell) -> bool:
         heights = _layer(board, p.level, "elevation")
         if heights is not None and not heights.any():
             heights = None
+        raise_ = [c for c in (p, q) if c in lifted and c.level == p.level]
+        if raise_:
+            shape = board.levels[p.level].terrain.shape
+            heights = (np.zeros(shape, dtype=np.int16) if heights is None
+                       else heights.astype(np.int16, copy=True))
+            for c in raise_:
+                heights[c.y, c.x] += 1
         return line_of_sight(sight_mask(board, p.level, (p, q)), (p.x, p.y), (q.x, q.y),
                              elevation=heights)
 

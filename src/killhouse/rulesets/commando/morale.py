@@ -177,7 +177,7 @@ def run_route(state: CommandoState, man: ManState) -> list[Cell]:
     known += [at for t, (at, _) in state.last_seen[man.side].items()
               if t not in state.observed[man.side] and state.men[t].active()]
     route: list[Cell] = []
-    if not known:
+    if not known or man.aloft:  # ruling C-188: up a tree he cannot run
         return route
     here, left = state.pos[man.id], man.tp + man.move_tp
     prone = man.posture is Posture.PRONE
@@ -224,6 +224,16 @@ def bookkeeping(state: CommandoState, chance: Chance, log: EventLog) -> None:
         if panic.preservation_check(chance, lead_of(state, man), count, own):
             man.preserving = True
             log.emit("preserving", {"figure": man.id, "conditions": count}, own)
+
+
+def blast_near(state: CommandoState, at: Cell) -> None:
+    """Preservation condition 2 (digest 7.2: "a grenade or blast landed within 1 square of
+    him", ruling C-189): every man within C-1 range 1 of where it landed or went off counts as
+    fired at this turn."""
+    f = _flow()
+    for ident, p in sorted(state.pos.items()):
+        if p.level == at.level and f.rng_between(p, at) <= 1:
+            state.fired_at.add(ident)
 
 
 def start_turn(state: CommandoState) -> None:

@@ -25,7 +25,13 @@ def narrate(event: Event) -> str | None:
     if k == "step":
         return f"{d['figure']} steps to {_at(d['to'])}"
     if k == "posture":
-        return f"{d['figure']} goes {d['to']}"
+        return f"{d['figure']} goes {d['to']}" + (
+            " (Preserving, with no way out of sight)" if d.get("forced") else "")
+    if k == "tree":
+        return f"{d['figure']} climbs a tree" if d["to"] == "up" else (
+            f"{d['figure']} comes down from his tree")
+    if k == "inspired":
+        return f"{d['figure']} inspires {d['man']}: his {d['cancels']} is cancelled"
     if k == "fire":
         # ruling C-153: the rolls for everyone, the chance only in the firer's side's copy
         need = (f"; needs {d['chance']}, kills on {d['kill']} or less"
@@ -52,7 +58,7 @@ def narrate(event: Event) -> str | None:
         where = ("on target" if d["on_target"]
                  else f"misses {d['distance']} {d['direction']} to {d['lands']}")
         need = f"needs {d['chance']}, " if "chance" in d else ""
-        rolled = f" ({need}rolled {d['roll']})" if "roll" in d else (
+        rolled = f" ({need}rolled {d['roll']})" if d.get("roll") is not None else (
             f" ({d['chance']} %)" if "chance" in d else "")
         return f"{d['figure']} {verb} a {d['device']} at {d['at']}{rolled}: {where}"
     if k == "load":
@@ -110,7 +116,7 @@ def _fires(d: Mapping[str, Any]) -> str:
 def _shot(s: Mapping[str, Any]) -> str:
     """One fire of a fire task at a named victim: the d100, what it did, to whom."""
     what = f"{_outcome(s['result'], s['damage'])} ({s['victim']})"
-    return f"rolled {s['roll']}: {what}" if "roll" in s else what
+    return f"rolled {s['roll']}: {what}" if s.get("roll") is not None else what
 
 
 def narrate_map(k: str, d: Mapping[str, Any]) -> str | None:

@@ -32,6 +32,7 @@ def own(state: CommandoState, man: ManState) -> dict[str, Any]:
         "posture": man.posture.value, "weapon": man.in_hand or "pistol",
         "empty": sorted(man.empty), "plotted": man.plotted, "activated": man.activated,
         "kind": man.ratings.kind.value,
+        **({"aloft": True} if man.aloft else {}),  # up a tree (C-188)
     }
 
 
@@ -40,7 +41,7 @@ def view(state: CommandoState, side: str) -> dict[str, Any]:
     seen = [
         # the web table colours figures by side; an observed man's side is known (C-11)
         {"id": m.id, "side": m.side, "at": cell_json(state.pos[m.id]), "status": status(m),
-         "posture": m.posture.value}
+         "posture": m.posture.value, **({"aloft": True} if m.aloft else {})}
         for m in state.side_men(enemy) if m.id in state.observed[side]
     ]
     remembered = [

@@ -126,8 +126,8 @@ def _settle(state: CommandoState, man: ManState, log: EventLog) -> None:
     no cost (C-186)."""
     f = _flow()
     state.forced.pop(KEY, None)
-    if not man.preserving or not man.active() or state.active_man != man.id:
-        return
+    if not man.preserving or not man.active() or state.active_man != man.id or man.aloft:
+        return  # up a tree (C-188) he can neither step nor drop prone
     enemies = foes(state, man)
     if not enemies or not exposed(state, state.pos[man.id], enemies):
         return
