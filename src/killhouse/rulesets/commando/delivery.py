@@ -13,7 +13,7 @@ from killhouse.core.events import EventLog
 from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
-from killhouse.rulesets.commando import blasts, grenades, ground
+from killhouse.rulesets.commando import blasts, grenades, ground, morale
 from killhouse.rulesets.commando.characters import skill_check
 from killhouse.rulesets.commando.devices import (
     LAUNCHERS,
@@ -181,6 +181,7 @@ def deliver(state: CommandoState, man: ManState, device: str, at: Cell, chance: 
             "roll": landing.roll}
     hidden = {k: v for k, v in data.items() if k not in ("chance", "grenade_toss")}
     log.emit(kind, data, None, {enemy: hidden})  # ruling C-99
+    morale.blast_near(state, lands)  # preservation condition 2 (C-189)
     flow.note_sightings(state)
     return lands
 

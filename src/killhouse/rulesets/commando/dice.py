@@ -23,13 +23,17 @@ def passes(roll: int, pct: int) -> bool:
 
 def percent_check(chance: Chance, pct: int, purpose: str, audience: Audience = None,
                   rolled: list[int] | None = None) -> bool:
-    """Roll d100 against ``pct``; no die is skipped, so every check is logged (C-2).
+    """Roll d100 against ``pct`` (C-2). A chance of 0 or less cannot succeed and one of 100 or
+    more cannot fail: such a check rolls no die (core ruling K-5, ours C-189).
 
     The roll is wrapped in ``repeat_until`` on an attempt that always resolves: play rolls the one
     d100 as usual, and exact enumeration sees a single two-way branch instead of 100 leaves.
     ``rolled`` collects the d100 for narration; it means something in play only (enumeration
     runs the attempt once per face).
     """
+
+    if pct <= 0 or pct >= 100:
+        return pct >= 100  # ruling K-5: a certain outcome consumes no die
 
     def attempt(c: Chance) -> bool:
         r = d100(c, purpose, audience)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
-from killhouse.rulesets.commando import blasts, clouds, grenades, missions, rooms, sounds
+from killhouse.rulesets.commando import blasts, clouds, grenades, missions, morale, rooms, sounds
 from killhouse.rulesets.commando.devices import Live
 from killhouse.rulesets.commando.surroundings import (
     audience_for,
@@ -26,6 +26,7 @@ def explode(state: CommandoState, device: str, at: Cell, side: str, owner: str,
             chance: Chance, log: EventLog) -> None:
     """A device goes off in ``at``: smoke and illumination burst (C-35); anything else blasts
     the flood-filled area of its radius in the square's environment (C-28, C-65, C-89)."""
+    morale.blast_near(state, at)  # preservation condition 2 (C-189)
     if device in (clouds.SMOKE, clouds.ILLUMINATION):
         cloud = clouds.burst(device, at, state.turn)
         state.ordnance.clouds.append(cloud)
@@ -62,7 +63,6 @@ def explode(state: CommandoState, device: str, at: Cell, side: str, owner: str,
                              "result": "killed" if result is None else "damage",
                              "damage": result or 0, "status": man.wound().value},
                  audience_for(state, [ident]))
-        man.extra["blasted"] = state.turn  # a preservation condition (C-15 no. 2)
 
 
 

@@ -122,12 +122,12 @@ def kill_chance(h: int) -> int:
 class Shot:
     """One fire's result: ``kill``, ``wound`` (with damage points) or ``miss``.
 
-    ``roll`` is the d100 as rolled in play, for narration; it takes no part in comparing
-    results (under exact enumeration it means nothing)."""
+    ``roll`` is the d100 as rolled in play, for narration (``None`` when no die was rolled,
+    K-5); it takes no part in comparing results (under exact enumeration it means nothing)."""
 
     result: str
     damage: int = 0
-    roll: int = field(default=0, compare=False)
+    roll: int | None = field(default=None, compare=False)
 
 
 def fire_roll(chance: Chance, h: int, audience: Audience = None,
@@ -138,6 +138,8 @@ def fire_roll(chance: Chance, h: int, audience: Audience = None,
     branch under exact enumeration. ``rolled`` collects the d100 for narration.
     """
     k = kill_chance(h)
+    if h <= 0:
+        return MISS  # ruling K-5 (C-189): nothing can hit, so no die is rolled
 
     def classify(c: Chance) -> str:
         r = d100(c, "fire", audience)
@@ -152,7 +154,7 @@ def one_fire(chance: Chance, h: int, damage: Dice, audience: Audience = None) ->
     """One fire with its damage: a hit that does not kill rolls the weapon's Damage (min 1)."""
     rolled: list[int] = []
     result = fire_roll(chance, h, audience, rolled)
-    roll = rolled[-1] if rolled else 0
+    roll = rolled[-1] if rolled else None
     if result != WOUND:
         return Shot(result, roll=roll)
     return Shot(WOUND, weapon_damage(chance, damage, "fire damage", audience), roll=roll)

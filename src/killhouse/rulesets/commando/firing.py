@@ -76,6 +76,8 @@ def resolve_fire(state: CommandoState, firer: ManState, aims: Sequence[tasks.Aim
     except tasks.TaskRefused as refusal:  # checked before: options list only what fire_task takes
         raise AssertionError(str(refusal)) from refusal
     enemy = state.enemy(firer.side)
+    # preservation condition 2 (C-124, C-189): every man named as a target was fired at
+    state.fired_at.update(a.target for a in aims)
     if not report.sniped:
         state.observed[enemy].add(firer.id)
         state.ever_seen[enemy].add(firer.id)

@@ -107,7 +107,8 @@ class Landing:
     on_target: bool
     direction: str | None = None
     distance: int = 0
-    roll: int = field(default=0, compare=False)  # the accuracy d100 in play, for narration
+    #: the accuracy d100 in play, for narration (None when the outcome was certain, K-5)
+    roll: int | None = field(default=None, compare=False)
 
 
 def scatter(chance: Chance, device: str, audience: Audience = None) -> tuple[str, int]:
@@ -124,9 +125,9 @@ def land(chance: Chance, device: str, pct: int, audience: Audience = None) -> La
     """The accuracy roll and, on a miss, the scatter."""
     rolled: list[int] = []
     if percent_check(chance, pct, f"{device} accuracy", audience, rolled):
-        return Landing(True, roll=rolled[-1] if rolled else 0)
+        return Landing(True, roll=rolled[-1] if rolled else None)
     direction, distance = scatter(chance, device, audience)
-    return Landing(False, direction, distance, roll=rolled[-1] if rolled else 0)
+    return Landing(False, direction, distance, roll=rolled[-1] if rolled else None)
 
 
 def blast(

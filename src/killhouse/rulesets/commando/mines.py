@@ -100,6 +100,7 @@ def fire_mine(state: CommandoState, mine: Mine, chance: Chance, log: EventLog) -
         sounds.hear(state, state.enemy(mine.side), mine.at, "explosion", log)
     shots = claymore.claymore(chance, state.board, mine.at, mine.facing,
                               {m: exposed[m] for m in hit}, audience_for(state, hit))
+    state.fired_at.update(hit)  # the mine fires at every man in its cone (C-124, C-189)
     for ident, shot in sorted(shots.items()):
         man = state.men[ident]
         if shot.result == fire.KILL:
