@@ -243,7 +243,7 @@ def test_a_preserving_engaged_man_must_try_to_disengage() -> None:
     assert state.phase == "h2h"
     offered = kinds(game, "raiders")
     assert "leave" in offered and "ready" not in offered
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(IllegalActionError, match="must try to disengage"):
         game.apply(Action.make("raiders", "ready"))
     game.apply(Action.make("raiders", "leave", figure="bird"))
     assert "ready" in kinds(game, "raiders")

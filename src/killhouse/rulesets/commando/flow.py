@@ -623,7 +623,7 @@ FLOW: Flow[CommandoState] = Flow(
         _one("draw", lambda s, side: [a for a in h2hflow.declare_options(s, side)
                                       if a.kind == "draw"],
              h2hflow.do_declare, (FIGURE, Arg("weapon", "id")), "draw a weapon"),
-        _one("ready", h2hflow.ready_options, h2hflow.do_ready,
+        Move("ready", (), h2hflow.ready_options, h2hflow.do_ready, why_not=h2hflow.why_not_ready,
              help="this side's hand-to-hand choices are made"),
         Move("opfire", (FIGURE, Arg("target", "id")), opfire_options, None,
              help="a plotted man fires at the man who just acted"),

@@ -167,6 +167,19 @@ def ready_options(state: CommandoState, side: str) -> Iterable[Action]:
     yield Action.make(side, "ready")
 
 
+def why_not_ready(state: CommandoState, action: Action) -> str:
+    """Why ``ready`` is refused: a choice missing, or a Preserving man not yet named to leave
+    (ruling C-186)."""
+    if state.phase == H2H and state.h2h.get("step") == LEAVE:
+        held = withdrawal.must_leave_ready(state, action.side, set(_orders(state, action.side)))
+        if held:
+            return (f"{', '.join(held)} is Preserving and must try to disengage: name him "
+                    "with leave first (C-186)")
+    if state.phase == H2H and state.h2h.get("step") == ROUND:
+        return "every engaged man needs his choice for this round first"
+    return f"{action} is not a legal choice now"
+
+
 def do_ready(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:
     state.h2h.setdefault("ready", []).append(action.side)
     log.emit("h2h-ready", {"side": action.side})
