@@ -55,6 +55,11 @@ class CommandoState:
     destroyed: set[str] = field(default_factory=set)
     #: what each side heard this turn and did not see: direction only (C-161)
     sounds: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    #: hostages by id (``hostages.Hostage``) and where each side last saw each (C-170, C-171)
+    hostages: dict[str, Any] = field(default_factory=dict)
+    hostage_seen: dict[str, dict[str, tuple[Cell, int, str]]] = field(default_factory=dict)
+    #: a hold mission's Bookkeepings in a row with the zone held (secret, C-177)
+    held_turns: int = 0
 
     def enemy(self, side: str) -> str:
         return self.sides[1] if side == self.sides[0] else self.sides[0]
