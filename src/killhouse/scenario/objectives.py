@@ -41,6 +41,7 @@ VOCABULARY: tuple[Objective, ...] = (
     ),
     Objective("bomb_sites", (), "where the bomb may be planted"),
     Objective("escape_points", ("escape",), "where the VIP escapes"),
+    Objective("hold_zone", (), "the zone a side must hold (at the end, or for N turns)"),
     Objective("attacker_start", ("ct_start",), "start zone of the assaulting side"),
     Objective(
         "defender_start",

@@ -88,7 +88,9 @@ def test_an_elimination_mission_reads_no_targets() -> None:
     ("{mission: demolish, bomb_sites: radar}", "{mission: eliminate, bomb_sites: radar}",
      "objectives.bomb_sites: bomb_sites are read by a demolish mission only"),
     ("{mission: demolish, bomb_sites: radar}", "{mission: demolish, rescue_zone: radar}",
-     "objectives.rescue_zone: unknown objective key 'rescue_zone'"),
+     "objectives.rescue_zone: rescue_zone is read by a rescue mission only"),
+    ("{mission: demolish, bomb_sites: radar}", "{mission: demolish, entry: radar}",
+     "objectives.entry: unknown objective key 'entry'"),
 ])
 def test_bad_objectives_are_one_problem_on_their_line(old: str, new: str, message: str) -> None:
     text = RAID.read_text(encoding="utf-8")

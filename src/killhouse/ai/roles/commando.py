@@ -88,11 +88,35 @@ class CommandoBot(BaselineBot):
             return None
         return next((a for a in options if a.get("timer") == 1), options[0])
 
+    def escorting(self, view: dict[str, Any], figure: object) -> bool:
+        """He leads a hostage (his side's view names the escort, C-172)."""
+        return any(h.get("escort") == figure for h in view.get("hostages", []))
+
+    def way_out(self, view: dict[str, Any], figure: object) -> list[Cell]:
+        """For a man leading a hostage: the rescue zone's squares (C-174); else nothing."""
+        if not self.escorting(view, figure):
+            return []
+        mission = view.get("public", {}).get("mission") or {}
+        cells = [cell_of(c) for c in mission.get("rescue_zone", [])]
+        return [c for c in cells if c is not None]
+
     def targets(self, view: dict[str, Any]) -> list[Cell]:
         """The baseline's targets without the enemies seen down: a fallen man draws nobody
         (the view's figures carry their side, so the baseline would count them)."""
         down = ("dead", "incapacitated", "out-of-action")
         live = [s for s in view.get("seen", []) if s.get("status") not in down]
+        if self.attacker and "hostages" in view:
+            # a rescue: the hostages his side knows to be held come before any enemy, and
+            # no enemy seen fallen draws him
+            held = [cell_of(h["at"]) for h in view["hostages"]
+                    if h.get("status") == "held" and h.get("at") is not None]
+            if any(c is not None for c in held):
+                return [c for c in held if c is not None]
+            self.enemies(view)
+            gone = {tuple(r["at"]) for r in view.get("remembered", []) if r["id"] in self.fallen}
+            goals = [g for g in view.get("goals", []) if tuple(g) not in gone]
+            remembered = [r for r in view.get("remembered", []) if r["id"] not in self.fallen]
+            view = {**view, "remembered": remembered, "goals": goals}
         return super().targets({**view, "seen": live})
 
     def nearest_fire(self, view: dict[str, Any], actions: Sequence[Action]) -> Action | None:
@@ -136,6 +160,8 @@ class CommandoBot(BaselineBot):
         shot = self.nearest_fire(view, actions)
         if shot is not None:
             return shot
+        if "lead" in by_kind:  # a rescuer next to a hostage takes charge of him (C-172)
+            return by_kind["lead"][0]
         prepare = self.prepare(view, by_kind.get("prepare", []))
         if prepare is not None:
             return prepare
@@ -331,9 +357,10 @@ class CommandoBot(BaselineBot):
         charge = self.charge(view, steps) if self.attacker and not fleeing else None
         if charge is not None:
             return charge
-        if man.get("tp", 0) + man.get("move_tp", 0) < RESERVE and not fleeing:
+        out = self.way_out(view, man.get("id"))
+        if man.get("tp", 0) + man.get("move_tp", 0) < RESERVE and not fleeing and not out:
             return None
-        sites = self.sites(view) if self.carries(view, steps[0], "demolition") else []
+        sites = out or (self.sites(view) if self.carries(view, steps[0], "demolition") else [])
         targets = sites or self.targets(view) or (
             self.search_goals(view) if self.attacker else []) or (
             [self.far] if self.far is not None else [])
@@ -364,9 +391,11 @@ class CommandoBot(BaselineBot):
     def door_on_the_way(self, view: dict[str, Any], doors: list[Action]) -> Action | None:
         """A door closer to the goal than he is: open it (it may be the way in)."""
         man = self.me(view, doors[0].get("figure"))
-        if man.get("tp", 0) < RESERVE:
+        out = self.way_out(view, man.get("id"))
+        if man.get("tp", 0) < RESERVE and not out:
             return None
-        field = self.field(self.targets(view) or ([self.far] if self.far is not None else []))
+        field = self.field(out or self.targets(view) or (
+            [self.far] if self.far is not None else []))
         here = cell_of(man.get("at"))
         if field is None or here is None or field.cost(here) is None:
             return None
@@ -426,7 +455,9 @@ class CommandoBot(BaselineBot):
         closer to the goal; a defender answering the alarm takes stairs too."""
         if not self.attacker and not self.threat(view):
             return None
-        goals = self.targets(view) or (self.search_goals(view) if self.attacker else []) or (
+        acts = [a for kind in ("pick", "force", "climb") for a in by_kind.get(kind, [])]
+        out = self.way_out(view, acts[0].get("figure")) if acts else []
+        goals = out or self.targets(view) or (self.search_goals(view) if self.attacker else []) or (
             [self.far] if self.far is not None else [])
         field = self.field(goals)
         if field is None:

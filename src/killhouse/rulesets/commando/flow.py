@@ -27,13 +27,17 @@ from killhouse.rulesets.commando import (
     firing,
     ground,
     h2hflow,
+    hostages,
     inspire,
+    lightfire,
     lights,
     maptasks,
     morale,
     observation,
     ordnance,
+    outcomes,
     overwatch,
+    pickup,
     surroundings,
     tasks,
     trees,
@@ -105,6 +109,8 @@ def note_sightings(state: CommandoState) -> None:
         for t in state.observed[side]:
             state.ever_seen[side].add(t)
             state.last_seen[side][t] = (state.pos[t], state.turn)
+    if state.hostages:
+        hostages.note(state)  # ruling C-171
 
 
 def phase_one_chance(state: CommandoState, o: str, t: str) -> int:
@@ -217,9 +223,14 @@ def bookkeeping(state: CommandoState, chance: Chance, log: EventLog) -> None:
     explosions.bookkeeping(state, chance, log)
     if check_victory(state, log):
         return
+    held = outcomes.bookkeeping(state)  # ruling C-177
+    if held is not None:
+        finish(state, held, log)
+        return
     morale.bookkeeping(state, chance, log)  # digest 7.2 (ruling C-15)
     if state.turn >= state.limit:
-        finish(state, Result(state.sides[1], time_out_reason(state)), log)
+        finish(state, outcomes.time_out(state) or Result(state.sides[1],
+                                                          time_out_reason(state)), log)
         return
     state.turn += 1
     start_turn(state, chance, log)
@@ -240,6 +251,10 @@ def check_victory(state: CommandoState, log: EventLog) -> bool:
     """Ruling C-84: a side wins when every man of the other side is out of action."""
     if state.result is not None:
         return True
+    rescue = outcomes.after_task(state, log)  # rulings C-174, C-175
+    if rescue is not None:
+        finish(state, rescue, log)
+        return True
     mission = state.mission
     if mission is not None and mission.kind == "demolish" and mission.targets and \
             set(mission.targets) <= state.destroyed:
@@ -249,8 +264,8 @@ def check_victory(state: CommandoState, log: EventLog) -> bool:
         finish(state, Result(state.sides[0], f"the {names} {verb} destroyed"), log)
         return True
     down = [s for s in state.sides if not state.up(s)]
-    if not down:
-        return False
+    if not down or (down == [state.sides[1]] and outcomes.rescuing(state)):
+        return False  # ruling C-175: with the captors down the hostages must still come out
     winner = None if len(down) == 2 else state.enemy(down[0])
     reason = "both sides are out of action" if winner is None else (
         f"every man of {down[0]} is out of action")
@@ -569,6 +584,7 @@ FLOW: Flow[CommandoState] = Flow(
               lambda s: [] if s.active_side is None else [s.active_side],
               ("activate", "step", "posture", "fire", "door", "reload", "end",
                "climb", "force", "pick", "operate", "destroy", "revive", "clip", "exchange",
+               "lead", "execute", "pickup", "shoot_light",
                *firing.KINDS, *ordnance.KINDS, "inspire", "panic", "tree"),
               "activate one man, then spend his Task Points task by task",
               done=activations_done, advance=bookkeeping),
@@ -602,11 +618,22 @@ FLOW: Flow[CommandoState] = Flow(
              "aim an adjacent searchlight at a square (50 TP)"),
         _one("destroy", lights.destroy_options, lights.do_destroy, (FIGURE, Arg("light", "id")),
              "destroy an adjacent searchlight (5 TP)"),
+        _one("shoot_light", lightfire.options, lightfire.do_shoot_light,
+             (FIGURE, Arg("light", "id")),
+             "fire at a burning searchlight: one hit puts it out (fire cost, C-181)"),
         _one("revive", aid.revive_options, aid.do_revive,
              (FIGURE, Arg("patient", "id")),
              "revive an unconscious man of his side next to him (150 TP over activations)"),
         _one("exchange", basic_tasks.exchange_options, basic_tasks.do_exchange,
              (FIGURE, Arg("weapon", "id")), "take another carried firearm in hand (22 TP)"),
+        _one("lead", hostages.lead_options, hostages.do_lead, (FIGURE, Arg("hostage", "id")),
+             "take charge of a hostage on or next to his square (5 TP, C-172)"),
+        _one("execute", hostages.execute_options, hostages.do_execute,
+             (FIGURE, Arg("hostage", "id")),
+             "fire at a held hostage on or next to his square (fire cost, C-173)"),
+        _one("pickup", pickup.options, pickup.do_pickup,
+             (FIGURE, Arg("fallen", "id"), Arg("weapon", "id")),
+             "pick up a weapon lying on or next to his square (10 TP, C-178)"),
         _one("clip", wire.clip_options, wire.do_clip, (FIGURE, Arg("at", "cell")),
              "clip barbed wire next to him (50 TP; concertina 100, over activations)"),
         _one("leave", h2hflow.leave_options, h2hflow.do_leave, (FIGURE,),

@@ -136,6 +136,8 @@ def narrate_map(k: str, d: Mapping[str, Any]) -> str | None:
                 else f"searchlight {d['light']} swings to {d['aim']}")
     if k == "sound":
         return f"{d['heard_by']} hears {d['kind']} to the {d['direction']}"
+    if k in ("lead", "let-go", "rescued", "execute", "pickup", "shoot-light"):
+        return _rescue_and_pickup(k, d)
     if k == "exchange":
         return f"{d['figure']} takes his {d['weapon']} in hand"
     if k == "clip":
@@ -169,3 +171,24 @@ def narrate_map(k: str, d: Mapping[str, Any]) -> str | None:
     if k == "preserving":
         return f"{d['figure']} is preserving himself ({d['conditions']} conditions)"
     return None
+
+
+def _rescue_and_pickup(k: str, d: Mapping[str, Any]) -> str:
+    """Hostages (C-172 … C-174), picking up a weapon (C-178), a searchlight shot (C-181)."""
+    if k == "lead":
+        return f"{d['figure']} takes charge of hostage {d['hostage']}"
+    if k == "let-go":
+        return f"hostage {d['hostage']} is left at {_at(d['at'])}"
+    if k == "rescued":
+        return f"hostage {d['hostage']} is brought out: rescued"
+    if k == "execute":
+        need = f"needs {d['chance']}, " if "chance" in d else ""
+        return (f"{d['figure']} fires his {d['weapon']} at hostage {d['hostage']} ({need}"
+                f"rolled {d['roll']}): " + ("he is dead" if d["killed"] else "missed"))
+    if k == "pickup":
+        return f"{d['figure']} picks up a {d['weapon']} at {_at(d['at'])}"
+    need = f"needs {d['chance']}, " if "chance" in d else ""
+    rolls = "/".join(map(str, d["rolls"]))
+    return (f"{d['figure']} fires his {d['weapon']} at searchlight {d['light']} ({need}rolled "
+            f"{rolls}): " + ("hit" if d["hit"] else "missed")
+            + ("; magazine empty" if d["emptied"] else ""))

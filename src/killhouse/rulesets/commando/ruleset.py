@@ -14,7 +14,7 @@ from killhouse.core.layers import LayerSpec
 from killhouse.errors import KillhouseError
 from killhouse.roster.rules import RosterRules
 from killhouse.rulesets.base import GameInfo, Result, RollSpec
-from killhouse.rulesets.commando import devices, lights, missions, views
+from killhouse.rulesets.commando import devices, hostages, lights, missions, views
 from killhouse.rulesets.commando.flow import FLOW, note_sightings, start_turn
 from killhouse.rulesets.commando.ground import LAYERS
 from killhouse.rulesets.commando.rolls import ROLLS
@@ -22,7 +22,12 @@ from killhouse.rulesets.commando.roster import FIGURE_KEYS, read_roster
 from killhouse.rulesets.commando.state import CommandoState
 from killhouse.rulesets.commando.tables import tables
 from killhouse.rulesets.kit import FlowRuleset
-from killhouse.scenario.model import Issue, Scenario
+from killhouse.scenario.model import FigureSpec, Issue, Scenario
+
+
+def men_of(scenario: Scenario) -> list[FigureSpec]:
+    """The scenario's men: every figure but the hostages (ruling C-170)."""
+    return [f for f in scenario.figures if f.kind != "hostage"]
 
 
 class CommandoRuleset(FlowRuleset[CommandoState]):
@@ -46,9 +51,14 @@ class CommandoRuleset(FlowRuleset[CommandoState]):
         if len(scenario.sides) != 2:
             issues.append(Issue("sides", "a Commando game has exactly two sides",
                                 "the raiders first, the defenders second"))
-        _, roster = read_roster(scenario.figures)
+        _, roster = read_roster(men_of(scenario))
         issues.extend(roster)
         for f in scenario.figures:
+            if f.kind == "hostage":  # ruling C-170: a hostage is placed on the map, sideless
+                if f.at is None:
+                    issues.append(Issue(f"{f.path}.at", "a hostage starts on the map",
+                                        'at: "ground:12,5"'))
+                continue
             if f.side is None or f.at is None:
                 issues.append(Issue(f"{f.path}.at", "every man starts on the map with a side",
                                     "off-map entry is not built yet (ruling C-83)"))
@@ -96,8 +106,8 @@ class CommandoRuleset(FlowRuleset[CommandoState]):
         if issues:
             raise KillhouseError("scenario does not suit commando: "
                                  + "; ".join(f"{i.path}: {i.message}" for i in issues))
-        men, _ = read_roster(scenario.figures)
-        for f in scenario.figures:
+        men, _ = read_roster(men_of(scenario))
+        for f in men_of(scenario):
             man = men[f.id]
             man.start_mission()
             man.in_hand = next((e for e in f.equipment if e in tables().firearms), "pistol")
@@ -105,7 +115,7 @@ class CommandoRuleset(FlowRuleset[CommandoState]):
         sides = (scenario.sides[0].id, scenario.sides[1].id)
         state = CommandoState(
             scenario=scenario, board=scenario.board.copy(), sides=sides, men=men,
-            pos={f.id: f.at for f in scenario.figures if f.at is not None},
+            pos={f.id: f.at for f in men_of(scenario) if f.at is not None},
             weather=str(scenario.options.get("weather", "clear")),
             light=str(scenario.options.get("light", "day")),
             limit=scenario.turn_limit or self.default_turn_limit,
@@ -113,6 +123,7 @@ class CommandoRuleset(FlowRuleset[CommandoState]):
             last_seen={s: {} for s in sides},
             lights=lights.from_scenario(scenario),
             mission=missions.read(scenario)[0],
+            hostages=hostages.from_scenario(scenario),
         )
         devices.setup(state)
         note_sightings(state)

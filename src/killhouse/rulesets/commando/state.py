@@ -58,6 +58,11 @@ class CommandoState:
     #: what the active side must settle before anything else: a panic waiting for Inspire Men
     #: in Battle (``panic``, C-185) or a Preserving man's forced move (``withdraw``, C-186)
     forced: dict[str, Any] = field(default_factory=dict)
+    #: hostages by id (``hostages.Hostage``) and where each side last saw each (C-170, C-171)
+    hostages: dict[str, Any] = field(default_factory=dict)
+    hostage_seen: dict[str, dict[str, tuple[Cell, int, str]]] = field(default_factory=dict)
+    #: a hold mission's Bookkeepings in a row with the zone held (secret, C-177)
+    held_turns: int = 0
 
     def enemy(self, side: str) -> str:
         return self.sides[1] if side == self.sides[0] else self.sides[0]

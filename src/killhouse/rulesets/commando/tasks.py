@@ -109,6 +109,8 @@ def fire_task(
     cost = fire_cost_for(firer, weapon, semi=semi, spray=spray, sniping=sniping, aimed=aimed)
     if aimed and firer.tp < fire.fire_cost(weapon, semi=semi):
         raise TaskRefused("aimed fire needs at least the normal fire cost (C-24)")
+    # ruling C-180: a weapon picked up from the enemy fires at -15
+    enemy_weapon = enemy_weapon or weapon in firer.extra.get("enemy_weapons", ())
     chances: list[int] = []
     for aim in aims:
         target = men[aim.target]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from killhouse.core.cells import cell_json
-from killhouse.rulesets.commando import devices, missions
+from killhouse.rulesets.commando import devices, hostages, missions, pickup
 from killhouse.rulesets.commando.men import ManState
 from killhouse.rulesets.commando.state import CommandoState
 from killhouse.rulesets.commando.wounds import Wound
@@ -56,6 +56,14 @@ def view(state: CommandoState, side: str) -> dict[str, Any]:
         # ruling C-155: the targets still standing draw the first side
         goals += [cell_json(c) for name, cells in sorted(mission.targets.items())
                   if name not in state.destroyed for c in sorted(cells)]
+    known = hostages.view(state, side) if state.hostages else []
+    if mission is not None and mission.kind == "rescue" and side == state.sides[0]:
+        # ruling C-175: the hostages it knows of still held draw the rescuers, else where
+        # they are said to be held
+        goals += [h["at"] for h in known if h["status"] == hostages.HELD]
+        if len(known) < len(state.hostages):  # some never seen: search where they are said
+            goals += [cell_json(c) for c in sorted(mission.location)  # to be, out of sight
+                      if not hostages.sees_cell(state, side, c)]
     return {
         "side": side,
         "viewer": viewer(side),
@@ -82,6 +90,11 @@ def view(state: CommandoState, side: str) -> dict[str, Any]:
         "ordnance": devices.view(state, side),
         # rulings C-185, C-186: the acting side's own panic or forced move, while it waits
         **({"forced": state.forced} if state.forced and state.active_side == side else {}),
+        # only where the scenario has hostages (ruling C-171), so other games' views keep
+        # their shape
+        **({"hostages": known} if state.hostages else {}),
+        # ruling C-179: weapons lying where the side sees (only when there are some)
+        **({"weapons": lying} if (lying := pickup.view(state, side)) else {}),
     }
 
 
@@ -111,6 +124,12 @@ def snapshot(state: CommandoState) -> dict[str, Any]:
         "windows": windows_json(state.windows),
         "ordnance": devices.snapshot(state),
         "destroyed": sorted(state.destroyed),
+        **({"hostages": [{"id": h.id, "at": cell_json(hostages.where(state, h)),
+                          "status": h.status, "escort": h.escort}
+                         for _, h in sorted(state.hostages.items())]}
+           if state.hostages else {}),
+        **({"held_turns": state.held_turns}
+           if state.mission is not None and state.mission.kind == "hold" else {}),
         "result": None if state.result is None else state.result.to_json(),
         # rulings C-185, C-186: only while a panic or a forced move waits (old hashes stand)
         **({"forced": state.forced} if state.forced else {}),
