@@ -525,6 +525,11 @@ def test_compiled_paths_equal_the_walk_back_on_ties_and_stairs() -> None:
                     cell = Cell(level, x, y)
                     if field.cost(cell) is not None:
                         assert field.path_to(cell) == field._walk(cell)
+                        walk = tuple((c.level, c.x, c.y) for c in field._walk(cell))
+                        assert field.path_tuples([cell]) == {cell: walk}
+        reached = [c for c in field.reachable(10**6)]
+        together = field.path_tuples(reached)
+        assert together == {c: tuple((p.level, p.x, p.y) for p in field._walk(c)) for c in reached}
         upper = field.path_to(Cell(1, 4, 0))
         assert upper[-1] == Cell(1, 4, 0)
         assert upper[0].level == 0  # up a stair: the pointers cross levels

@@ -150,6 +150,39 @@ class DistanceField:
             return path
         return self._walk(cell)
 
+    def path_tuples(self, cells: Iterable[Cell]) -> dict[Cell, tuple[tuple[int, int, int], ...]]:
+        """``path_to`` of each of ``cells`` as tuples of (level, x, y) (an action's frozen
+        form), sharing the work: the path to a cell is the path to its predecessor and one
+        step more. Raises ``ValueError`` if a cell cannot be reached."""
+        out: dict[Cell, tuple[tuple[int, int, int], ...]] = {}
+        if self._steps.costs is not None:
+            for cell in cells:
+                out[cell] = tuple((c.level, c.x, c.y) for c in self.path_to(cell))
+            return out
+        parents, height, width = self._parents
+        area = height * width
+        known: dict[int, tuple[tuple[int, int, int], ...]] = {}
+        for cell in cells:
+            if self.cost(cell) is None:
+                raise ValueError(f"{cell} cannot be reached")
+            flat = (cell.level * height + cell.y) * width + cell.x
+            chain: list[int] = []
+            while flat not in known:
+                before = int(parents[flat])
+                if before < 0:
+                    known[flat] = ()  # a start
+                    break
+                chain.append(flat)
+                flat = before
+            path = known[flat]
+            for node in reversed(chain):
+                level, rest = divmod(node, area)
+                y, x = divmod(rest, width)
+                path = (*path, (level, x, y))
+                known[node] = path
+            out[cell] = known[(cell.level * height + cell.y) * width + cell.x]
+        return out
+
     @cached_property
     def _parents(self) -> tuple[NDArray[np.int64], int, int]:
         """Each reached cell's predecessor on ``path_to``'s walk (plain fields), computed once

@@ -117,28 +117,28 @@ def _move_options(state: CqbState, fig: Figure) -> Iterator[Action]:
     field = distance_field(state.board, [fig.at], costs, STEPS,
                            max_cost=max(budget(fig, m) for m in modes))
     taken = {f.at for f in state.figures.values() if not f.extracted}
-    doors = (Terrain.DOOR_OPEN, Terrain.DOOR_CLOSED)
-    # the field's path to a cell runs through the paths to the cells on it (each step back
-    # takes the first cheapest predecessor of the cell it stands on): one walk serves them all
+    doors = [(lv.terrain == Terrain.DOOR_OPEN) | (lv.terrain == Terrain.DOOR_CLOSED)
+             for lv in state.board.levels]
+    # the cells each mode offers, as masks: reachable within its allowance, every cell for
+    # Crawl and Stealthy, every second or fourth for Normal and Fast, doorways always; in
+    # (level, y, x) order, as ``field.reachable`` lists them
     offered: list[tuple[str, Cell]] = []
     for mode in modes:
         limit = budget(fig, mode)
         spacing = {"crawl": 1, "stealthy": 1, "normal": 2, "fast": 4}[mode]
-        for cell in field.reachable(limit):
-            if cell == fig.at or cell in taken:
-                continue
-            if (cell.x % spacing or cell.y % spacing) and state.board.terrain(cell) not in doors:
-                continue
-            offered.append((mode, cell))
-    # paths as ``Action.make`` freezes them (tuples of (level, x, y)), so that each action is
-    # made directly: freezing a path per action was a third of listing the moves
-    paths: dict[Cell, tuple[tuple[int, int, int], ...]] = {}
-    for cell in sorted({c for _, c in offered}, key=lambda c: (-(field.cost(c) or 0), c)):
-        if cell not in paths:  # the farthest first: their walks cover the nearer cells
-            walk = field.path_to(cell)
-            steps = tuple((c.level, c.x, c.y) for c in walk)
-            for i, c in enumerate(walk):
-                paths.setdefault(c, steps[: i + 1])
+        for level, mask in enumerate(field.within(limit)):
+            if spacing > 1:
+                height, width = mask.shape
+                grid = np.zeros((height, width), dtype=bool)
+                grid[::spacing, ::spacing] = True
+                mask = mask & (grid | doors[level])
+            ys, xs = np.nonzero(mask)
+            for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
+                cell = Cell(level, x, y)
+                if cell != fig.at and cell not in taken:
+                    offered.append((mode, cell))
+    # each path as ``Action.make`` freezes it (a tuple of (level, x, y)), built once per cell
+    paths = field.path_tuples(dict.fromkeys(c for _, c in offered))
     for mode, cell in offered:
         # the arguments of Action.make(side, "move", hint, figure=, mode=, path=), by name
         args = (("figure", fig.id), ("mode", mode), ("path", paths[cell]))

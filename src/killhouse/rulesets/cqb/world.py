@@ -155,7 +155,11 @@ def sees_cell(state: CqbState, fig: Figure, cell: Cell) -> bool:
 def openings(state: CqbState, level: int) -> list[Cell]:
     """The doorway and window cells of a level (aim points the actions offer, Q-15)."""
     lv = state.board.levels[level]
-    ys, xs = np.nonzero(np.isin(lv.terrain, [int(t) for t in _OPENINGS]))
+    terrain = lv.terrain
+    mask = np.zeros(terrain.shape, dtype=bool)
+    for kind in _OPENINGS:
+        mask |= terrain == kind
+    ys, xs = np.nonzero(mask)
     return [Cell(level, int(x), int(y)) for x, y in zip(xs.tolist(), ys.tolist(), strict=True)]
 
 
