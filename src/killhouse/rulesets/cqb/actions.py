@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.chance import Chance
@@ -479,28 +480,50 @@ def do_task(state: CqbState, fig: Figure, action: Action, chance: Chance, log: E
 # -- grenades (sections 10, 11, 12.2) ------------------------------------------------------------
 
 
+#: per rooms map (by identity; the map is kept so its id is not reused), each level's room
+#: ids as an array (-1: no room): throw targets are found on arrays, not cell by cell
+_ROOM_GRIDS: OrderedDict[int, tuple[dict[Cell, int], list[NDArray[np.int32]]]] = OrderedDict()
+
+
+def room_grids(state: CqbState) -> list[NDArray[np.int32]]:
+    """Each level's room id per cell (-1 outside every room), built once per rooms map."""
+    found = _ROOM_GRIDS.get(id(state.rooms))
+    if found is not None and found[0] is state.rooms:
+        return found[1]
+    grids = [np.full(lv.terrain.shape, -1, dtype=np.int32) for lv in state.board.levels]
+    for cell, room in state.rooms.items():
+        grids[cell.level][cell.y, cell.x] = room
+    _ROOM_GRIDS[id(state.rooms)] = (state.rooms, grids)
+    if len(_ROOM_GRIDS) > 16:
+        _ROOM_GRIDS.popitem(last=False)
+    return grids
+
+
 def throw_targets(state: CqbState, fig: Figure) -> dict[int, Cell]:
     """One cell per room (other than the thrower's own) it sees within 12": the nearest."""
     mine = rooms_of(state, fig.at)
     far = tables().tests["grenade"]["far"]
     level, x0, y0 = fig.at
     lv = state.board.levels[level]
-    mask = np.zeros(lv.terrain.shape, dtype=bool)
-    near: list[Cell] = []
-    taken = {f.at for f in state.figures.values() if not f.extracted}
+    grid = room_grids(state)[level]
+    height, width = grid.shape
     far_sq = far * far  # within 12": the same test as inches() <= 12 on whole cells
-    for cell, room in state.rooms.items():
-        if (cell.level == level and (cell.x - x0) ** 2 + (cell.y - y0) ** 2 <= far_sq
-                and room not in mine and cell not in taken):
-            mask[cell.y, cell.x] = True
-            near.append(cell)
-    if not near:
+    ys, xs = np.ogrid[:height, :width]
+    mask = (grid >= 0) & ((xs - x0) ** 2 + (ys - y0) ** 2 <= far_sq)
+    for room in mine:
+        mask &= grid != room
+    for f in state.figures.values():
+        if not f.extracted and f.at.level == level:
+            mask[f.at.y, f.at.x] = False
+    if not mask.any():
         return {}
     sight = los_from(state.board.opaque(level), (fig.at.x, fig.at.y), mask, lv.smoke)
+    ys_in, xs_in = np.nonzero(mask & sight)
+    seen = [Cell(level, x, y) for y, x in zip(ys_in.tolist(), xs_in.tolist(), strict=True)]
     out: dict[int, Cell] = {}
-    for cell in sorted(near, key=lambda c: (inches(fig.at, c), c)):
-        room = state.rooms[cell]
-        if room not in out and sight[cell.y, cell.x]:
+    for cell in sorted(seen, key=lambda c: (inches(fig.at, c), c)):
+        room = int(grid[cell.y, cell.x])
+        if room not in out:
             out[room] = cell
     return out
 
