@@ -70,7 +70,7 @@ def test_a_figures_orders_are_built_once_per_step(monkeypatch: pytest.MonkeyPatc
 
 
 def test_a_move_order_made_directly_is_the_action_make_builds() -> None:
-    direct = orders._move_order("ct", "c1", "move", Cell(0, 3, 4))
+    direct = orders._move_order_at("ct", "c1", "move", 0, 3, 4)
     made = Action.make(
         "ct", "order", {"role": "move", "to": [0, 3, 4], "posture": "move"},
         figure="c1", posture="move", to=[0, 3, 4],
@@ -78,8 +78,8 @@ def test_a_move_order_made_directly_is_the_action_make_builds() -> None:
     assert direct == made and hash(direct) == hash(made)
     assert direct.hint == made.hint and direct.to_json() == made.to_json()
     # made once: asking again for the same arguments gives the same action
-    assert orders._move_order("ct", "c1", "move", Cell(0, 3, 4)) is direct
-    assert orders._move_order("ct", "c1", "stealth", Cell(0, 3, 4)) != direct
+    assert orders._move_order_at("ct", "c1", "move", 0, 3, 4) is direct
+    assert orders._move_order_at("ct", "c1", "stealth", 0, 3, 4) != direct
 
 
 def test_facings_are_the_actions_action_make_builds_at_the_map_edge() -> None:
@@ -243,3 +243,4 @@ def test_an_own_entry_is_the_figure_record_cut_to_the_own_keys() -> None:
         before["active"] = one.active
         entry = views.own_entry(one)
         assert entry == before and list(entry) == list(before)
+

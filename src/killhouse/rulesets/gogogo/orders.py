@@ -476,13 +476,21 @@ def _figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
                     )
     field = move_field(state, side, fig)
     move_max, stealth_max = allowance(fig, MOVE), allowance(fig, STEALTH)
-    stealthy = [mask.tolist() for mask in field.within(stealth_max)]  # cost <= stealth_max
-    for cell in field.reachable(move_max):
-        if cell == fig.pos:
-            continue
-        if stealthy[cell.level][cell.y][cell.x]:
-            out.append(_move_order(side, fig.id, STEALTH, cell))
-        out.append(_move_order(side, fig.id, MOVE, cell))
+    # every square within the MOVE allowance in (level, y, x) order, as ``field.reachable``
+    # lists them: STEALTH first where its allowance reaches too, then MOVE
+    here_key = (fig.pos.level, fig.pos.x, fig.pos.y)
+    ident = fig.id
+    for level, (reach, quiet) in enumerate(
+        zip(field.within(move_max), field.within(stealth_max), strict=True)
+    ):
+        ys, xs = np.nonzero(reach)
+        flags = quiet[ys, xs].tolist()
+        for y, x, stealth in zip(ys.tolist(), xs.tolist(), flags, strict=True):
+            if (level, x, y) == here_key:
+                continue
+            if stealth:
+                out.append(_move_order_at(side, ident, STEALTH, level, x, y))
+            out.append(_move_order_at(side, ident, MOVE, level, x, y))
     return out
 
 
@@ -499,15 +507,16 @@ def _remember(key: tuple[Any, ...], value: Any) -> None:
     _MADE[key] = value
 
 
-def _move_order(side: str, ident: str, posture: str, cell: Cell) -> Action:
-    """``order(figure, posture, to)``, the same action ``Action.make`` builds, made directly
-    (a figure has dozens of these at each step, and the arguments are already plain values)
-    and made once: the same arguments give the same action."""
-    key = ("move", side, ident, posture, cell)
+def _move_order_at(side: str, ident: str, posture: str, level: int, x: int, y: int) -> Action:
+    """``order(figure, posture, to)`` to the square (level, x, y), the same action
+    ``Action.make`` builds, made directly (a figure has dozens of these at each step, and the
+    arguments are already plain values) and made once: the same arguments give the same
+    action."""
+    key = ("move-at", side, ident, posture, level, x, y)
     found: Action | None = _MADE.get(key)
     if found is None:
-        args = (("figure", ident), ("posture", posture), ("to", (cell.level, cell.x, cell.y)))
-        hint = {"role": "move", "to": [cell.level, cell.x, cell.y], "posture": posture}
+        args = (("figure", ident), ("posture", posture), ("to", (level, x, y)))
+        hint = {"role": "move", "to": [level, x, y], "posture": posture}
         found = Action.frozen(side, "order", args, hint)
         _remember(key, found)
     return found
