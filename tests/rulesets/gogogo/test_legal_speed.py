@@ -244,3 +244,28 @@ def test_an_own_entry_is_the_figure_record_cut_to_the_own_keys() -> None:
         entry = views.own_entry(one)
         assert entry == before and list(entry) == list(before)
 
+
+@pytest.mark.parametrize("name", ["hostage.yaml", "setup-destruction.yaml", "assassination.yaml"])
+def test_views_kept_for_the_step_equal_a_fresh_build_at_every_decision(name: str) -> None:
+    """A view is built once per step and viewer; the draft, reports and announcements are
+    filled in afresh: at every decision (setup, orders, fire) each side's view and the
+    spectator's equal a view built whole, key order included."""
+    from killhouse.rulesets.gogogo import views
+
+    scn = load_scenario(SCENARIOS / name)
+    game = Game(scn, 7)
+    rng = Rng.from_seed(3)
+    viewers = [s.id for s in scn.sides] + ["spectator"]
+    for _ in range(600):
+        pending = game.pending()
+        if not pending:
+            break
+        for who in viewers:
+            kept = views.view(game.state, who)
+            assert kept == views._view(game.state, who)
+            assert list(kept) == list(views._view(game.state, who))
+        side = pending[rng.below(len(pending))].side
+        actions = game.legal_actions(side)
+        game.apply(actions[rng.below(len(actions))])
+    for who in viewers:
+        assert views.view(game.state, who) == views._view(game.state, who)
