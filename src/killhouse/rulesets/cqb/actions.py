@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -17,7 +17,7 @@ from killhouse.core.cells import Cell, cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.core.geometry import los_from
-from killhouse.core.paths import distance_field, path_cost
+from killhouse.core.paths import DistanceField, distance_field, path_cost
 from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
@@ -56,6 +56,8 @@ from killhouse.rulesets.cqb.world import (
     window_state,
 )
 
+T = TypeVar("T")
+
 CALLS = ("torso", "head", "brain-stem", "strong-arm", "weak-arm", "leg")
 ORTHO = ((0, -1), (1, 0), (0, 1), (-1, 0))
 KING = (*ORTHO, (1, -1), (1, 1), (-1, 1), (-1, -1))
@@ -89,30 +91,65 @@ def budget(fig: Figure, mode: str) -> int:
 
 #: move options by everything they depend on (a pure function of the key), most recent last
 _MOVES: OrderedDict[tuple[Any, ...], tuple[Action, ...]] = OrderedDict()
+#: the cells offered per mode and the field they are reached on, by the same key
+_PLANS: OrderedDict[tuple[Any, ...], tuple[DistanceField, list[tuple[str, Cell]]]] = (
+    OrderedDict())
+
+
+def _move_key(state: CqbState, fig: Figure) -> tuple[Any, ...]:
+    """Everything a figure's moves depend on: its place, side, posture, legs and gas, where
+    every figure stands, the terrain and the stairs."""
+    return (fig.id, fig.side, fig.at, fig.posture, fig.legs_ooa, fig.overcome,
+            tuple((f.at, f.side, f.extracted) for f in state.figures.values()),
+            tuple((lv.terrain.shape, lv.terrain.tobytes()) for lv in state.board.levels),
+            tuple(sorted(state.board.stairs.items())))
+
+
+def _remember(cache: OrderedDict[tuple[Any, ...], T], key: tuple[Any, ...], value: T) -> T:
+    cache[key] = value
+    if len(cache) > 64:
+        cache.popitem(last=False)
+    return value
 
 
 def move_options(state: CqbState, fig: Figure) -> Iterator[Action]:
     """A sample of moves per mode (every cell for Crawl and Stealthy, every second or fourth
     cell for Normal and Fast, doorways always), each along the field's cheapest path.
 
-    They depend only on the figure's place, side, posture, legs and gas, where every figure
-    stands, the terrain and the stairs, so a side asked again before anything moved gets them
+    They depend only on ``_move_key``, so a side asked again before anything moved gets them
     again."""
-    key = (fig.id, fig.side, fig.at, fig.posture, fig.legs_ooa, fig.overcome,
-           tuple((f.at, f.side, f.extracted) for f in state.figures.values()),
-           tuple((lv.terrain.shape, lv.terrain.tobytes()) for lv in state.board.levels),
-           tuple(sorted(state.board.stairs.items())))
+    key = _move_key(state, fig)
     found = _MOVES.get(key)
     if found is None:
-        found = _MOVES[key] = tuple(_move_options(state, fig))
-        if len(_MOVES) > 64:
-            _MOVES.popitem(last=False)
+        made = tuple(_move_options(state, fig, _move_plan(state, fig, key)))
+        found = _remember(_MOVES, key, made)
     else:
         _MOVES.move_to_end(key)
     yield from found
 
 
-def _move_options(state: CqbState, fig: Figure) -> Iterator[Action]:
+def move_count(state: CqbState, fig: Figure) -> int:
+    """How many moves ``move_options`` lists, without making them (no paths are walked)."""
+    key = _move_key(state, fig)
+    found = _MOVES.get(key)
+    if found is not None:
+        return len(found)
+    return len(_move_plan(state, fig, key)[1])
+
+
+def _move_plan(state: CqbState, fig: Figure, key: tuple[Any, ...]
+               ) -> tuple[DistanceField, list[tuple[str, Cell]]]:
+    """The field from the figure and the (mode, cell) pairs its moves go to, in order: every
+    cell within the mode's allowance for Crawl and Stealthy, every second or fourth cell
+    for Normal and Fast, doorways always; never the figure's own cell nor one taken."""
+    found = _PLANS.get(key)
+    if found is not None:
+        _PLANS.move_to_end(key)
+        return found
+    return _remember(_PLANS, key, _build_plan(state, fig))
+
+
+def _build_plan(state: CqbState, fig: Figure) -> tuple[DistanceField, list[tuple[str, Cell]]]:
     modes = allowed_modes(fig)
     costs = enter_costs(state, fig)
     field = distance_field(state.board, [fig.at], costs, STEPS,
@@ -120,9 +157,7 @@ def _move_options(state: CqbState, fig: Figure) -> Iterator[Action]:
     taken = {f.at for f in state.figures.values() if not f.extracted}
     doors = [(lv.terrain == Terrain.DOOR_OPEN) | (lv.terrain == Terrain.DOOR_CLOSED)
              for lv in state.board.levels]
-    # the cells each mode offers, as masks: reachable within its allowance, every cell for
-    # Crawl and Stealthy, every second or fourth for Normal and Fast, doorways always; in
-    # (level, y, x) order, as ``field.reachable`` lists them
+    # in (level, y, x) order per mode, as ``field.reachable`` lists them
     offered: list[tuple[str, Cell]] = []
     for mode in modes:
         limit = budget(fig, mode)
@@ -138,6 +173,14 @@ def _move_options(state: CqbState, fig: Figure) -> Iterator[Action]:
                 cell = Cell(level, x, y)
                 if cell != fig.at and cell not in taken:
                     offered.append((mode, cell))
+    return field, offered
+
+
+def _move_options(state: CqbState, fig: Figure,
+                  plan: tuple[DistanceField, list[tuple[str, Cell]]] | None = None,
+                  ) -> Iterator[Action]:
+    """The moves of ``plan`` (made afresh without one)."""
+    field, offered = plan if plan is not None else _build_plan(state, fig)
     # each path as ``Action.make`` freezes it (a tuple of (level, x, y)), built once per cell
     paths = field.path_tuples(dict.fromkeys(c for _, c in offered))
     for mode, cell in offered:
