@@ -269,3 +269,33 @@ def test_views_kept_for_the_step_equal_a_fresh_build_at_every_decision(name: str
         game.apply(actions[rng.below(len(actions))])
     for who in viewers:
         assert views.view(game.state, who) == views._view(game.state, who)
+
+
+@pytest.mark.parametrize("grenade", ["he", "smoke"])
+def test_throw_targets_are_the_actions_action_make_builds(grenade: str) -> None:
+    """The ``target`` actions made directly equal ``Action.make``'s, hints included, through
+    an open window (the chance through an opening) or not."""
+    from killhouse.rulesets.gogogo import dice
+    from killhouse.rulesets.gogogo.state import HOLD, Order
+
+    rows = open_rows(12, 7)
+    rows[3] = rows[3][:5] + "=" + rows[3][6:]  # a window between the thrower and the east
+    table = Table(scenario(rows, [fig("t1", "t", 2, 3), fig("c1", "ct", 10, 5)]))
+    state = table.state
+    thrower = state.fig("t1")
+    listed = orders.target_actions(state, "t", thrower, Order(HOLD, task="throw", grenade=grenade))
+    assert listed
+    cells = orders.throw_targets(state, "t", thrower)
+    assert {orders.through_opening(state, "t", thrower, c) for c in cells} == {False, True}
+    made = []
+    for cell in cells:
+        through = orders.through_opening(state, "t", thrower, cell)
+        hint: dict[str, Any] = {
+            "role": "attack" if grenade == "he" else "other",
+            "p": dice.chance_of(dice.grenade_need(through, thrower.wounds, thrower.stunned)),
+            "target": list(cell),
+            "grenade": grenade,
+        }
+        made.append(Action.make("t", "target", hint, figure="t1", at=list(cell)))
+    assert _listed(listed) == _listed(made)
+    assert [a.to_json() for a in listed] == [a.to_json() for a in made]

@@ -553,18 +553,25 @@ def _facings(state: GoState, side: str, ident: str, end: Cell) -> tuple[Action, 
 def target_actions(state: GoState, side: str, fig: Figure, order: Order) -> list[Action]:
     assert fig.pos is not None and order.grenade is not None
     out = []
+    # the chance of landing on target, through an opening or not (4.8)
+    chance = {
+        through: dice.chance_of(dice.grenade_need(through, fig.wounds, fig.stunned))
+        for through in (False, True)
+    }
+    # its worth (enemies and friends in the radius) is the bot's
+    role = "attack" if order.grenade in ("he", "stun") else "other"
     for cell in throw_targets(state, side, fig):
         through = through_opening(state, side, fig, cell)
-        p = dice.chance_of(dice.grenade_need(through, fig.wounds, fig.stunned))
+        at = (cell.level, cell.x, cell.y)
         hint: dict[str, Any] = {
-            "role": "other",
-            "p": p,
-            "target": cell_json(cell),
+            "role": role,
+            "p": chance[through],
+            "target": list(at),
             "grenade": order.grenade,
         }
-        if order.grenade in ("he", "stun"):
-            hint["role"] = "attack"  # its worth (enemies and friends in the radius) is the bot's
-        out.append(_act(side, "target", hint, figure=fig.id, at=cell_json(cell)))
+        # Action.make(side, "target", hint, figure=, at=), its arguments sorted by name:
+        # made directly, as a throw has a hundred squares or more to aim at
+        out.append(Action.frozen(side, "target", (("at", at), ("figure", fig.id)), hint))
     return out
 
 
