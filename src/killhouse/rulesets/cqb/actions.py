@@ -574,10 +574,13 @@ def throw_targets(state: CqbState, fig: Figure) -> dict[int, Cell]:
 def throw_options(state: CqbState, fig: Figure) -> Iterator[Action]:
     if fig.weak_arm_ooa and fig.strong_arm_ooa:
         return
+    targets: list[tuple[int, Cell]] | None = None  # the same for every grenade: found once
     for grenade, n in sorted(fig.grenades.items()):
         if n <= 0 or f"throw-{grenade}" in fig.lost_tasks:
             continue
-        for room, cell in sorted(throw_targets(state, fig).items()):
+        if targets is None:
+            targets = sorted(throw_targets(state, fig).items())
+        for room, cell in targets:
             enemies = sum(1 for f in state.figures.values() if f.side not in (fig.side, HOSTAGES)
                           and f.id in state.visible.get(fig.id, frozenset())
                           and room in rooms_of(state, f.at))

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Iterator
 from killhouse.core.cells import cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
+from killhouse.core.geometry import los_pairs
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.cqb import actions as act
@@ -23,7 +24,7 @@ from killhouse.rulesets.cqb.state import (
     CqbState,
     Figure,
 )
-from killhouse.rulesets.cqb.world import inches, openings, sees_cell
+from killhouse.rulesets.cqb.world import inches, openings, sees_cell, smoke
 from killhouse.rulesets.kit import Arg, Flow, Group, Move, Phase, Reaction
 
 ACTIONS = ("move", "fire", "aim", "hold", "wait", "stand", "task", "throw", "reload",
@@ -79,11 +80,17 @@ def aim_options(state: CqbState, fig: Figure) -> Iterator[Action]:
             yield Action.make(fig.side, "aim", {"role": "aim"}, figure=fig.id, target=t.id)
     near = sorted((inches(fig.at, c), c) for c in openings(state, fig.at.level)
                   if c != fig.at and c != fig.aim_at and inches(fig.at, c) <= AIM_POINTS_WITHIN)
+    if not near:
+        return
+    # every near opening's sight at once (the same test as sees_cell: its own level, exact)
+    level = fig.at.level
+    seen = los_pairs(state.board.opaque(level), [(fig.at.x, fig.at.y)] * len(near),
+                     [(c.x, c.y) for _, c in near], smoke(state, level)).tolist()
     offered = 0
-    for _, cell in near:
-        if offered == AIM_POINTS and sees_cell(state, fig, cell):
+    for (_, cell), sees in zip(near, seen, strict=True):
+        if offered == AIM_POINTS and sees:
             break
-        if sees_cell(state, fig, cell):
+        if sees:
             offered += 1
             yield Action.make(fig.side, "aim", {"role": "aim-point", "to": cell_json(cell)},
                               figure=fig.id, at=cell_json(cell))

@@ -154,13 +154,23 @@ def sees_cell(state: CqbState, fig: Figure, cell: Cell) -> bool:
 
 def openings(state: CqbState, level: int) -> list[Cell]:
     """The doorway and window cells of a level (aim points the actions offer, Q-15)."""
-    lv = state.board.levels[level]
-    terrain = lv.terrain
-    mask = np.zeros(terrain.shape, dtype=bool)
-    for kind in _OPENINGS:
-        mask |= terrain == kind
-    ys, xs = np.nonzero(mask)
-    return [Cell(level, int(x), int(y)) for x, y in zip(xs.tolist(), ys.tolist(), strict=True)]
+    terrain = state.board.levels[level].terrain
+    key = (level, terrain.shape, terrain.tobytes())
+    found = _OPENING_CELLS.get(key)
+    if found is None:
+        mask = np.zeros(terrain.shape, dtype=bool)
+        for kind in _OPENINGS:
+            mask |= terrain == kind
+        ys, xs = np.nonzero(mask)
+        found = tuple(Cell(level, x, y) for x, y in zip(xs.tolist(), ys.tolist(), strict=True))
+        if len(_OPENING_CELLS) >= 256:
+            _OPENING_CELLS.clear()  # a bound on memory only
+        _OPENING_CELLS[key] = found
+    return list(found)
+
+
+#: ``openings`` by level and terrain (doors opening or windows breaking make a new entry)
+_OPENING_CELLS: dict[tuple[int, tuple[int, ...], bytes], tuple[Cell, ...]] = {}
 
 
 def side_sees(state: CqbState, side: str, fig: Figure) -> bool:
