@@ -1,8 +1,10 @@
 """Random legal play: actions per second on shipped scenarios (issue 12's 10,000 actions/s goal).
 
 Run: ``python benchmarks/bench_random.py [scenario.yaml ...] [--games N] [--ruleset ID ...]``.
-Each step asks ``pending`` and ``legal_actions`` and applies a uniformly random action (no view
-is built, as a random player reads none). Prints numbers per scenario and per ruleset.
+Each step asks ``pending`` and ``legal`` (the legal actions counted at once and made only where
+the draw lands: the same action ``legal_actions`` would give at that index) and applies a
+uniformly random action (no view is built, as a random player reads none). Prints numbers
+per scenario and per ruleset.
 ``--worker-gc`` sets the garbage collector as ``killhouse sim``'s worker processes do.
 """
 
@@ -28,7 +30,7 @@ def play_random(game: Game, rng: Rng) -> int:
         pending = game.pending()
         if not pending:
             return steps
-        actions = game.legal_actions(pending[0].side)
+        actions = game.legal(pending[0].side)  # counted at once, made only where drawn
         game.apply(actions[rng.below(len(actions))])
     raise RuntimeError(f"no end within {MAX_STEPS} random actions")
 

@@ -397,6 +397,8 @@ def test_distance_field_matches_reference_dijkstra(data: st.DataObject) -> None:
                     path = field.path_to(cell)
                     assert path_cost(board, [start, *path], costs, undivided, squeeze) == raw
                     assert (path[-1] if path else start) == cell
+                    # the compiled parents give exactly the step-by-step walk back
+                    assert path == field._walk(cell)
 
 
 # -- the reused graph (a cache keyed on the content of the cost arrays) --------------------
@@ -502,3 +504,32 @@ def test_bounded_field_at_the_edge_of_the_allowance_and_one_past() -> None:
     assert field.path_to(Cell(0, 14, 1))[-1] == Cell(0, 14, 1)
     gogogo = distance_field(board, [Cell(0, 10, 1)], costs, GOGOGO, max_cost=2)
     assert gogogo.cost(Cell(0, 12, 1)) == 2 and gogogo.cost(Cell(0, 13, 1)) is None
+
+
+def test_compiled_paths_equal_the_walk_back_on_ties_and_stairs() -> None:
+    """Open floor has many equally cheap paths: ``path_to`` (pointers from the compiled
+    kernel) picks the same first cheapest predecessor as the walk back, stairs included."""
+    board = open_floor(9, 7)
+    board.levels.append(open_floor(9, 7).levels[0])
+    board.levels[-1].name = "upper"
+    link(board, Cell(0, 4, 3), Cell(1, 4, 3))
+    link(board, Cell(0, 4, 4), Cell(1, 5, 4))  # an adjacent-looking link on another level
+    costs = unit_costs(board)
+    squeeze = [np.zeros((7, 9), dtype=bool), np.zeros((7, 9), dtype=bool)]
+    squeeze[0][2, 3] = True
+    for rules in (EXECUTE, GOGOGO):
+        field = distance_field(board, [Cell(0, 0, 0), Cell(0, 8, 6)], costs, rules, squeeze)
+        for level in range(2):
+            for y in range(7):
+                for x in range(9):
+                    cell = Cell(level, x, y)
+                    if field.cost(cell) is not None:
+                        assert field.path_to(cell) == field._walk(cell)
+                        walk = tuple((c.level, c.x, c.y) for c in field._walk(cell))
+                        assert field.path_tuples([cell]) == {cell: walk}
+        reached = [c for c in field.reachable(10**6)]
+        together = field.path_tuples(reached)
+        assert together == {c: tuple((p.level, p.x, p.y) for p in field._walk(c)) for c in reached}
+        upper = field.path_to(Cell(1, 4, 0))
+        assert upper[-1] == Cell(1, 4, 0)
+        assert upper[0].level == 0  # up a stair: the pointers cross levels

@@ -125,3 +125,116 @@ def solve_plain(
         starts,
     )
     return result
+
+
+@njit(cache=True, nogil=True)
+def _parents(
+    raw: NDArray[np.int64],
+    enter: NDArray[np.int64],
+    squeeze: NDArray[np.bool_],
+    shapes: NDArray[np.int64],
+    into_to: NDArray[np.int64],
+    into_from: NDArray[np.int64],
+    cardinal: int,
+    diagonal: int,
+) -> NDArray[np.int64]:
+    n, height, width = raw.shape
+    far = np.int64(UNREACHED)
+    parent = np.full(n * height * width, -1, dtype=np.int64)
+    back_x = (0, -1, 0, 1, -1, -1, 1, 1)
+    back_y = (1, 0, -1, 0, 1, -1, -1, 1)
+    for level in range(n):
+        h = shapes[level, 0]
+        w = shapes[level, 1]
+        for y in range(h):
+            for x in range(w):
+                here = raw[level, y, x]
+                if here == 0 or here >= far:
+                    continue
+                flat = (level * height + y) * width + x
+                enter_here = enter[level, y, x]
+                first = np.searchsorted(into_to, flat)
+                found = -1
+                for k in range(8):
+                    bx = x + back_x[k]
+                    by = y + back_y[k]
+                    if bx < 0 or bx >= w or by < 0 or by >= h:
+                        continue
+                    there = raw[level, by, bx]
+                    if there >= far or enter_here <= 0:
+                        continue
+                    before = (level * height + by) * width + bx
+                    linked = False
+                    for i in range(first, into_to.shape[0]):
+                        if into_to[i] != flat:
+                            break
+                        if into_from[i] == before:
+                            linked = True
+                            break
+                    if linked:
+                        step = cardinal * enter_here
+                    elif k >= 4:
+                        # rulings E-2, G-3: no squeezing past either orthogonal cell
+                        if squeeze[level, by, x] or squeeze[level, y, bx]:
+                            continue
+                        step = diagonal * enter_here
+                    else:
+                        step = cardinal * enter_here
+                    if there + step == here:
+                        found = before
+                        break
+                if found < 0:
+                    for i in range(first, into_to.shape[0]):
+                        if into_to[i] != flat:
+                            break
+                        before = into_from[i]
+                        bl = before // (height * width)
+                        rest = before - bl * height * width
+                        there = raw[bl, rest // width, rest - (rest // width) * width]
+                        if there >= far or enter_here <= 0:
+                            continue
+                        if there + cardinal * enter_here == here:
+                            found = before
+                            break
+                parent[flat] = found
+    return parent
+
+
+def plain_parents(
+    raw: tuple[NDArray[np.int64], ...],
+    enter: list[NDArray[np.int64]],
+    squeeze: list[NDArray[np.bool_]],
+    into: list[tuple[tuple[int, int, int], tuple[int, int, int]]],
+    cardinal: int,
+    diagonal: int,
+) -> tuple[NDArray[np.int64], int, int]:
+    """For every reached cell of a resolved plain field, the flat index (level, y, x) of the
+    predecessor ``DistanceField.path_to`` steps back to (-1 for a start or an unreached cell).
+
+    ``raw``, ``enter`` and ``squeeze`` are per level; ``into`` lists the stair links as
+    ((level, y, x) source, (level, y, x) target) in the order the walk tries them. Returns the
+    parents with the height and width the flat indexes use."""
+    n = len(raw)
+    height = max((r.shape[0] for r in raw), default=0)
+    width = max((r.shape[1] for r in raw), default=0)
+    raw_all = np.full((n, height, width), UNREACHED, dtype=np.int64)
+    enter_all = np.zeros((n, height, width), dtype=np.int64)
+    squeeze_all = np.zeros((n, height, width), dtype=np.bool_)
+    shapes = np.zeros((n, 2), dtype=np.int64)
+    for index, r in enumerate(raw):
+        h, w = r.shape
+        shapes[index] = (h, w)
+        raw_all[index, :h, :w] = r
+        enter_all[index, :h, :w] = enter[index]
+        squeeze_all[index, :h, :w] = squeeze[index]
+
+    def flat(node: tuple[int, int, int]) -> int:
+        return int((node[0] * height + node[1]) * width + node[2])
+
+    order = sorted(range(len(into)), key=lambda i: (flat(into[i][1]), i))
+    into_to = np.array([flat(into[i][1]) for i in order], dtype=np.int64)
+    into_from = np.array([flat(into[i][0]) for i in order], dtype=np.int64)
+    parents: NDArray[np.int64] = _parents(
+        raw_all, enter_all, squeeze_all, shapes, into_to, into_from, int(cardinal), int(diagonal)
+    )
+    return parents, height, width

@@ -32,7 +32,7 @@ from numpy.typing import NDArray
 
 from killhouse.core.board import Board
 from killhouse.core.cells import Cell
-from killhouse.core.pathjit import solve_plain
+from killhouse.core.pathjit import plain_parents, solve_plain
 from killhouse.core.steps import (
     CARDINAL,
     DIAGONAL,
@@ -136,6 +136,69 @@ class DistanceField:
         """
         if self.cost(cell) is None:
             raise ValueError(f"{cell} cannot be reached")
+        if self._steps.costs is None:
+            parents, height, width = self._parents
+            flat = (cell.level * height + cell.y) * width + cell.x
+            path = [cell]
+            area = height * width
+            while (flat := int(parents[flat])) >= 0:
+                level, rest = divmod(flat, area)
+                y, x = divmod(rest, width)
+                path.append(Cell(level, x, y))
+            path.pop()  # the start
+            path.reverse()
+            return path
+        return self._walk(cell)
+
+    def path_tuples(self, cells: Iterable[Cell]) -> dict[Cell, tuple[tuple[int, int, int], ...]]:
+        """``path_to`` of each of ``cells`` as tuples of (level, x, y) (an action's frozen
+        form), sharing the work: the path to a cell is the path to its predecessor and one
+        step more. Raises ``ValueError`` if a cell cannot be reached."""
+        out: dict[Cell, tuple[tuple[int, int, int], ...]] = {}
+        if self._steps.costs is not None:
+            for cell in cells:
+                out[cell] = tuple((c.level, c.x, c.y) for c in self.path_to(cell))
+            return out
+        parents, height, width = self._parents
+        area = height * width
+        known: dict[int, tuple[tuple[int, int, int], ...]] = {}
+        for cell in cells:
+            if self.cost(cell) is None:
+                raise ValueError(f"{cell} cannot be reached")
+            flat = (cell.level * height + cell.y) * width + cell.x
+            chain: list[int] = []
+            while flat not in known:
+                before = int(parents[flat])
+                if before < 0:
+                    known[flat] = ()  # a start
+                    break
+                chain.append(flat)
+                flat = before
+            path = known[flat]
+            for node in reversed(chain):
+                level, rest = divmod(node, area)
+                y, x = divmod(rest, width)
+                path = (*path, (level, x, y))
+                known[node] = path
+            out[cell] = known[(cell.level * height + cell.y) * width + cell.x]
+        return out
+
+    @cached_property
+    def _parents(self) -> tuple[NDArray[np.int64], int, int]:
+        """Each reached cell's predecessor on ``path_to``'s walk (plain fields), computed once
+        for all cells by the compiled kernel of ``core.pathjit``: a path is then a pointer chase."""
+        steps = self._steps
+        into = [
+            ((a.level, a.y, a.x), (b.level, b.y, b.x))
+            for b, sources in steps.into.items()
+            for a in sources
+        ]
+        return plain_parents(
+            self.raw, steps.enter, steps.squeeze, into, self.rules.cardinal, self.rules.diagonal
+        )
+
+    def _walk(self, cell: Cell) -> list[Cell]:
+        """``path_to`` by walking back step by step (fields with a ``StepCosts`` model)."""
         rows = self._rows
         path = [cell]
         current = cell

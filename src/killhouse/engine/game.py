@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from killhouse.core.chance import SeededChance
@@ -45,6 +46,11 @@ class Game:
 
     def legal_actions(self, side: str) -> list[Action]:
         return self.ruleset.legal_actions(self.state, side)
+
+    def legal(self, side: str) -> Sequence[Action]:
+        """``legal_actions`` counted at once and made when read (``Ruleset.legal``): the same
+        actions in the same order, so a draw by index picks the same action."""
+        return self.ruleset.legal(self.state, side)
 
     def apply(self, action: Action) -> list[Event]:
         """Validate and resolve ``action``; on ``IllegalActionError`` nothing has changed."""

@@ -9,7 +9,7 @@ action. A ruleset never draws randomness itself: it asks the ``Chance`` it is gi
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
@@ -243,6 +243,13 @@ class Ruleset(ABC, Generic[S]):
     @abstractmethod
     def legal_actions(self, state: S, side: str) -> list[Action]:
         """Every action ``side`` may take now (empty if it is not pending)."""
+
+    def legal(self, state: S, side: str) -> Sequence[Action]:
+        """``legal_actions`` as a sequence that may make its actions only when read (the kit's
+        ``Legal``): the same actions in the same order, its length known at once. A random
+        player that draws one index reads one action; bots that need every action call
+        ``legal_actions``."""
+        return self.legal_actions(state, side)
 
     @abstractmethod
     def apply(self, state: S, action: Action, chance: Chance, log: EventLog) -> None:

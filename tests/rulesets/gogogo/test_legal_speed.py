@@ -70,7 +70,7 @@ def test_a_figures_orders_are_built_once_per_step(monkeypatch: pytest.MonkeyPatc
 
 
 def test_a_move_order_made_directly_is_the_action_make_builds() -> None:
-    direct = orders._move_order("ct", "c1", "move", Cell(0, 3, 4))
+    direct = orders._move_order_at("ct", "c1", "move", 0, 3, 4)
     made = Action.make(
         "ct", "order", {"role": "move", "to": [0, 3, 4], "posture": "move"},
         figure="c1", posture="move", to=[0, 3, 4],
@@ -78,8 +78,8 @@ def test_a_move_order_made_directly_is_the_action_make_builds() -> None:
     assert direct == made and hash(direct) == hash(made)
     assert direct.hint == made.hint and direct.to_json() == made.to_json()
     # made once: asking again for the same arguments gives the same action
-    assert orders._move_order("ct", "c1", "move", Cell(0, 3, 4)) is direct
-    assert orders._move_order("ct", "c1", "stealth", Cell(0, 3, 4)) != direct
+    assert orders._move_order_at("ct", "c1", "move", 0, 3, 4) is direct
+    assert orders._move_order_at("ct", "c1", "stealth", 0, 3, 4) != direct
 
 
 def test_facings_are_the_actions_action_make_builds_at_the_map_edge() -> None:
@@ -243,3 +243,59 @@ def test_an_own_entry_is_the_figure_record_cut_to_the_own_keys() -> None:
         before["active"] = one.active
         entry = views.own_entry(one)
         assert entry == before and list(entry) == list(before)
+
+
+@pytest.mark.parametrize("name", ["hostage.yaml", "setup-destruction.yaml", "assassination.yaml"])
+def test_views_kept_for_the_step_equal_a_fresh_build_at_every_decision(name: str) -> None:
+    """A view is built once per step and viewer; the draft, reports and announcements are
+    filled in afresh: at every decision (setup, orders, fire) each side's view and the
+    spectator's equal a view built whole, key order included."""
+    from killhouse.rulesets.gogogo import views
+
+    scn = load_scenario(SCENARIOS / name)
+    game = Game(scn, 7)
+    rng = Rng.from_seed(3)
+    viewers = [s.id for s in scn.sides] + ["spectator"]
+    for _ in range(600):
+        pending = game.pending()
+        if not pending:
+            break
+        for who in viewers:
+            kept = views.view(game.state, who)
+            assert kept == views._view(game.state, who)
+            assert list(kept) == list(views._view(game.state, who))
+        side = pending[rng.below(len(pending))].side
+        actions = game.legal_actions(side)
+        game.apply(actions[rng.below(len(actions))])
+    for who in viewers:
+        assert views.view(game.state, who) == views._view(game.state, who)
+
+
+@pytest.mark.parametrize("grenade", ["he", "smoke"])
+def test_throw_targets_are_the_actions_action_make_builds(grenade: str) -> None:
+    """The ``target`` actions made directly equal ``Action.make``'s, hints included, through
+    an open window (the chance through an opening) or not."""
+    from killhouse.rulesets.gogogo import dice
+    from killhouse.rulesets.gogogo.state import HOLD, Order
+
+    rows = open_rows(12, 7)
+    rows[3] = rows[3][:5] + "=" + rows[3][6:]  # a window between the thrower and the east
+    table = Table(scenario(rows, [fig("t1", "t", 2, 3), fig("c1", "ct", 10, 5)]))
+    state = table.state
+    thrower = state.fig("t1")
+    listed = orders.target_actions(state, "t", thrower, Order(HOLD, task="throw", grenade=grenade))
+    assert listed
+    cells = orders.throw_targets(state, "t", thrower)
+    assert {orders.through_opening(state, "t", thrower, c) for c in cells} == {False, True}
+    made = []
+    for cell in cells:
+        through = orders.through_opening(state, "t", thrower, cell)
+        hint: dict[str, Any] = {
+            "role": "attack" if grenade == "he" else "other",
+            "p": dice.chance_of(dice.grenade_need(through, thrower.wounds, thrower.stunned)),
+            "target": list(cell),
+            "grenade": grenade,
+        }
+        made.append(Action.make("t", "target", hint, figure="t1", at=list(cell)))
+    assert _listed(listed) == _listed(made)
+    assert [a.to_json() for a in listed] == [a.to_json() for a in made]

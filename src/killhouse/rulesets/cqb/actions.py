@@ -8,15 +8,16 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
+from numpy.typing import NDArray
 
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.core.geometry import los_from
-from killhouse.core.paths import distance_field, path_cost
+from killhouse.core.paths import DistanceField, distance_field, path_cost
 from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
@@ -55,6 +56,8 @@ from killhouse.rulesets.cqb.world import (
     window_state,
 )
 
+T = TypeVar("T")
+
 CALLS = ("torso", "head", "brain-stem", "strong-arm", "weak-arm", "leg")
 ORTHO = ((0, -1), (1, 0), (0, 1), (-1, 0))
 KING = (*ORTHO, (1, -1), (1, 1), (-1, 1), (-1, -1))
@@ -88,57 +91,98 @@ def budget(fig: Figure, mode: str) -> int:
 
 #: move options by everything they depend on (a pure function of the key), most recent last
 _MOVES: OrderedDict[tuple[Any, ...], tuple[Action, ...]] = OrderedDict()
+#: the cells offered per mode and the field they are reached on, by the same key
+_PLANS: OrderedDict[tuple[Any, ...], tuple[DistanceField, list[tuple[str, Cell]]]] = (
+    OrderedDict())
+
+
+def _move_key(state: CqbState, fig: Figure) -> tuple[Any, ...]:
+    """Everything a figure's moves depend on: its place, side, posture, legs and gas, where
+    every figure stands, the terrain and the stairs."""
+    return (fig.id, fig.side, fig.at, fig.posture, fig.legs_ooa, fig.overcome,
+            tuple((f.at, f.side, f.extracted) for f in state.figures.values()),
+            tuple((lv.terrain.shape, lv.terrain.tobytes()) for lv in state.board.levels),
+            tuple(sorted(state.board.stairs.items())))
+
+
+def _remember(cache: OrderedDict[tuple[Any, ...], T], key: tuple[Any, ...], value: T) -> T:
+    cache[key] = value
+    if len(cache) > 64:
+        cache.popitem(last=False)
+    return value
 
 
 def move_options(state: CqbState, fig: Figure) -> Iterator[Action]:
     """A sample of moves per mode (every cell for Crawl and Stealthy, every second or fourth
     cell for Normal and Fast, doorways always), each along the field's cheapest path.
 
-    They depend only on the figure's place, side, posture, legs and gas, where every figure
-    stands, the terrain and the stairs, so a side asked again before anything moved gets them
+    They depend only on ``_move_key``, so a side asked again before anything moved gets them
     again."""
-    key = (fig.id, fig.side, fig.at, fig.posture, fig.legs_ooa, fig.overcome,
-           tuple((f.at, f.side, f.extracted) for f in state.figures.values()),
-           tuple((lv.terrain.shape, lv.terrain.tobytes()) for lv in state.board.levels),
-           tuple(sorted(state.board.stairs.items())))
+    key = _move_key(state, fig)
     found = _MOVES.get(key)
     if found is None:
-        found = _MOVES[key] = tuple(_move_options(state, fig))
-        if len(_MOVES) > 64:
-            _MOVES.popitem(last=False)
+        made = tuple(_move_options(state, fig, _move_plan(state, fig, key)))
+        found = _remember(_MOVES, key, made)
     else:
         _MOVES.move_to_end(key)
     yield from found
 
 
-def _move_options(state: CqbState, fig: Figure) -> Iterator[Action]:
+def move_count(state: CqbState, fig: Figure) -> int:
+    """How many moves ``move_options`` lists, without making them (no paths are walked)."""
+    key = _move_key(state, fig)
+    found = _MOVES.get(key)
+    if found is not None:
+        return len(found)
+    return len(_move_plan(state, fig, key)[1])
+
+
+def _move_plan(state: CqbState, fig: Figure, key: tuple[Any, ...]
+               ) -> tuple[DistanceField, list[tuple[str, Cell]]]:
+    """The field from the figure and the (mode, cell) pairs its moves go to, in order: every
+    cell within the mode's allowance for Crawl and Stealthy, every second or fourth cell
+    for Normal and Fast, doorways always; never the figure's own cell nor one taken."""
+    found = _PLANS.get(key)
+    if found is not None:
+        _PLANS.move_to_end(key)
+        return found
+    return _remember(_PLANS, key, _build_plan(state, fig))
+
+
+def _build_plan(state: CqbState, fig: Figure) -> tuple[DistanceField, list[tuple[str, Cell]]]:
     modes = allowed_modes(fig)
     costs = enter_costs(state, fig)
     field = distance_field(state.board, [fig.at], costs, STEPS,
                            max_cost=max(budget(fig, m) for m in modes))
     taken = {f.at for f in state.figures.values() if not f.extracted}
-    doors = (Terrain.DOOR_OPEN, Terrain.DOOR_CLOSED)
-    # the field's path to a cell runs through the paths to the cells on it (each step back
-    # takes the first cheapest predecessor of the cell it stands on): one walk serves them all
+    doors = [(lv.terrain == Terrain.DOOR_OPEN) | (lv.terrain == Terrain.DOOR_CLOSED)
+             for lv in state.board.levels]
+    # in (level, y, x) order per mode, as ``field.reachable`` lists them
     offered: list[tuple[str, Cell]] = []
     for mode in modes:
         limit = budget(fig, mode)
         spacing = {"crawl": 1, "stealthy": 1, "normal": 2, "fast": 4}[mode]
-        for cell in field.reachable(limit):
-            if cell == fig.at or cell in taken:
-                continue
-            if (cell.x % spacing or cell.y % spacing) and state.board.terrain(cell) not in doors:
-                continue
-            offered.append((mode, cell))
-    # paths as ``Action.make`` freezes them (tuples of (level, x, y)), so that each action is
-    # made directly: freezing a path per action was a third of listing the moves
-    paths: dict[Cell, tuple[tuple[int, int, int], ...]] = {}
-    for cell in sorted({c for _, c in offered}, key=lambda c: (-(field.cost(c) or 0), c)):
-        if cell not in paths:  # the farthest first: their walks cover the nearer cells
-            walk = field.path_to(cell)
-            steps = tuple((c.level, c.x, c.y) for c in walk)
-            for i, c in enumerate(walk):
-                paths.setdefault(c, steps[: i + 1])
+        for level, mask in enumerate(field.within(limit)):
+            if spacing > 1:
+                height, width = mask.shape
+                grid = np.zeros((height, width), dtype=bool)
+                grid[::spacing, ::spacing] = True
+                mask = mask & (grid | doors[level])
+            ys, xs = np.nonzero(mask)
+            for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
+                cell = Cell(level, x, y)
+                if cell != fig.at and cell not in taken:
+                    offered.append((mode, cell))
+    return field, offered
+
+
+def _move_options(state: CqbState, fig: Figure,
+                  plan: tuple[DistanceField, list[tuple[str, Cell]]] | None = None,
+                  ) -> Iterator[Action]:
+    """The moves of ``plan`` (made afresh without one)."""
+    field, offered = plan if plan is not None else _build_plan(state, fig)
+    # each path as ``Action.make`` freezes it (a tuple of (level, x, y)), built once per cell
+    paths = field.path_tuples(dict.fromkeys(c for _, c in offered))
     for mode, cell in offered:
         # the arguments of Action.make(side, "move", hint, figure=, mode=, path=), by name
         args = (("figure", fig.id), ("mode", mode), ("path", paths[cell]))
@@ -479,28 +523,50 @@ def do_task(state: CqbState, fig: Figure, action: Action, chance: Chance, log: E
 # -- grenades (sections 10, 11, 12.2) ------------------------------------------------------------
 
 
+#: per rooms map (by identity; the map is kept so its id is not reused), each level's room
+#: ids as an array (-1: no room): throw targets are found on arrays, not cell by cell
+_ROOM_GRIDS: OrderedDict[int, tuple[dict[Cell, int], list[NDArray[np.int32]]]] = OrderedDict()
+
+
+def room_grids(state: CqbState) -> list[NDArray[np.int32]]:
+    """Each level's room id per cell (-1 outside every room), built once per rooms map."""
+    found = _ROOM_GRIDS.get(id(state.rooms))
+    if found is not None and found[0] is state.rooms:
+        return found[1]
+    grids = [np.full(lv.terrain.shape, -1, dtype=np.int32) for lv in state.board.levels]
+    for cell, room in state.rooms.items():
+        grids[cell.level][cell.y, cell.x] = room
+    _ROOM_GRIDS[id(state.rooms)] = (state.rooms, grids)
+    if len(_ROOM_GRIDS) > 16:
+        _ROOM_GRIDS.popitem(last=False)
+    return grids
+
+
 def throw_targets(state: CqbState, fig: Figure) -> dict[int, Cell]:
     """One cell per room (other than the thrower's own) it sees within 12": the nearest."""
     mine = rooms_of(state, fig.at)
     far = tables().tests["grenade"]["far"]
     level, x0, y0 = fig.at
     lv = state.board.levels[level]
-    mask = np.zeros(lv.terrain.shape, dtype=bool)
-    near: list[Cell] = []
-    taken = {f.at for f in state.figures.values() if not f.extracted}
+    grid = room_grids(state)[level]
+    height, width = grid.shape
     far_sq = far * far  # within 12": the same test as inches() <= 12 on whole cells
-    for cell, room in state.rooms.items():
-        if (cell.level == level and (cell.x - x0) ** 2 + (cell.y - y0) ** 2 <= far_sq
-                and room not in mine and cell not in taken):
-            mask[cell.y, cell.x] = True
-            near.append(cell)
-    if not near:
+    ys, xs = np.ogrid[:height, :width]
+    mask = (grid >= 0) & ((xs - x0) ** 2 + (ys - y0) ** 2 <= far_sq)
+    for room in mine:
+        mask &= grid != room
+    for f in state.figures.values():
+        if not f.extracted and f.at.level == level:
+            mask[f.at.y, f.at.x] = False
+    if not mask.any():
         return {}
     sight = los_from(state.board.opaque(level), (fig.at.x, fig.at.y), mask, lv.smoke)
+    ys_in, xs_in = np.nonzero(mask & sight)
+    seen = [Cell(level, x, y) for y, x in zip(ys_in.tolist(), xs_in.tolist(), strict=True)]
     out: dict[int, Cell] = {}
-    for cell in sorted(near, key=lambda c: (inches(fig.at, c), c)):
-        room = state.rooms[cell]
-        if room not in out and sight[cell.y, cell.x]:
+    for cell in sorted(seen, key=lambda c: (inches(fig.at, c), c)):
+        room = int(grid[cell.y, cell.x])
+        if room not in out:
             out[room] = cell
     return out
 
@@ -508,10 +574,13 @@ def throw_targets(state: CqbState, fig: Figure) -> dict[int, Cell]:
 def throw_options(state: CqbState, fig: Figure) -> Iterator[Action]:
     if fig.weak_arm_ooa and fig.strong_arm_ooa:
         return
+    targets: list[tuple[int, Cell]] | None = None  # the same for every grenade: found once
     for grenade, n in sorted(fig.grenades.items()):
         if n <= 0 or f"throw-{grenade}" in fig.lost_tasks:
             continue
-        for room, cell in sorted(throw_targets(state, fig).items()):
+        if targets is None:
+            targets = sorted(throw_targets(state, fig).items())
+        for room, cell in targets:
             enemies = sum(1 for f in state.figures.values() if f.side not in (fig.side, HOSTAGES)
                           and f.id in state.visible.get(fig.id, frozenset())
                           and room in rooms_of(state, f.at))

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Iterator
 from killhouse.core.cells import cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
+from killhouse.core.geometry import los_pairs
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.cqb import actions as act
@@ -23,8 +24,8 @@ from killhouse.rulesets.cqb.state import (
     CqbState,
     Figure,
 )
-from killhouse.rulesets.cqb.world import inches, openings, sees_cell
-from killhouse.rulesets.kit import Arg, Flow, Move, Phase, Reaction
+from killhouse.rulesets.cqb.world import inches, openings, sees_cell, smoke
+from killhouse.rulesets.kit import Arg, Flow, Group, Move, Phase, Reaction
 
 ACTIONS = ("move", "fire", "aim", "hold", "wait", "stand", "task", "throw", "reload",
            "window")
@@ -39,6 +40,25 @@ def _each(fn: Callable[[CqbState, Figure], Iterable[Action]]
             yield from fn(state, fig)
 
     return options
+
+
+def _grouped(fn: Callable[[CqbState, Figure], Iterable[Action]],
+             count: Callable[[CqbState, Figure], int] | None = None,
+             ) -> Callable[[CqbState, str], Iterator[Group]]:
+    """``_each(fn)`` as one group per acting figure: counted by ``count`` and made when read,
+    or made at once without it."""
+    def groups(state: CqbState, side: str) -> Iterator[Group]:
+        for fig in turn.actors(state, side):
+            shared = {"figure": fig.id}
+            if count is None:
+                made = tuple(fn(state, fig))
+                yield Group(len(made), lambda made=made: made, shared)  # type: ignore[misc]
+            else:
+                yield Group(count(state, fig),
+                            lambda fig=fig: tuple(fn(state, fig)),  # type: ignore[misc]
+                            shared)
+
+    return groups
 
 
 def _actor(state: CqbState, action: Action) -> Figure:
@@ -60,11 +80,17 @@ def aim_options(state: CqbState, fig: Figure) -> Iterator[Action]:
             yield Action.make(fig.side, "aim", {"role": "aim"}, figure=fig.id, target=t.id)
     near = sorted((inches(fig.at, c), c) for c in openings(state, fig.at.level)
                   if c != fig.at and c != fig.aim_at and inches(fig.at, c) <= AIM_POINTS_WITHIN)
+    if not near:
+        return
+    # every near opening's sight at once (the same test as sees_cell: its own level, exact)
+    level = fig.at.level
+    seen = los_pairs(state.board.opaque(level), [(fig.at.x, fig.at.y)] * len(near),
+                     [(c.x, c.y) for _, c in near], smoke(state, level)).tolist()
     offered = 0
-    for _, cell in near:
-        if offered == AIM_POINTS and sees_cell(state, fig, cell):
+    for (_, cell), sees in zip(near, seen, strict=True):
+        if offered == AIM_POINTS and sees:
             break
-        if sees_cell(state, fig, cell):
+        if sees:
             offered += 1
             yield Action.make(fig.side, "aim", {"role": "aim-point", "to": cell_json(cell)},
                               figure=fig.id, at=cell_json(cell))
@@ -186,6 +212,7 @@ FLOW: Flow[CqbState] = Flow(
         Move("move", (FIGURE, Arg("mode", "enum", choices=MODES),
                       Arg("path", "cells", max_length=40, help="the cells entered, in order")),
              _each(move_options), resolve, check=check_move,
+             groups=_grouped(move_options, act.move_count),
              help="move Crawl/Stealthy 3\", Normal 6\" or Fast 12\" (section 7)"),
         Move("fire", (FIGURE, Arg("target", "figure"),
                       Arg("called", "enum", required=False, choices=CALLED),
@@ -193,27 +220,31 @@ FLOW: Flow[CqbState] = Flow(
                           help="shots, or bursts for burst and auto fire"),
                       Arg("second", "figure", required=False, help="a second target"),
                       Arg("second_count", "int", required=False, minimum=1, maximum=3)),
-             _each(fire_options), resolve, check=check_fire,
+             _each(fire_options), resolve, groups=_grouped(fire_options), check=check_fire,
              help="fire up to the weapon's rate (section 8)"),
         Move("aim", (FIGURE, Arg("target", "figure", required=False),
                      Arg("at", "cell", required=False, help="a point: covers figures within 1\"")),
-             _each(aim_options), resolve, check=check_aim,
+             _each(aim_options), resolve, groups=_grouped(aim_options), check=check_aim,
              help="aim at a target figure or a point for later shots (8.3.2, Q-15)"),
-        Move("hold", (FIGURE,), _each(hold_options), resolve,
+        Move("hold", (FIGURE,), _each(hold_options), resolve, groups=_grouped(hold_options),
              help="pass and go on (or stay on) Hold (section 6)"),
-        Move("wait", (FIGURE,), _each(wait_options), resolve, help="do nothing this turn"),
-        Move("stand", (FIGURE,), _each(stand_options), resolve, help="stand up (Q-20)"),
+        Move("wait", (FIGURE,), _each(wait_options), resolve, groups=_grouped(wait_options),
+             help="do nothing this turn"),
+        Move("stand", (FIGURE,), _each(stand_options), resolve, groups=_grouped(stand_options),
+             help="stand up (Q-20)"),
         Move("task", (FIGURE, Arg("task", "enum", choices=TASKS),
                       Arg("at", "cell", required=False), Arg("target", "figure",
                                                              required=False)),
-             _each(task_options), resolve, help="an other action with a test (section 12)"),
+             _each(task_options), resolve, groups=_grouped(task_options),
+             help="an other action with a test (section 12)"),
         Move("throw", (FIGURE, Arg("grenade", "enum", choices=GRENADES), Arg("at", "cell")),
-             _each(throw_options), resolve, check=check_throw,
+             _each(throw_options), resolve, groups=_grouped(throw_options), check=check_throw,
              help="throw a stun or CS grenade into a room (12.2)"),
         Move("window", (FIGURE, Arg("at", "cell"), Arg("do", "enum", choices=WINDOW_DOINGS)),
-             _each(window_options), resolve,
+             _each(window_options), resolve, groups=_grouped(window_options),
              help="open, close or break a window next to the figure (Q-65)"),
         Move("reload", (FIGURE,), _each(reload_options), resolve, check=check_reload,
+             groups=_grouped(reload_options),
              help="put a full magazine in the weapon in hand (option track_ammo, Q-60)"),
         Move("interrupt", (FIGURE,), interrupt_options, None,
              help="try to cut in on the figure in sight (section 14 I)"),

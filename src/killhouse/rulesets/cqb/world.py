@@ -154,9 +154,23 @@ def sees_cell(state: CqbState, fig: Figure, cell: Cell) -> bool:
 
 def openings(state: CqbState, level: int) -> list[Cell]:
     """The doorway and window cells of a level (aim points the actions offer, Q-15)."""
-    lv = state.board.levels[level]
-    ys, xs = np.nonzero(np.isin(lv.terrain, [int(t) for t in _OPENINGS]))
-    return [Cell(level, int(x), int(y)) for x, y in zip(xs.tolist(), ys.tolist(), strict=True)]
+    terrain = state.board.levels[level].terrain
+    key = (level, terrain.shape, terrain.tobytes())
+    found = _OPENING_CELLS.get(key)
+    if found is None:
+        mask = np.zeros(terrain.shape, dtype=bool)
+        for kind in _OPENINGS:
+            mask |= terrain == kind
+        ys, xs = np.nonzero(mask)
+        found = tuple(Cell(level, x, y) for x, y in zip(xs.tolist(), ys.tolist(), strict=True))
+        if len(_OPENING_CELLS) >= 256:
+            _OPENING_CELLS.clear()  # a bound on memory only
+        _OPENING_CELLS[key] = found
+    return list(found)
+
+
+#: ``openings`` by level and terrain (doors opening or windows breaking make a new entry)
+_OPENING_CELLS: dict[tuple[int, tuple[int, ...], bytes], tuple[Cell, ...]] = {}
 
 
 def side_sees(state: CqbState, side: str, fig: Figure) -> bool:
@@ -192,15 +206,32 @@ def enter_costs(state: CqbState, mover: Figure) -> list[NDArray[np.int32]]:
     by opposing figures (friends may be passed through, section 1)."""
     out = []
     for index, lv in enumerate(state.board.levels):
-        terrain = lv.terrain
-        cost = passable_mask(terrain).astype(np.int32)
-        cost[terrain == Terrain.DOOR_CLOSED] = 2
-        cost[(terrain == Terrain.STAIRS_UP) | (terrain == Terrain.STAIRS_DOWN)] = 2
+        cost = _terrain_costs(lv.terrain).copy()
         for f in state.figures.values():
             if f.at.level == index and f.side != mover.side and f.id != mover.id:
                 cost[f.at.y, f.at.x] = 0
         out.append(cost)
     return out
+
+
+#: the terrain part of ``enter_costs`` by the level's terrain (its bytes and shape)
+_TERRAIN_COSTS: dict[tuple[bytes, tuple[int, ...]], NDArray[np.int32]] = {}
+
+
+def _terrain_costs(terrain: NDArray[np.uint8]) -> NDArray[np.int32]:
+    """Floor 1, closed door and stairs 2, impassable 0: the same for every mover on the same
+    terrain, so made once per terrain (doors opening make a new one)."""
+    key = (terrain.tobytes(), terrain.shape)
+    found = _TERRAIN_COSTS.get(key)
+    if found is None:
+        found = passable_mask(terrain).astype(np.int32)
+        found[terrain == Terrain.DOOR_CLOSED] = 2
+        found[(terrain == Terrain.STAIRS_UP) | (terrain == Terrain.STAIRS_DOWN)] = 2
+        found.setflags(write=False)
+        if len(_TERRAIN_COSTS) >= 256:
+            _TERRAIN_COSTS.clear()  # a bound on memory only
+        _TERRAIN_COSTS[key] = found
+    return found
 
 
 def occupied(state: CqbState, cell: Cell, but: str = "") -> bool:

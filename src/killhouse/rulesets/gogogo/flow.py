@@ -21,7 +21,7 @@ from killhouse.rulesets.gogogo import deploy, fire, orders
 from killhouse.rulesets.gogogo.news import place, public, tell
 from killhouse.rulesets.gogogo.state import FIRE, HOSTAGE, ORDERS, POSTURES, SETUP, GoState
 from killhouse.rulesets.gogogo.turn import finish_setup, resolve_fire_phase, resolve_orders
-from killhouse.rulesets.kit import Arg, Flow, Move, Phase
+from killhouse.rulesets.kit import Arg, Flow, Group, Move, Phase
 
 PROMPTS = {
     SETUP: "setup: secret loadouts and deployment",
@@ -72,6 +72,18 @@ def _options(kind: str) -> Callable[[GoState, str], list[Action]]:
         return list(_all_options(state, side).get(kind, ()))
 
     return options
+
+
+def _groups(kind: str) -> Callable[[GoState, str], tuple[Group, ...]]:
+    """``_options(kind)`` as one counted group over the cached list (no copy is made)."""
+
+    def groups(state: GoState, side: str) -> tuple[Group, ...]:
+        if state.over or state.drafts[side].committed:
+            return ()
+        listed = _all_options(state, side).get(kind, ())
+        return (Group(len(listed), lambda: listed),)
+
+    return groups
 
 
 def _committed(state: GoState, action: Action) -> None:
@@ -239,6 +251,7 @@ def _move(
         kind=kind,
         args=args,
         options=_options(kind),
+        groups=_groups(kind),
         resolve=resolve_and_forget,
         check=check,
         help=help,

@@ -476,13 +476,21 @@ def _figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
                     )
     field = move_field(state, side, fig)
     move_max, stealth_max = allowance(fig, MOVE), allowance(fig, STEALTH)
-    stealthy = [mask.tolist() for mask in field.within(stealth_max)]  # cost <= stealth_max
-    for cell in field.reachable(move_max):
-        if cell == fig.pos:
-            continue
-        if stealthy[cell.level][cell.y][cell.x]:
-            out.append(_move_order(side, fig.id, STEALTH, cell))
-        out.append(_move_order(side, fig.id, MOVE, cell))
+    # every square within the MOVE allowance in (level, y, x) order, as ``field.reachable``
+    # lists them: STEALTH first where its allowance reaches too, then MOVE
+    here_key = (fig.pos.level, fig.pos.x, fig.pos.y)
+    ident = fig.id
+    for level, (reach, quiet) in enumerate(
+        zip(field.within(move_max), field.within(stealth_max), strict=True)
+    ):
+        ys, xs = np.nonzero(reach)
+        flags = quiet[ys, xs].tolist()
+        for y, x, stealth in zip(ys.tolist(), xs.tolist(), flags, strict=True):
+            if (level, x, y) == here_key:
+                continue
+            if stealth:
+                out.append(_move_order_at(side, ident, STEALTH, level, x, y))
+            out.append(_move_order_at(side, ident, MOVE, level, x, y))
     return out
 
 
@@ -499,15 +507,16 @@ def _remember(key: tuple[Any, ...], value: Any) -> None:
     _MADE[key] = value
 
 
-def _move_order(side: str, ident: str, posture: str, cell: Cell) -> Action:
-    """``order(figure, posture, to)``, the same action ``Action.make`` builds, made directly
-    (a figure has dozens of these at each step, and the arguments are already plain values)
-    and made once: the same arguments give the same action."""
-    key = ("move", side, ident, posture, cell)
+def _move_order_at(side: str, ident: str, posture: str, level: int, x: int, y: int) -> Action:
+    """``order(figure, posture, to)`` to the square (level, x, y), the same action
+    ``Action.make`` builds, made directly (a figure has dozens of these at each step, and the
+    arguments are already plain values) and made once: the same arguments give the same
+    action."""
+    key = ("move-at", side, ident, posture, level, x, y)
     found: Action | None = _MADE.get(key)
     if found is None:
-        args = (("figure", ident), ("posture", posture), ("to", (cell.level, cell.x, cell.y)))
-        hint = {"role": "move", "to": [cell.level, cell.x, cell.y], "posture": posture}
+        args = (("figure", ident), ("posture", posture), ("to", (level, x, y)))
+        hint = {"role": "move", "to": [level, x, y], "posture": posture}
         found = Action.frozen(side, "order", args, hint)
         _remember(key, found)
     return found
@@ -544,18 +553,25 @@ def _facings(state: GoState, side: str, ident: str, end: Cell) -> tuple[Action, 
 def target_actions(state: GoState, side: str, fig: Figure, order: Order) -> list[Action]:
     assert fig.pos is not None and order.grenade is not None
     out = []
+    # the chance of landing on target, through an opening or not (4.8)
+    chance = {
+        through: dice.chance_of(dice.grenade_need(through, fig.wounds, fig.stunned))
+        for through in (False, True)
+    }
+    # its worth (enemies and friends in the radius) is the bot's
+    role = "attack" if order.grenade in ("he", "stun") else "other"
     for cell in throw_targets(state, side, fig):
         through = through_opening(state, side, fig, cell)
-        p = dice.chance_of(dice.grenade_need(through, fig.wounds, fig.stunned))
+        at = (cell.level, cell.x, cell.y)
         hint: dict[str, Any] = {
-            "role": "other",
-            "p": p,
-            "target": cell_json(cell),
+            "role": role,
+            "p": chance[through],
+            "target": list(at),
             "grenade": order.grenade,
         }
-        if order.grenade in ("he", "stun"):
-            hint["role"] = "attack"  # its worth (enemies and friends in the radius) is the bot's
-        out.append(_act(side, "target", hint, figure=fig.id, at=cell_json(cell)))
+        # Action.make(side, "target", hint, figure=, at=), its arguments sorted by name:
+        # made directly, as a throw has a hundred squares or more to aim at
+        out.append(Action.frozen(side, "target", (("at", at), ("figure", fig.id)), hint))
     return out
 
 

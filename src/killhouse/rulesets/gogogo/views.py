@@ -236,6 +236,45 @@ def public_part(state: GoState) -> dict[str, Any]:
 
 
 def view(state: GoState, who: str) -> dict[str, Any]:
+    """What ``who`` (a side, or a figure's seat in per-player mode) knows now.
+
+    Within one step of decisions the sides only fill their drafts and commit (which adds
+    reports and announcements); everything else changes when a step resolves, and every
+    resolution clears ``state.cache``. So the rest of the view is built once per step and
+    viewer, kept in the cache, and each call fills in the draft, the reports and the
+    announcements afresh (in the same key order as a view built whole)."""
+    key = ("view", who)
+    kept: dict[str, Any] | None = state.cache.get(key)
+    if kept is None:
+        kept = state.cache[key] = _view(state, who)
+    result = dict(kept)
+    public = dict(result["public"])
+    public["announcements"] = list(state.announcements)
+    result["public"] = public
+    side = result["side"] if "draft" in result else None
+    if side is not None:
+        draft = state.drafts.get(side)
+        result["draft"] = draft.to_json() if draft is not None else None
+        result["reports"] = _reports(state, who)
+    return result
+
+
+def _reports(state: GoState, who: str) -> list[dict[str, Any]]:
+    """The turn's reports ``who`` may read. Within a step reports are only appended to (a
+    resolution starts a new list), so the copies made before are kept and only the new
+    reports are read."""
+    key = ("reports", who)
+    kept: tuple[list[dict[str, Any]], int, list[dict[str, Any]]] | None = state.cache.get(key)
+    reports = state.reports
+    if kept is None or kept[0] is not reports or kept[1] > len(reports):
+        kept = (reports, 0, [])
+    _, done, out = kept
+    out = out + [report_for(r, who) for r in reports[done:] if visible(r, who)]
+    state.cache[key] = (reports, len(reports), out)
+    return list(out)
+
+
+def _view(state: GoState, who: str) -> dict[str, Any]:
     side, seat = resolve_viewer(state, who)
     if side is None:
         return {

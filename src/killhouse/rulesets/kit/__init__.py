@@ -4,7 +4,9 @@ action arguments (``args``) and the view contract every ruleset keeps (``view``)
 from killhouse.rulesets.kit.args import Arg, action_schema, check_args
 from killhouse.rulesets.kit.flow import (
     Flow,
+    Group,
     HasWindows,
+    Legal,
     Move,
     Phase,
     Reaction,
@@ -18,7 +20,9 @@ __all__ = [
     "Arg",
     "Flow",
     "FlowRuleset",
+    "Group",
     "HasWindows",
+    "Legal",
     "Move",
     "Phase",
     "Reaction",

@@ -11,6 +11,12 @@
   open window copies, hashes and replays like any other); when every asked side has
   answered, the reaction's ``resume`` carries on. Windows nest: a resumption may open another.
 
+A move may also list its actions in **groups** counted before they are made (one figure's
+moves, say): ``Flow.legal`` then answers a ``Legal`` sequence whose length is known at once and
+which makes a group only when one of its actions is read, so a player that draws one action
+at random pays for one group, and ``validate`` makes only the groups whose shared arguments
+match the action's. The order is the same as ``legal_actions``'s list, action for action.
+
 Every refusal happens before anything changes: a malformed action (unknown kind, missing or
 ill-typed argument) raises ``MalformedActionError``, a well-formed one the rules do not allow
 now ``IllegalActionError``; both carry a stable ``code``.
@@ -18,9 +24,10 @@ now ``IllegalActionError``; both carry a stable ``code``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Generic, Literal, Protocol, TypeVar
+from typing import Generic, Literal, Protocol, TypeVar, overload
 
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
@@ -41,6 +48,76 @@ Shape = Literal["single", "simultaneous", "alternating"]
 
 
 @dataclass(frozen=True)
+class Group:
+    """``count`` legal actions of one kind, made by ``make()`` in their listed order only when
+    needed; every one of them carries the arguments ``shared`` (``{"figure": "a1"}``), so a
+    check of an action with other values there need not make them."""
+
+    count: int
+    make: Callable[[], Sequence[Action]]
+    shared: Mapping[str, JSON] = field(default_factory=dict)
+
+
+Groups = Callable[[S, str], Iterable[Group]]
+
+
+class Legal(Sequence[Action]):
+    """A side's legal actions in ``legal_actions`` order, made group by group when read.
+
+    ``len`` is known without making any action; reading index ``i`` makes the one group that
+    holds it. A group that makes other than the number of actions it counted is a ruleset bug
+    and raises ``AssertionError``."""
+
+    def __init__(self, groups: Iterable[Group]) -> None:
+        self._groups: list[Group] = [g for g in groups if g.count > 0]
+        self._starts: list[int] = []
+        total = 0
+        for g in self._groups:
+            self._starts.append(total)
+            total += g.count
+        self._total = total
+        self._made: dict[int, Sequence[Action]] = {}
+
+    def __len__(self) -> int:
+        return self._total
+
+    def group(self, index: int) -> Sequence[Action]:
+        """The actions of group ``index``, made once."""
+        made = self._made.get(index)
+        if made is None:
+            g = self._groups[index]
+            made = self._made[index] = g.make()
+            if len(made) != g.count:
+                raise AssertionError(f"a group counted {g.count} actions but made {len(made)}")
+        return made
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
+        if isinstance(index, slice):
+            return list(self)[index]
+        if index < 0:
+            index += self._total
+        if not 0 <= index < self._total:
+            raise IndexError("legal action index out of range")
+        at = bisect_right(self._starts, index) - 1
+        return self.group(at)[index - self._starts[at]]
+
+    def __iter__(self) -> Iterator[Action]:
+        for at in range(len(self._groups)):
+            yield from self.group(at)
+
+
+def _eager(actions: Iterable[Action]) -> Group:
+    made = tuple(actions)
+    return Group(len(made), lambda: made)
+
+
+@dataclass(frozen=True)
 class Move(Generic[S]):
     """One kind of action.
 
@@ -49,6 +126,8 @@ class Move(Generic[S]):
     too many to list (free text, a route through waypoints), ``options`` lists a useful subset
     and ``check`` raises ``IllegalActionError`` with a reason for anything not allowed.
     ``resolve`` is ``None`` for the answer to a reaction window (the kit records it).
+    ``groups``, if given, lists the same actions as ``options`` in the same order, as counted
+    groups (see ``Group``); the kit then makes only the groups it reads.
     """
 
     kind: str
@@ -58,6 +137,14 @@ class Move(Generic[S]):
     check: Check[S] | None = None
     why_not: Callable[[S, Action], str] | None = None
     help: str = ""
+    groups: Groups[S] | None = None
+
+    def listed(self, state: S, side: str) -> Iterable[Group]:
+        """This kind's legal actions for ``side`` as groups (one eager group without
+        ``groups``)."""
+        if self.groups is not None:
+            return self.groups(state, side)
+        return (_eager(self.options(state, side)),)
 
     def schema(self) -> dict[str, JSON]:
         return action_schema(self.kind, self.args, self.help)
@@ -204,6 +291,15 @@ class Flow(Generic[S]):
             out.extend(self.moves[kind].options(state, side))
         return out
 
+    def legal(self, state: S, side: str) -> Legal:
+        """``legal_actions`` as a ``Legal`` sequence: counted at once, made when read."""
+        if side not in {d.side for d in self.pending(state)}:
+            return Legal(())
+        groups: list[Group] = []
+        for kind in self.active_moves(state):
+            groups.extend(self.moves[kind].listed(state, side))
+        return Legal(groups)
+
     def validate(self, state: S, action: Action) -> Move[S]:
         """The move ``action`` makes, once it is known to be well formed and legal now."""
         if self.over(state):
@@ -227,10 +323,22 @@ class Flow(Generic[S]):
             )
         if move.check is not None:
             move.check(state, action)
-        elif action not in move.options(state, action.side):
+        elif not self._listed(move, state, action):
             reason = move.why_not(state, action) if move.why_not else ""
             raise IllegalActionError(reason or f"{action} is not a legal choice now")
         return move
+
+    @staticmethod
+    def _listed(move: Move[S], state: S, action: Action) -> bool:
+        """Whether ``move`` lists ``action`` now, making only the groups whose shared
+        arguments ``action`` has."""
+        if move.groups is None:
+            return action in move.options(state, action.side)
+        args = dict(action.args)
+        for group in move.groups(state, action.side):
+            if all(args.get(k) == v for k, v in group.shared.items()) and action in group.make():
+                return True
+        return False
 
     def apply(self, state: S, action: Action, chance: Chance, log: EventLog) -> None:
         """Validate (nothing changes on a refusal), then resolve and run what follows."""

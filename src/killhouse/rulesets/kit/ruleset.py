@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Generic, TypeVar
 
 from killhouse.core.chance import Chance
@@ -26,6 +27,9 @@ class FlowRuleset(Ruleset[S], Generic[S]):
 
     def legal_actions(self, state: S, side: str) -> list[Action]:
         return self.flow.legal_actions(state, side)
+
+    def legal(self, state: S, side: str) -> Sequence[Action]:
+        return self.flow.legal(state, side)
 
     def apply(self, state: S, action: Action, chance: Chance, log: EventLog) -> None:
         self.flow.apply(state, action, chance, log)
