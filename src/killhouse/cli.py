@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -165,6 +166,36 @@ def _print_summary(summary: dict[str, Any]) -> None:
         typer.echo(line)
 
 
+#: seconds between two progress lines of a lab run whose output is not a terminal
+PROGRESS_EVERY = 30.0
+
+
+def _progress_lines(start: float) -> Callable[[str, int, int], None]:
+    """A lab's progress as a plain line on stderr at most every ``PROGRESS_EVERY`` seconds
+    (output to a file or a pipe, where a bar cannot show): games played of the games the
+    results so far call for, and the time left at the rate so far."""
+    import time
+
+    last = [start]
+    began: dict[str, float] = {}  # when each variant of a sweep started
+
+    def note(label: str, played: int, target: int) -> None:
+        now = time.perf_counter()
+        began.setdefault(label, last[0] if not began else now)
+        if now - last[0] < PROGRESS_EVERY or played == 0:
+            return
+        last[0] = now
+        spent = now - began[label]
+        left = spent / played * max(0, target - played)
+        typer.echo(
+            f"{label}: {played}/{target} games, {spent / 60:.1f} min, about {left / 60:.1f} min "
+            "left",
+            err=True,
+        )
+
+    return note
+
+
 @app.command()
 def lab(
     scenario: Annotated[Path, typer.Argument(help="scenario YAML file")],
@@ -245,10 +276,11 @@ def lab(
                     else run_lab(scenario, seed, plan, engine, out, tick)
                 )
         else:
+            note = None if os.environ.get("CI") else _progress_lines(start)
             outcome = (
-                run_sweep(scenario, vary, seed, plan, engine, out)
+                run_sweep(scenario, vary, seed, plan, engine, out, note)
                 if vary
-                else run_lab(scenario, seed, plan, engine, out)
+                else run_lab(scenario, seed, plan, engine, out, note)
             )
     finally:
         engine.close()
