@@ -173,24 +173,25 @@ PROGRESS_EVERY = 30.0
 def _progress_lines(start: float) -> Callable[[str, int, int], None]:
     """A lab's progress as a plain line on stderr at most every ``PROGRESS_EVERY`` seconds
     (output to a file or a pipe, where a bar cannot show): games played of the games the
-    results so far call for, and the time left at the rate so far."""
+    results so far call for, and the time left at the rate since the first game came in
+    (so the workers' start-up does not count as playing)."""
     import time
 
     last = [start]
-    began: dict[str, float] = {}  # when each variant of a sweep started
+    first: dict[str, tuple[float, int]] = {}  # each variant's first game: when, how many
 
     def note(label: str, played: int, target: int) -> None:
+        if played == 0:
+            return
         now = time.perf_counter()
-        began.setdefault(label, last[0] if not began else now)
-        if now - last[0] < PROGRESS_EVERY or played == 0:
+        since, base = first.setdefault(label, (now, played))
+        if now - last[0] < PROGRESS_EVERY:
             return
         last[0] = now
-        spent = now - began[label]
-        left = spent / played * max(0, target - played)
+        rate = (played - base) / (now - since) if played > base and now > since else 0.0
+        left = f"about {max(0, target - played) / rate / 60:.1f} min left" if rate else "…"
         typer.echo(
-            f"{label}: {played}/{target} games, {spent / 60:.1f} min, about {left / 60:.1f} min "
-            "left",
-            err=True,
+            f"{label}: {played}/{target} games, {(now - start) / 60:.1f} min, {left}", err=True
         )
 
     return note

@@ -45,3 +45,24 @@ def test_a_worker_task_sets_the_collector_once_and_a_plain_chunk_never(
     assert run.worker_chunk(str(short_hostage), None, 3, 2, 1) == [(2, 3)]
     assert run.worker_chunk(str(short_hostage), None, 3, 3, 1) == [(3, 3)]
     assert calls == [1]
+
+
+def test_progress_lines_give_the_time_left_from_the_rate_since_the_first_game(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import time
+
+    from killhouse import cli
+
+    clock = iter([60.0, 90.0, 120.0])  # workers start for a minute, then 10 games a minute
+    monkeypatch.setattr(time, "perf_counter", lambda: next(clock))
+    monkeypatch.setattr(cli, "PROGRESS_EVERY", 0.0)
+    note = cli._progress_lines(0.0)
+    note("hostage", 0, 100)  # nothing played: no line, no clock read
+    note("hostage", 1, 100)
+    note("hostage", 6, 100)
+    note("hostage", 11, 101)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == "hostage: 1/100 games, 1.0 min, …"
+    assert lines[1] == "hostage: 6/100 games, 1.5 min, about 9.4 min left"
+    assert lines[2] == "hostage: 11/101 games, 2.0 min, about 9.0 min left"
