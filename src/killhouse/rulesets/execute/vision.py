@@ -215,8 +215,18 @@ def _refresh_side(state: ExecuteState, side: str, log: EventLog) -> None:
         sight = dict(zip(remembered, flags[len(cells) :], strict=True))
         now = visible_ids(state, side)
     known = state.known.setdefault(side, set())
+    # what each memory of a figure in sight was made from: the same figure seen the same way
+    # in the same turn makes an equal memory and tells nothing, so it is kept as it is
+    made: dict[str, tuple[tuple[Any, ...], Memory]] = state.memo.setdefault(("made", side), {})
     for fid in sorted(now):
         figure = state.figures[fid]
+        previous = memory.get(fid)
+        sign = (state.turn, figure.pos, figure.status, figure.weapon, figure.armour,
+                figure.leader, figure.card, figure.name)
+        kept = made.get(fid)
+        if kept is not None and fid in before and kept[1] is previous and kept[0] == sign:
+            known.add(fid)
+            continue
         info = seen_info(state, figure, side)
         previous = memory.get(fid)
         if fid not in before:
@@ -236,13 +246,15 @@ def _refresh_side(state: ExecuteState, side: str, log: EventLog) -> None:
                 },
                 audience,
             )
-        memory[fid] = Memory(
+        fresh = Memory(
             fid,
             info["at"],
             state.turn,
             "seen",
             {k: v for k, v in info.items() if k not in ("id", "at")},
         )
+        memory[fid] = fresh
+        made[fid] = (sign, fresh)
         known.add(fid)
     for fid in sorted(before - now):
         figure = state.figures[fid]
