@@ -1,16 +1,19 @@
 """How the cost of a bot-vs-bot game grows with figures and with map area (issue 12).
 
-Run: ``python benchmarks/bench_scale.py [scenario.yaml] [--games N] [--turns T]``. Prints
-numbers, not a test. From one scenario (gogogo's hostage rescue by default) it builds:
+Run: ``python benchmarks/bench_scale.py [scenario.yaml ...] [--games N] [--turns T]``. Prints
+numbers, not a test. From each scenario (by default gogogo's hostage rescue and execute's
+bank, airliner and embassy) it builds:
 
 * **figures ×k** on the same map: every figure gets k-1 copies, each on the nearest free
-  square its original can walk to (so the copies start in the same rooms and zones);
+  square its original can walk to (so the copies start in the same rooms and zones); a
+  figure that starts off the map (execute's agents before they enter) is not copied;
 * **area ×k** with the same figures: the map drawn k times side by side (×2) or in a 2×2
   block (×4); zones and figures stay in the first copy, the others are extra building.
 
 Every game is cut to ``--turns`` turns so that games of every size play the same number of
 turns; the table gives CPU seconds per game and per decision, and the growth exponent
-between neighbouring sizes (cost ∝ size^e; 1 is linear).
+between neighbouring sizes (cost ∝ size^e; 1 is linear), size being the number of figures
+or of cells actually built.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from ruamel.yaml import YAML
 
 from killhouse.core.cells import Cell
@@ -33,7 +37,10 @@ from killhouse.scenario.model import Scenario
 from killhouse.sim.play import play
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT = ROOT / "scenarios" / "gogogo" / "hostage.yaml"
+DEFAULT = [
+    ROOT / "scenarios" / "gogogo" / "hostage.yaml",
+    *(ROOT / "scenarios" / "execute" / f"{name}.yaml" for name in ("bank", "airliner", "embassy")),
+]
 
 
 def _yaml() -> YAML:
@@ -114,34 +121,41 @@ def cpu_per_game(scenario: Scenario, games: int) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("scenario", nargs="?", type=Path, default=DEFAULT)
+    parser.add_argument("scenarios", nargs="*", type=Path)
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--turns", type=int, default=10)
     args = parser.parse_args()
-    los_pairs([[False]], [(0, 0)], [(0, 0)])  # load the compiled kernel before timing
-    data = _yaml().load(args.scenario.read_text())
-    data["turn_limit"] = args.turns
+    los_pairs(np.zeros((1, 1), dtype=bool), [(0, 0)], [(0, 0)])  # load the compiled kernel first
+    for path in args.scenarios or DEFAULT:
+        curve(path, args.games, args.turns)
+
+
+def curve(path: Path, games: int, turns: int) -> None:
+    """Print one scenario's table: cost per game at 1, 2 and 4 times its figures and area."""
+    data = _yaml().load(path.read_text())
+    data["turn_limit"] = turns
     if data.get("ruleset") == "gogogo":
         # copies nearest their originals may spill out of a start zone
         data["options"] = {**(data.get("options") or {}), "free_deployment": True}
-    base = load_scenario(args.scenario)
-    print(f"{args.scenario.parent.name}/{args.scenario.name}: {args.games} games of "
-          f"{args.turns} turns per size (CPU time)")
+    base = load_scenario(path)
+    print(f"{path.parent.name}/{path.name}: {games} games of {turns} turns per size (CPU time)")
     print(f"{'grows':<8} {'k':>2} {'figures':>7} {'cells':>7} {'s/game':>8} {'ms/decision':>11} "
           f"{'exponent':>8}")
     for label in ("figures", "area"):
         previous: tuple[int, float] | None = None
         for k in (1, 2, 4):
             variant = more_figures(data, base, k) if label == "figures" else more_area(data, k)
-            scenario = loads_scenario(_text(variant), f"{args.scenario.name} {label} x{k}")
+            scenario = loads_scenario(_text(variant), f"{path.name} {label} x{k}")
             cells = sum(lv.width * lv.height for lv in scenario.board.levels)
-            per_game, per_step = cpu_per_game(scenario, args.games)
+            size = len(scenario.figures) if label == "figures" else cells
+            per_game, per_step = cpu_per_game(scenario, games)
             exponent = ""
             if previous is not None:
-                exponent = f"{math.log(per_game / previous[1]) / math.log(k / previous[0]):.2f}"
+                exponent = f"{math.log(per_game / previous[1]) / math.log(size / previous[0]):.2f}"
             print(f"{label:<8} {k:>2} {len(scenario.figures):>7} {cells:>7} {per_game:>8.3f} "
                   f"{1000 * per_step:>11.2f} {exponent:>8}")
-            previous = (k, per_game)
+            previous = (size, per_game)
+    print()
 
 
 if __name__ == "__main__":

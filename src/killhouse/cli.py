@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -165,6 +166,37 @@ def _print_summary(summary: dict[str, Any]) -> None:
         typer.echo(line)
 
 
+#: seconds between two progress lines of a lab run whose output is not a terminal
+PROGRESS_EVERY = 30.0
+
+
+def _progress_lines(start: float) -> Callable[[str, int, int], None]:
+    """A lab's progress as a plain line on stderr at most every ``PROGRESS_EVERY`` seconds
+    (output to a file or a pipe, where a bar cannot show): games played of the games the
+    results so far call for, and the time left at the rate since the first game came in
+    (so the workers' start-up does not count as playing)."""
+    import time
+
+    last = [start]
+    first: dict[str, tuple[float, int]] = {}  # each variant's first game: when, how many
+
+    def note(label: str, played: int, target: int) -> None:
+        if played == 0:
+            return
+        now = time.perf_counter()
+        since, base = first.setdefault(label, (now, played))
+        if now - last[0] < PROGRESS_EVERY:
+            return
+        last[0] = now
+        rate = (played - base) / (now - since) if played > base and now > since else 0.0
+        left = f"about {max(0, target - played) / rate / 60:.1f} min left" if rate else "…"
+        typer.echo(
+            f"{label}: {played}/{target} games, {(now - start) / 60:.1f} min, {left}", err=True
+        )
+
+    return note
+
+
 @app.command()
 def lab(
     scenario: Annotated[Path, typer.Argument(help="scenario YAML file")],
@@ -245,10 +277,11 @@ def lab(
                     else run_lab(scenario, seed, plan, engine, out, tick)
                 )
         else:
+            note = None if os.environ.get("CI") else _progress_lines(start)
             outcome = (
-                run_sweep(scenario, vary, seed, plan, engine, out)
+                run_sweep(scenario, vary, seed, plan, engine, out, note)
                 if vary
-                else run_lab(scenario, seed, plan, engine, out)
+                else run_lab(scenario, seed, plan, engine, out, note)
             )
     finally:
         engine.close()

@@ -24,10 +24,14 @@ GAMES = 4
 def labs(short_hostage: Path, tmp_path_factory: pytest.TempPathFactory) -> list[LabOutcome]:
     """The same four games played by one process and by two workers, each with files."""
     out = tmp_path_factory.mktemp("lab")
-    return [
-        run_lab(short_hostage, 5, Plan(GAMES), LocalBackend(workers), out / f"w{workers}")
-        for workers in (1, 2)
-    ]
+    outcomes = []
+    for workers in (1, 2):
+        backend = LocalBackend(workers)
+        try:
+            outcomes.append(run_lab(short_hostage, 5, Plan(GAMES), backend, out / f"w{workers}"))
+        finally:
+            backend.close()
+    return outcomes
 
 
 def test_the_json_is_identical_for_one_and_two_workers(labs: list[LabOutcome]) -> None:

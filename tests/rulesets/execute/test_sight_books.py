@@ -1,4 +1,4 @@
-"""The sight answers each observer square keeps (``eye_book``) equal tracing each line (E-6),
+"""The sight grids kept per observer square (``eye_grid``) equal tracing each line (E-6),
 and a door that opens or shuts is seen through, or not, at once."""
 
 from __future__ import annotations

@@ -9,7 +9,9 @@ is worth is the bot's business (``ai/roles/execute/``).
 
 from __future__ import annotations
 
-from typing import Any
+from itertools import groupby
+from operator import attrgetter
+from typing import Any, cast
 
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.geometry import chebyshev, los_pairs
@@ -68,13 +70,16 @@ def legal(state: ExecuteState, side: str) -> list[Action]:
     return list(out)
 
 
-def legal_set(state: ExecuteState, side: str) -> frozenset[Action]:
-    """``legal(state, side)`` as a set, for checking one action against thousands of moves
-    (cached until the state changes)."""
-    key = ("legal-set", side)
+def legal_set(state: ExecuteState, side: str, kind: str | None = None) -> frozenset[Action]:
+    """``legal(state, side)`` as a set, for checking one action against thousands of moves,
+    or only its actions of ``kind`` (an action of another kind is in neither; cached until
+    the state changes)."""
+    key = ("legal-set", side, kind)
     found: frozenset[Action] | None = state.cache.get(key)
     if found is None:
-        found = state.cache[key] = frozenset(legal(state, side))
+        found = state.cache[key] = frozenset(
+            legal(state, side) if kind is None else legal_by_kind(state, side).get(kind, ())
+        )
     return found
 
 
@@ -85,10 +90,18 @@ def legal_by_kind(state: ExecuteState, side: str) -> dict[str, list[Action]]:
     found: dict[str, list[Action]] | None = state.cache.get(key)
     if found is None:
         found = {}
-        for a in legal(state, side):
-            found.setdefault(a.kind, []).append(a)
+        # a list holds long runs of one kind (the moves, a figure's loadouts): a run at a time
+        for kind, run in groupby(legal(state, side), _KIND):
+            listed = found.get(kind)
+            if listed is None:
+                found[kind] = list(run)
+            else:
+                listed.extend(run)
         state.cache[key] = found
     return found
+
+
+_KIND = attrgetter("kind")
 
 
 def _legal(state: ExecuteState, side: str) -> list[Action]:
@@ -147,6 +160,21 @@ def negotiation_actions(state: ExecuteState, side: str) -> list[Action]:
     return out
 
 
+_KEPT: dict[tuple[str, str, tuple[tuple[str, Any], ...]], Action] = {}
+
+
+def _kept(side: str, kind: str, **args: Any) -> Action:
+    """A setup action whose arguments are scalars, made once: planning lists the same
+    recruits and dismissals at every step."""
+    key = (side, kind, tuple(sorted(args.items())))
+    found = _KEPT.get(key)
+    if found is None:
+        if len(_KEPT) >= 4096:
+            _KEPT.clear()
+        found = _KEPT[key] = _act(side, kind, {"role": "setup"}, **args)
+    return found
+
+
 def planning_actions(state: ExecuteState) -> list[Action]:
     """Pre-game step 3b (rulings E-36, E-67): the FBI's roster, loadouts (weapon, armour,
     grenades) and custom agents, hidden from the terrorists."""
@@ -155,37 +183,39 @@ def planning_actions(state: ExecuteState) -> list[Action]:
     roster = state.agents()
     if len(roster) < state.options.fbi_count:
         for card in state.pool:
-            out.append(_act(side, "recruit", {"role": "setup"}, card=card))
+            out.append(_kept(side, "recruit", card=card))
         # E-33's default card offered to build on; any 25-point card is accepted
-        out.append(_act(side, "recruit_custom", {"role": "setup"},
-                        **dict(zip(STATS, DEFAULT_STATS, strict=True))))
+        out.append(_kept(side, "recruit_custom", **dict(zip(STATS, DEFAULT_STATS, strict=True))))
     supply = range(state.options.grenades_per_figure + 1)
     cap = state.options.armour_cap(side)
     for agent in sorted(roster, key=lambda f: f.id):
-        out.append(_act(side, "dismiss", {"role": "setup"}, figure=agent.id))
-        # the loadouts offered depend on nothing else: kept, as every planning step asks
-        key = ("loadouts", side, agent.id, agent.weapon, agent.armour, agent.grenades, cap,
-               state.options.grenades_per_figure)
-        loadouts: list[Action] | None = state.memo.get(key)
-        if loadouts is None:
-            loadouts = [
-                _act(
-                    side,
-                    "loadout",
-                    {"role": "setup"},
-                    figure=agent.id,
-                    weapon=weapon,
-                    armour=armour,
-                    grenades=grenades,
-                )
+        out.append(_kept(side, "dismiss", figure=agent.id))
+        # every loadout but the agent's own; the whole list depends on nothing else: kept,
+        # as every planning step asks, with each loadout's place in it
+        key = ("loadouts", side, agent.id, cap, state.options.grenades_per_figure)
+        every: tuple[list[Action], dict[tuple[Any, ...], int]] | None = state.memo.get(key)
+        if every is None:
+            combos = [
+                (weapon, armour, grenades)
                 for weapon in sorted(tables().weapons)
                 for armour in range(cap + 1)
                 for grenades in supply
-                if (weapon, armour, grenades) != (agent.weapon, agent.armour, agent.grenades)
             ]
+            every = (
+                [
+                    _act(side, "loadout", {"role": "setup"}, figure=agent.id, weapon=weapon,
+                         armour=armour, grenades=grenades)
+                    for weapon, armour, grenades in combos
+                ],
+                {combo: i for i, combo in enumerate(combos)},
+            )
             if len(state.memo) >= MEMO_LIMIT:
                 state.memo.clear()
-            state.memo[key] = loadouts
+            state.memo[key] = every
+        loadouts = every[0]
+        own = every[1].get((agent.weapon, agent.armour, agent.grenades))
+        if own is not None:
+            loadouts = [*loadouts[:own], *loadouts[own + 1 :]]
         out += loadouts
     if len(state.notes) < MAX_NOTES:
         out.append(_act(side, "note", {"role": "other"}, text=""))
@@ -365,7 +395,9 @@ def move_actions(state: ExecuteState, side: str) -> list[Action]:
         # every move within reach is built once and kept beside the squares it is built from;
         # a list for the squares free now is a filter over it
         key = ("moves", side, f.id, id(within))
-        found: tuple[list[tuple[Cell, int]], list[Action]] | None = state.memo.get(key)
+        found: tuple[list[tuple[Cell, int]], list[Action], dict[Cell, int]] | None = (
+            state.memo.get(key)
+        )
         if found is None or found[0] is not within:
             # every move the figure was offered is kept by (square, cost): a list worked out
             # again after an enemy's move is mostly the same moves
@@ -373,29 +405,39 @@ def move_actions(state: ExecuteState, side: str) -> list[Action]:
             pool: dict[tuple[Cell, int], Action] | None = state.memo.get(pool_key)
             if pool is None or len(pool) >= MOVE_POOL_LIMIT:
                 pool = {}
-            listed = []
-            for item in within:
-                made = pool.get(item)
-                if made is None:
-                    cell, cost = item
-                    # built directly (what Action.make gives: args sorted; the cell is a
-                    # tuple, equal to and hashed as its frozen form, so bots read it without
-                    # converting it back); a turn lists thousands of moves
-                    made = pool[item] = Action.frozen(
-                        side,
-                        "move",
-                        (("figure", f.id), ("to", cell)),
-                        {"role": "move", "to": list(cell), "cost": cost, "figure": f.id},
-                    )
-                listed.append(made)
-            found = (within, listed)
+            listed: list[Action | None] = list(map(pool.get, within))
+            for i in [i for i, a in enumerate(listed) if a is None]:
+                item = within[i]
+                cell, cost = item
+                # built directly (what Action.make gives: args sorted; the cell is a tuple,
+                # equal to and hashed as its frozen form, so bots read it without converting
+                # it back); a turn lists thousands of moves
+                listed[i] = pool[item] = Action.frozen(
+                    side,
+                    "move",
+                    (("figure", f.id), ("to", cell)),
+                    {"role": "move", "to": list(cell), "cost": cost, "figure": f.id},
+                )
+            found = (
+                within,
+                cast("list[Action]", listed),
+                {cell: i for i, (cell, _) in enumerate(within)},
+            )
             if len(state.memo) >= MEMO_LIMIT:
                 state.memo.clear()
             state.memo[key] = found
             state.memo[pool_key] = pool
-        here = f.pos
-        out += [a for (cell, _), a in zip(within, found[1], strict=True)
-                if cell not in barred and cell != here]
+        # the squares barred now are few next to those within reach: drop them by index
+        index = found[2]
+        drop = sorted({i for i in map(index.get, barred) if i is not None}, reverse=True)
+        if f.pos is not None and f.pos in index and index[f.pos] not in drop:
+            drop = sorted([*drop, index[f.pos]], reverse=True)
+        moves = found[1]
+        if drop:
+            moves = list(moves)
+            for i in drop:
+                del moves[i]
+        out += moves
     if side != state.fbi:
         return out
     claimants = [f for f in ready(state, side) if f.kind == AGENT]

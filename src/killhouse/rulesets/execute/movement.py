@@ -246,14 +246,34 @@ def within_reach(state: ExecuteState, figure: Figure) -> list[tuple[Cell, int]]:
     for level, level_cost in enumerate(best):
         if level_cost is None:
             continue
-        xs, ys = np.nonzero(level_cost.T < _NO_COST)  # x-major: the order of Cell(level, x, y)
-        values = level_cost[ys, xs].tolist()
-        found += [
-            (Cell(level, x, y), c) for x, y, c in zip(xs.tolist(), ys.tolist(), values, strict=True)
-        ]
+        by_x = level_cost.T.ravel()  # x-major: the order of Cell(level, x, y)
+        at = np.flatnonzero(by_x < _NO_COST)
+        found += zip(
+            map(level_cells(level, *level_cost.shape).__getitem__, at.tolist()),
+            by_x[at].tolist(),
+            strict=True,
+        )
     if len(state.memo) >= MEMO_LIMIT:
         state.memo.clear()
     state.memo[key] = found
+    return found
+
+
+_LEVEL_CELLS: dict[tuple[int, int, int], list[Cell]] = {}
+
+
+def level_cells(level: int, height: int, width: int) -> list[Cell]:
+    """Every square of a ``height`` x ``width`` level in ``Cell`` order (x-major: square
+    ``(x, y)`` at ``x * height + y``), made once: a reach lists thousands of squares, and
+    indexing a list beats making each ``Cell`` afresh."""
+    key = (level, height, width)
+    found = _LEVEL_CELLS.get(key)
+    if found is None:
+        if len(_LEVEL_CELLS) > 64:
+            _LEVEL_CELLS.clear()
+        found = _LEVEL_CELLS[key] = [
+            Cell(level, x, y) for x in range(width) for y in range(height)
+        ]
     return found
 
 

@@ -96,7 +96,7 @@ def check_text(state: ExecuteState, action: Action) -> None:
 def check_listed(state: ExecuteState, action: Action) -> None:
     """For moves whose every legal choice is listed: the action (optional arguments filled
     in) must be one of them."""
-    if with_defaults(state, action) not in legal_set(state, action.side):
+    if with_defaults(state, action) not in legal_set(state, action.side, action.kind):
         raise IllegalActionError(why_not(state, action))
 
 

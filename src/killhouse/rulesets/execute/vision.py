@@ -13,10 +13,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.events import Audience, EventLog
-from killhouse.core.geometry import los_pairs
+from killhouse.core.geometry import los_from
 from killhouse.core.terrain import door_mask
 from killhouse.rulesets.execute.state import HOSTAGE, REMOVED, ExecuteState, Figure, Memory
 
@@ -38,50 +39,78 @@ def camera_cells(state: ExecuteState) -> frozenset[Cell]:
 def cells_in_sight(state: ExecuteState, side: str, cells: Sequence[Cell]) -> list[bool]:
     """For each cell, whether ``side`` sees it now (LOS from an observer, or a camera).
 
-    Each observer square keeps the answers it has traced (``eye_book``) under its level's
-    terrain, so after an action only the lines from a figure that moved, or to a square
-    not asked before, are traced (in one batch per level); a cell one observer is known to
-    see needs no line from the others.
+    Read from ``side_sight``: one grid per level of the squares the side sees, so asking
+    about many cells costs a list lookup each.
     """
     if not cells:
         return []
+    grids = side_sight(state, side)
     out = [False] * len(cells)
-    by_level: dict[int, list[Cell]] = {}
-    for f in observers(state, side):
-        assert f.pos is not None
-        by_level.setdefault(f.pos.level, []).append(f.pos)
-    for level, spots in by_level.items():
-        books = [(at, eye_book(state, at)) for at in dict.fromkeys(spots)]
-        todo: list[tuple[int, Cell, dict[Cell, bool], Cell]] = []
-        for i, c in enumerate(cells):
-            if c.level != level:
-                continue
-            unknown = []
-            for at, book in books:
-                known = book.get(c)
-                if known is None:
-                    unknown.append((i, at, book, c))
-                elif known:
-                    out[i] = True
-                    break
-            else:
-                todo += unknown
-        if todo:
-            seen = los_pairs(
-                state.board.opaque(level),
-                [(at.x, at.y) for _, at, _, _ in todo],
-                [(c.x, c.y) for _, _, _, c in todo],
-            ).tolist()
-            for (i, _, book, c), ok in zip(todo, seen, strict=True):
-                book[c] = ok
-                if ok:
-                    out[i] = True
+    for i, c in enumerate(cells):
+        grid = grids[c.level]
+        if grid is not None and grid[c.y][c.x]:
+            out[i] = True
     if side == state.terrorists:
         covered = camera_cells(state)
         for i, c in enumerate(cells):
             if c in covered:
                 out[i] = True
     return out
+
+
+def side_sight(state: ExecuteState, side: str) -> list[list[list[bool]] | None]:
+    """Per level, the squares some active figure of ``side`` on the map has LOS to (E-6), as
+    nested lists indexed ``[y][x]`` (None for a level with no observer); cameras are not in
+    it. The union of the observers' ``eye_grid``s, made once per state change."""
+    key = ("side-sight", side)
+    found: list[list[list[bool]] | None] | None = state.cache.get(key)
+    if found is not None:
+        return found
+    spots = sorted({f.pos for f in observers(state, side) if f.pos is not None})
+    # kept in ``state.memo`` under the observers' squares and the terrain: an action that
+    # moves nobody of this side, and opens no door, leaves the side's sight as it was
+    lasting = (
+        "side-sight",
+        tuple(spots),
+        tuple(terrain_key(state, level) for level in range(len(state.board.levels))),
+    )
+    found = state.memo.get(lasting)
+    if found is None:
+        levels: list[Any] = [None] * len(state.board.levels)
+        for at in spots:
+            grid = eye_grid(state, at)
+            prev = levels[at.level]
+            levels[at.level] = grid if prev is None else prev | grid
+        found = [None if g is None else g.tolist() for g in levels]
+        if len(state.memo) >= MEMO_LIMIT:
+            state.memo.clear()
+        state.memo[lasting] = found
+    state.cache[key] = found
+    state.cache[("side-sight-key", side)] = lasting
+    return found
+
+
+def eye_grid(state: ExecuteState, at: Cell) -> NDArray[np.bool_]:
+    """Every square of ``at``'s level that a figure at ``at`` has LOS to (E-6: the exact
+    segment rule, ``los_pairs``, to each square), kept in ``state.memo`` under the square and
+    its level's terrain (a door that opens or shuts makes a new grid)."""
+    key = ("eye-grid", at, terrain_key(state, at.level))
+    found: NDArray[np.bool_] | None = state.memo.get(key)
+    if found is None:
+        opaque = state.board.opaque(at.level)
+        every = _EVERY_SQUARE.get(opaque.shape)
+        if every is None:
+            every = _EVERY_SQUARE[opaque.shape] = np.ones(opaque.shape, dtype=bool)
+        found = los_from(opaque, (at.x, at.y), every)
+        found.setflags(write=False)
+        if len(state.memo) >= MEMO_LIMIT:
+            state.memo.clear()
+        state.memo[key] = found
+    return found
+
+
+#: an all-True mask per level shape: ``los_from`` to every square
+_EVERY_SQUARE: dict[tuple[int, ...], NDArray[np.bool_]] = {}
 
 
 #: entries ``state.memo`` keeps before it starts afresh (shared with ``movement.reach``)
@@ -95,20 +124,6 @@ def terrain_key(state: ExecuteState, level: int) -> bytes:
     found: bytes | None = state.cache.get(key)
     if found is None:
         found = state.cache[key] = state.board.levels[level].terrain.tobytes()
-    return found
-
-
-def eye_book(state: ExecuteState, at: Cell) -> dict[Cell, bool]:
-    """The squares traced from ``at`` and whether each is in sight (E-6), kept in
-    ``state.memo`` under the square and its level's terrain (a door that opens or shuts
-    starts a new book)."""
-    key = ("eye", at, terrain_key(state, at.level))
-    found: dict[Cell, bool] | None = state.memo.get(key)
-    if found is None:
-        found = {}
-        if len(state.memo) >= MEMO_LIMIT:
-            state.memo.clear()
-        state.memo[key] = found
     return found
 
 
@@ -183,29 +198,35 @@ def _refresh_side(state: ExecuteState, side: str, log: EventLog) -> None:
     audience = frozenset({side})
     before = state.seen.setdefault(side, set())
     memory = state.memory.setdefault(side, {})
-    doors = door_cells(state)
-    # one sight test for the figures, the remembered squares and the doors (nothing moves here)
+    # one sight test for the figures and the remembered squares (nothing moves here)
     remembered = {fid: Cell(*m.at) for fid, m in memory.items() if m.at is not None}
     if state.options.open_map:
         sight: dict[str, bool] = {}
-        door_flags = [True] * len(doors)
         now = visible_ids(state, side)
     else:
         key = ("visible", side)
         targets = [] if key in state.cache else _targets(state, side)
         cells = [f.pos for f in targets if f.pos is not None]
-        flags = cells_in_sight(state, side, [*cells, *remembered.values(), *doors])
+        flags = cells_in_sight(state, side, [*cells, *remembered.values()])
         if key not in state.cache:
             state.cache[key] = frozenset(
                 f.id for f, ok in zip(targets, flags[: len(cells)], strict=True) if ok
             )
-        sight = dict(zip(remembered, flags[len(cells) : len(cells) + len(remembered)],
-                         strict=True))
-        door_flags = flags[len(cells) + len(remembered) :]
+        sight = dict(zip(remembered, flags[len(cells) :], strict=True))
         now = visible_ids(state, side)
     known = state.known.setdefault(side, set())
+    # what each memory of a figure in sight was made from: the same figure seen the same way
+    # in the same turn makes an equal memory and tells nothing, so it is kept as it is
+    made: dict[str, tuple[tuple[Any, ...], Memory]] = state.memo.setdefault(("made", side), {})
     for fid in sorted(now):
         figure = state.figures[fid]
+        previous = memory.get(fid)
+        sign = (state.turn, figure.pos, figure.status, figure.weapon, figure.armour,
+                figure.leader, figure.card, figure.name)
+        kept = made.get(fid)
+        if kept is not None and fid in before and kept[1] is previous and kept[0] == sign:
+            known.add(fid)
+            continue
         info = seen_info(state, figure, side)
         previous = memory.get(fid)
         if fid not in before:
@@ -225,13 +246,15 @@ def _refresh_side(state: ExecuteState, side: str, log: EventLog) -> None:
                 },
                 audience,
             )
-        memory[fid] = Memory(
+        fresh = Memory(
             fid,
             info["at"],
             state.turn,
             "seen",
             {k: v for k, v in info.items() if k not in ("id", "at")},
         )
+        memory[fid] = fresh
+        made[fid] = (sign, fresh)
         known.add(fid)
     for fid in sorted(before - now):
         figure = state.figures[fid]
@@ -250,7 +273,7 @@ def _refresh_side(state: ExecuteState, side: str, log: EventLog) -> None:
         if state.options.open_map or sight.get(m.id, False):
             memory.pop(m.id, None)
     state.seen[side] = set(now)
-    _refresh_doors(state, side, door_flags)
+    _refresh_doors(state, side)
 
 
 def door_cells(state: ExecuteState) -> list[Cell]:
@@ -271,14 +294,41 @@ def door_cells(state: ExecuteState) -> list[Cell]:
     return result
 
 
-def _refresh_doors(state: ExecuteState, side: str, flags: Sequence[bool]) -> None:
-    """Ruling E-58: a side knows the doors it sees now (``flags``, one per door square of
-    ``door_cells``) as they are, the rest as last seen."""
+def _refresh_doors(state: ExecuteState, side: str) -> None:
+    """Ruling E-58: a side knows the doors it sees now as they are, the rest as last seen."""
     doors = state.doors.setdefault(side, {})
-    cells = door_cells(state)
-    for cell, ok in zip(cells, flags, strict=True):
-        if ok:
-            doors[cell] = int(state.board.levels[cell.level].terrain[cell.y, cell.x])
+    if state.options.open_map:
+        doors.update(_door_states(state, door_cells(state)))
+        return
+    doors.update(_doors_in_sight(state, side))
+    if side == state.terrorists:
+        covered = camera_cells(state)
+        if covered:
+            doors.update(_door_states(state, [c for c in door_cells(state) if c in covered]))
+
+
+def _door_states(state: ExecuteState, cells: Sequence[Cell]) -> list[tuple[Cell, int]]:
+    return [(c, int(state.board.levels[c.level].terrain[c.y, c.x])) for c in cells]
+
+
+def _doors_in_sight(state: ExecuteState, side: str) -> list[tuple[Cell, int]]:
+    """The door squares ``side``'s figures have LOS to now, with their terrain (cameras
+    aside), kept in ``state.memo`` beside the side's sight (``side_sight``): the same
+    observers on the same terrain see the same doors in the same states."""
+    grids = side_sight(state, side)
+    key = ("doors-seen", state.cache[("side-sight-key", side)])
+    found: list[tuple[Cell, int]] | None = state.memo.get(key)
+    if found is None:
+        seen = []
+        for c in door_cells(state):
+            grid = grids[c.level]
+            if grid is not None and grid[c.y][c.x]:
+                seen.append(c)
+        found = _door_states(state, seen)
+        if len(state.memo) >= MEMO_LIMIT:
+            state.memo.clear()
+        state.memo[key] = found
+    return found
 
 
 def _refresh_bombs(state: ExecuteState, log: EventLog) -> None:

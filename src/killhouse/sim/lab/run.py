@@ -49,40 +49,67 @@ class Backend(Protocol):
 
 
 class LocalBackend:
-    """Worker processes on this machine (``killhouse sim``'s runner), or this process alone."""
+    """Worker processes on this machine, or this process alone (one worker).
+
+    The pool is started once and kept for every batch (and every sweep variant) of a run,
+    so each worker loads killhouse, the compiled kernels and the scenario once, not once a
+    batch. The workers also keep busy past the end of a batch: ``lookahead`` games past it
+    are already under way when it is summed up. Game ``i`` is the same game whenever it is
+    played, so a game played ahead and then needed is simply used, and one the plan turns
+    out not to need is dropped: what is played never depends on the look-ahead (L-4).
+    """
 
     name = "local"
 
-    def __init__(self, workers: int = 1) -> None:
+    def __init__(self, workers: int = 1, lookahead: int | None = None) -> None:
         self.workers = max(1, workers)
+        self.lookahead = 2 * self.workers if lookahead is None else max(0, lookahead)
+        self._pool: Any = None
+        self._ahead: dict[tuple[Source, int, int], Any] = {}
 
     def play(
         self, source: Source, seed: int, first: int, count: int, progress: Progress
     ) -> list[GameSummary]:
-        out: list[GameSummary] = []
-        for summary in run_games(
-            source.path,
-            count,
-            seed,
-            min(self.workers, count),
-            first=first,
-            text=source.text,
-            probe=LabProbe,
-        ):
-            out.append(summary)
+        if self.workers <= 1:
+            out: list[GameSummary] = []
+            for summary in run_games(
+                source.path, count, seed, 1, first=first, text=source.text, probe=LabProbe
+            ):
+                out.append(summary)
+                progress(1)
+            return out
+        if self._pool is None:
+            import multiprocessing
+
+            context = multiprocessing.get_context("spawn")
+            self._pool = context.Pool(self.workers)
+        # what was played ahead for another source or seed will not be asked for again
+        self._ahead = {k: v for k, v in self._ahead.items() if k[:2] == (source, seed)}
+        for i in range(first, first + count + self.lookahead):
+            key = (source, seed, i)
+            if key not in self._ahead:
+                self._ahead[key] = self._pool.apply_async(
+                    worker_chunk, (str(source.path), source.text, seed, i, 1)
+                )
+        out = []
+        for i in range(first, first + count):
+            out.extend(self._ahead.pop((source, seed, i)).get())
             progress(1)
         return out
 
     def close(self) -> None:
-        return None
+        if self._pool is not None:
+            self._pool.terminate()  # games played ahead and never needed are dropped
+            self._pool.join()
+            self._pool = None
+        self._ahead = {}
 
 
 _CHUNK_SCENARIOS: dict[tuple[str, bytes | None], Scenario] = {}
 
 
 def play_chunk(path: str, text: bytes | None, seed: int, first: int, count: int) -> list[Any]:
-    """One Ray task: games ``first`` … ``first + count - 1``, the scenario loaded once per
-    worker process."""
+    """Games ``first`` … ``first + count - 1``, the scenario loaded once per process."""
     from killhouse.scenario.loader import load_scenario, loads_scenario
 
     key = (path, text)
@@ -92,6 +119,23 @@ def play_chunk(path: str, text: bytes | None, seed: int, first: int, count: int)
         _CHUNK_SCENARIOS.clear()
         _CHUNK_SCENARIOS[key] = scenario
     return [play_one(scenario, i, seed, LabProbe) for i in range(first, first + count)]
+
+
+_TUNED = False
+
+
+def worker_chunk(path: str, text: bytes | None, seed: int, first: int, count: int) -> list[Any]:
+    """``play_chunk`` as a task of a process that only plays games (a local pool worker or a
+    Ray worker): its first task also sets the garbage collector for games
+    (``tune_gc_for_games``), once the scenario is loaded, so that is frozen too."""
+    global _TUNED
+    games = play_chunk(path, text, seed, first, count)
+    if not _TUNED:
+        from killhouse.sim.batch import tune_gc_for_games
+
+        _TUNED = True
+        tune_gc_for_games()
+    return games
 
 
 def chunks(first: int, count: int, slots: int) -> list[tuple[int, int]]:
@@ -132,7 +176,7 @@ class RayBackend:
                 where = f"at {address}" if address else "locally"
                 raise KillhouseError(f"could not start or join Ray {where}: {exc}") from exc
             self.started = True
-        self.task = self.ray.remote(play_chunk)
+        self.task = self.ray.remote(worker_chunk)
         self.slots = max(1, int(self.ray.cluster_resources().get("CPU", 1)))
 
     def play(
