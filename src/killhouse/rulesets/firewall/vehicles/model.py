@@ -9,6 +9,8 @@ from killhouse.core.cells import Cell
 from killhouse.core.footprint import footprint
 
 ACTIVE, DESTROYED, EXITED, RESERVE = "active", "destroyed", "exited", "reserve"
+#: crew roles that fire a vehicle's weapons (§17.3: a copilot who is not a gunner fires none)
+FIRERS = frozenset({"driver", "gunner", "copilot_gunner", "pintle"})
 
 
 @dataclass
@@ -103,3 +105,9 @@ class Vehicle:
     @property
     def pintle_gunners(self) -> list[int]:
         return [i for i, c in enumerate(self.crew) if c.role == "pintle"]
+
+
+def fires_mount(role: str, mount: Mount) -> bool:
+    """Whether a crew position of ``role`` fires ``mount`` (§17.6: a pintle only by its own
+    gunner, who fires nothing else; §17.3: a copilot who is not a gunner fires nothing)."""
+    return role in FIRERS and (mount.kind == "pintle") == (role == "pintle")
