@@ -183,7 +183,8 @@ FLOW: Flow[FirewallState] = Flow(
              help="get out of a vehicle onto a free square beside it"),
         Move("ride", (*_figure_args(), Arg("on", "bool")), veh.ride_options, veh.ride,
              check=veh.check_ride, help="get on or off a personal transport"),
-        Move("passenger-fire", (*_figure_args(), Arg("weapon", "id"), Arg("target", "figure")),
+        Move("passenger-fire", (*_figure_args(), Arg("weapon", "id"), Arg("target", "figure"),
+                                Arg("grenade", "id", required=False)),  # F-171
              veh.passenger_fire_options, veh.passenger_fire, check=veh.check_passenger_fire,
              help="a passenger fires its own hand weapon out of the vehicle (−3)"),
         Move("assault-vehicle", (*_figure_args(), Arg("vehicle", "id"),
