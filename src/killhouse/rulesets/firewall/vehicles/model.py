@@ -82,10 +82,22 @@ class Vehicle:
     arrives_roll: tuple[int, int, int] | None = None
     #: sides that have seen it (they may name it, like a figure seen before, F-103)
     seen_by: set[str] = field(default_factory=set)
+    #: every movement rate of the design, surface -> rate (§17.4; ruling F-172)
+    rates: dict[str, str] = field(default_factory=dict)
 
     @property
     def active(self) -> bool:
         return self.status == ACTIVE
+
+    @property
+    def surfaces(self) -> dict[str, str]:
+        """Its rate on each surface it can move on (§17.4)."""
+        return self.rates or {self.surface: self.rate}
+
+    @property
+    def airborne(self) -> bool:
+        """A vehicle with an air rate flies (hovers) wherever it goes (ruling F-172)."""
+        return "air" in self.surfaces
 
     @property
     def on_table(self) -> bool:

@@ -140,7 +140,10 @@ def drive_options(state: FirewallState, side: str) -> Iterable[Action]:
 
 
 def check_drive(state: FirewallState, action: Action) -> None:
-    _own_vehicle(state, action)
+    v = _own_vehicle(state, action)
+    if any(int(c[0]) != v.level for c in action.get("path") or ()):
+        # ruling F-173: no ramps on the grid; a vehicle stays on the level it stands on
+        raise IllegalActionError(f"{v.id} drives on its own level only (F-173)")
     problem = drive_problem(state, _drive(action))
     if problem is not None:
         raise IllegalActionError(problem)
