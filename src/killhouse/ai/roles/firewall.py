@@ -232,6 +232,8 @@ class FirewallBot(BaselineBot):
             return 5.0
         if kind == "unjam":
             return 700.0
+        if kind == "vehicle-unjam":  # a gunner at once; the driver only when not driving on
+            return 15.0 if hint.get("driver") else 700.0
         if kind == "drop":
             return -10.0
         if kind == "task":

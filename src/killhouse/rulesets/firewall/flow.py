@@ -63,6 +63,7 @@ from killhouse.rulesets.firewall.stealth import (
 from killhouse.rulesets.firewall.taskorders import check_task, task, task_options
 from killhouse.rulesets.firewall.upkeep import _finish_activation, activation_done, after_action
 from killhouse.rulesets.firewall.vehicles import orders as veh  # vehicles hook (§17)
+from killhouse.rulesets.firewall.vehicles import unjam as vunjam  # vehicles hook (F-170)
 from killhouse.rulesets.kit import Arg, Flow, Move, Phase
 
 # -- moves ---------------------------------------------------------------------------------
@@ -108,6 +109,7 @@ FLOW: Flow[FirewallState] = Flow(
         Phase(ACT, "single", lambda s: [d] if (d := deciding_side(s)) else [],
               ("activate", "move", "shoot", "cloud", "blast", "close-combat", "unjam", "task",
                "drop", "drive", "vehicle-fire", "fire-at-vehicle", "embark", "disembark",
+               "vehicle-unjam",  # vehicles hook (F-170)
                "ride", "passenger-fire", "assault-vehicle", "hide", "search", "reload", "reflex",
                "drug", "end"),
               "activate a Fire Team, or act with the active team's figures",
@@ -163,6 +165,10 @@ FLOW: Flow[FirewallState] = Flow(
                               Arg("mount", "id"), Arg("target", "id")),
              veh.vfire_options, veh.vfire, check=veh.check_vfire,
              help="a crew position fires one of the vehicle's weapons at a figure or vehicle"),
+        Move("vehicle-unjam", (Arg("vehicle", "id"), Arg("crew", "int", minimum=0, maximum=9),
+                               Arg("mount", "id")),
+             vunjam.vunjam_options, vunjam.vunjam, check=vunjam.check_vunjam,
+             help="the crew position that fires a jammed mount clears it (§11.2, F-170)"),
         Move("fire-at-vehicle", (*_figure_args(), Arg("weapon", "id"), Arg("vehicle", "id"),
                                  Arg("fire", "str", required=False),
                                  Arg("grenade", "id", required=False),
@@ -177,7 +183,8 @@ FLOW: Flow[FirewallState] = Flow(
              help="get out of a vehicle onto a free square beside it"),
         Move("ride", (*_figure_args(), Arg("on", "bool")), veh.ride_options, veh.ride,
              check=veh.check_ride, help="get on or off a personal transport"),
-        Move("passenger-fire", (*_figure_args(), Arg("weapon", "id"), Arg("target", "figure")),
+        Move("passenger-fire", (*_figure_args(), Arg("weapon", "id"), Arg("target", "figure"),
+                                Arg("grenade", "id", required=False)),  # F-171
              veh.passenger_fire_options, veh.passenger_fire, check=veh.check_passenger_fire,
              help="a passenger fires its own hand weapon out of the vehicle (−3)"),
         Move("assault-vehicle", (*_figure_args(), Arg("vehicle", "id"),

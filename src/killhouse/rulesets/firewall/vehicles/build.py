@@ -150,13 +150,17 @@ def make_vehicle(
     pintle, each mount with its weapon (the scenario's, or the §17.9 default, F-51)."""
     c = catalogue()
     chassis = c.chassis[d.chassis]
-    surface, rate = next(iter(d.move.items()))
+    # ruling F-172: a vehicle with an air rate flies everywhere; else its first rate leads
+    surface = "air" if "air" in d.move else next(iter(d.move))
+    rate = d.move[surface]
     mounts = []
     for i, m in enumerate(d.mounts):
         weapon = weapons.get(i) or m.get("weapon") or c.default_weapon[mount_type(m)]
         mounts.append(Mount(f"m{i + 1}", tables().weapon(str(weapon)).id, str(m["kind"]),
                             None if m.get("arc") is None else str(m["arc"])))
     crew = [Crew(r) for r in d.crew] + [Crew("pintle") for m in mounts if m.kind == "pintle"]
-    return Vehicle(vid, side, f"{vid}-crew", d.name, d.chassis, d.armour, surface, rate,
-                   experience, drive, gutz, gutz, anchor, facing, chassis.length,
-                   chassis.width, level, crew, mounts, d.passengers)
+    v = Vehicle(vid, side, f"{vid}-crew", d.name, d.chassis, d.armour, surface, rate,
+                experience, drive, gutz, gutz, anchor, facing, chassis.length,
+                chassis.width, level, crew, mounts, d.passengers)
+    v.rates = dict(d.move)
+    return v

@@ -127,8 +127,19 @@ def forbidden(state: FirewallState, v: Vehicle,
     out: dict[tuple[int, int], str] = {}
     for y, x in zip(*np.nonzero(level.clutter >= BUILDING_CLUTTER), strict=True):
         out[(int(x), int(y))] = "is a building or rubble (Clutter 4-5, ruling F-144)"
-    for y, x in zip(*np.nonzero(terrain != Terrain.FLOOR), strict=True):
+    water = terrain == Terrain.WATER
+    for y, x in zip(*np.nonzero((terrain != Terrain.FLOOR) & ~water), strict=True):
         out[(int(x), int(y))] = "is not open ground (F-47, F-144)"
+    # ruling F-172: water needs a water rate, dry land a land rate; flying vehicles cross both
+    rates = v.surfaces
+    if not v.airborne and "water" not in rates:
+        for y, x in zip(*np.nonzero(water), strict=True):
+            out[(int(x), int(y))] = f"is water: {v.name} has no water rate (§17.4, F-172)"
+    if not v.airborne and "land" not in rates:
+        for y, x in zip(*np.nonzero(terrain == Terrain.FLOOR), strict=True):
+            if (int(x), int(y)) not in out:
+                out[(int(x), int(y))] = (f"is dry land: {v.name} has no land rate "
+                                         "(§17.4, F-172)")
     for f in state.figures.values():
         if f.level == v.level and f.id not in ignore and f.status in (
                 Status.ACTIVE, Status.INCAPACITATED, Status.KILLED):

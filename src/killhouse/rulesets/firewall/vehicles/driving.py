@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.core.measure import RootSum
+from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.firewall.gutz import Result, gutz_roll, roller_change
 from killhouse.rulesets.firewall.movement import (
@@ -66,6 +67,37 @@ def maximum(v: Vehicle, speed: str) -> Fraction:
     return catalogue().speed_cm(v.surface, v.rate, speed)
 
 
+def surfaces_on(state: FirewallState, v: Vehicle, d: Drive) -> set[str]:
+    """The surfaces the footprint touches from its place to the route's end, turned
+    (ruling F-172): ``air`` for a flying vehicle; else ``water`` for water squares (the terrain
+    under its own footprint read from beneath the stamp, F-141) and ``land`` for the rest."""
+    if v.airborne:
+        return {"air"}
+    squares, _ = route_cost(v, d)
+    places = [(v.anchor, v.facing), *((a, v.facing) for a, _ in squares)]
+    if d.facing is not None:
+        places.append((squares[-1][0] if squares else v.anchor, d.facing))
+    level = state.board.levels[v.level]
+    out: set[str] = set()
+    for anchor, facing in places:
+        for x, y in v.squares(anchor, facing):
+            if not (0 <= x < level.width and 0 <= y < level.height):
+                continue
+            t = v.under.get((x, y), int(level.terrain[y, x]))
+            out.add("water" if t == Terrain.WATER else "land")
+    return out
+
+
+def drive_limit(state: FirewallState, v: Vehicle, d: Drive) -> Fraction:
+    """The most a drive may cover (ruling F-172): the rate at the declared speed on each
+    surface the footprint touches along the route, the lowest of them when it touches two."""
+    rates = v.surfaces
+    used = [s for s in surfaces_on(state, v, d) if s in rates]
+    if not used:
+        return maximum(v, d.speed)
+    return min(catalogue().speed_cm(s, rates[s], d.speed) for s in used)
+
+
 def route_cost(v: Vehicle, d: Drive) -> tuple[list[tuple[XY, RootSum]], RootSum]:
     """The anchor's route squares and the whole cost in cm, turns included (F-147)."""
     squares = route_squares(v.anchor, d.waypoints)
@@ -93,9 +125,6 @@ def drive_problem(state: FirewallState, d: Drive,
     squares, cost = route_cost(v, d)
     if d.waypoints and not squares:
         return "the route goes nowhere"
-    limit = maximum(v, d.speed)
-    if not _within(cost, limit):
-        return f"the route and turns cost more than {limit} cm, the most at {d.speed} speed"
     if blocked is None:
         blocked = forbidden(state, v)
     for anchor, _ in squares:
@@ -107,6 +136,9 @@ def drive_problem(state: FirewallState, d: Drive,
         problem = vehicle_fits(state, v, end, d.facing, blocked=blocked)
         if problem is not None:
             return f"no room to turn at the end: {problem}"
+    limit = drive_limit(state, v, d)
+    if not _within(cost, limit):
+        return f"the route and turns cost more than {limit} cm, the most at {d.speed} speed"
     if d.exit and not _edge(state, v, end, d.facing or v.facing):
         return "a vehicle leaves the table only from a place touching an edge (F-58)"
     return None
@@ -145,7 +177,7 @@ def resolve_drive(state: FirewallState, d: Drive, chance: Chance, log: EventLog,
     end = v.anchor
     if roll.result != "CF":
         allowance = move_allowance("S" if roll.result == "CS" else roll.result, route,
-                                   maximum(v, d.speed))
+                                   drive_limit(state, v, d))
         for anchor, dist in squares:
             if not _within(dist, allowance.distance):
                 break

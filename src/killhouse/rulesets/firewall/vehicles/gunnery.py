@@ -51,7 +51,7 @@ from killhouse.rulesets.firewall.vehicles.damage import (
     destroy,
     effect_on_vehicle,
 )
-from killhouse.rulesets.firewall.vehicles.model import Mount, Vehicle
+from killhouse.rulesets.firewall.vehicles.model import Mount, Vehicle, fires_mount
 from killhouse.rulesets.firewall.vehicles.sight import (
     figures_seen,
     lifted,
@@ -125,6 +125,8 @@ def vfire_problem(state: FirewallState, vf: VFire) -> str | None:
         return f"{v.id} has no mount {vf.mount}"
     if (mount.kind == "pintle") != (c.role == "pintle"):
         return "a pintle weapon is fired by its own gunner only, and he fires nothing else"
+    if not fires_mount(c.role, mount):
+        return "a copilot who is not a gunner fires no vehicle weapon (§17.3)"
     if mount.fired:
         return f"{mount.id} has fired this Turn (§7.8)"
     if mount.state != "ready":

@@ -9,6 +9,8 @@ from killhouse.core.cells import Cell
 from killhouse.core.footprint import footprint
 
 ACTIVE, DESTROYED, EXITED, RESERVE = "active", "destroyed", "exited", "reserve"
+#: crew roles that fire a vehicle's weapons (§17.3: a copilot who is not a gunner fires none)
+FIRERS = frozenset({"driver", "gunner", "copilot_gunner", "pintle"})
 
 
 @dataclass
@@ -80,10 +82,22 @@ class Vehicle:
     arrives_roll: tuple[int, int, int] | None = None
     #: sides that have seen it (they may name it, like a figure seen before, F-103)
     seen_by: set[str] = field(default_factory=set)
+    #: every movement rate of the design, surface -> rate (§17.4; ruling F-172)
+    rates: dict[str, str] = field(default_factory=dict)
 
     @property
     def active(self) -> bool:
         return self.status == ACTIVE
+
+    @property
+    def surfaces(self) -> dict[str, str]:
+        """Its rate on each surface it can move on (§17.4)."""
+        return self.rates or {self.surface: self.rate}
+
+    @property
+    def airborne(self) -> bool:
+        """A vehicle with an air rate flies (hovers) wherever it goes (ruling F-172)."""
+        return "air" in self.surfaces
 
     @property
     def on_table(self) -> bool:
@@ -103,3 +117,9 @@ class Vehicle:
     @property
     def pintle_gunners(self) -> list[int]:
         return [i for i, c in enumerate(self.crew) if c.role == "pintle"]
+
+
+def fires_mount(role: str, mount: Mount) -> bool:
+    """Whether a crew position of ``role`` fires ``mount`` (§17.6: a pintle only by its own
+    gunner, who fires nothing else; §17.3: a copilot who is not a gunner fires nothing)."""
+    return role in FIRERS and (mount.kind == "pintle") == (role == "pintle")

@@ -44,6 +44,10 @@ def narrate_vehicle(kind: str, d: Mapping[str, Any]) -> str | None:
         end = "; the vehicle is destroyed" if d.get("destroyed") else ""
         return (f"{_who(d.get('figure'))} attacks {d['vehicle']} in close combat: "
                 f"{d['result']}{end}.")
+    if kind == "vehicle-unjam":
+        end = "; the vehicle is lost" if d.get("destroyed") else ""
+        return (f"{d['vehicle']}'s crew position {d['crew']} clears {d['mount']}: "
+                f"{d['result']}, {d['state']}{end}.")
     if kind == "embark":
         got = "gets in" if d.get("inside") else "fails to get in"
         return f"{d['figure']} {got} {d['vehicle']} ({d['result']})."

@@ -140,7 +140,10 @@ def drive_options(state: FirewallState, side: str) -> Iterable[Action]:
 
 
 def check_drive(state: FirewallState, action: Action) -> None:
-    _own_vehicle(state, action)
+    v = _own_vehicle(state, action)
+    if any(int(c[0]) != v.level for c in action.get("path") or ()):
+        # ruling F-173: no ramps on the grid; a vehicle stays on the level it stands on
+        raise IllegalActionError(f"{v.id} drives on its own level only (F-173)")
     problem = drive_problem(state, _drive(action))
     if problem is not None:
         raise IllegalActionError(problem)
@@ -499,11 +502,14 @@ def _at_window(state: FirewallState, f: Figure, target: str) -> Iterator[None]:
 
 
 def _passenger_shot(action: Action) -> Shot:
-    return Shot(str(action.get("figure")), str(action.get("weapon")), str(action.get("target")))
+    grenade = action.get("grenade")
+    return Shot(str(action.get("figure")), str(action.get("weapon")), str(action.get("target")),
+                grenade=None if grenade is None else str(grenade))
 
 
 def passenger_fire_options(state: FirewallState, side: str) -> Iterable[Action]:
     from killhouse.rulesets.firewall.fire import fire_modifier
+    from killhouse.rulesets.firewall.fireorders import _area, _launchers
     from killhouse.rulesets.firewall.shooting import shot_problem, shot_situation
     from killhouse.rulesets.firewall.tables import tables
     if state.active_team is None or state.teams[state.active_team].side != side:
@@ -518,14 +524,15 @@ def passenger_fire_options(state: FirewallState, side: str) -> Iterable[Action]:
     seen = sorted(figures_seen(state.board, state.figures, state.vehicles, side))
     out = []
     for f in inside:
-        for wid in f.weapons:
-            if tables().weapons[wid].launcher or tables().weapons[wid].mode().fire == "Spec":
+        # ruling F-171: hand grenades and launcher grenades at a model go out too
+        for wid, grenade in _launchers(f):
+            if grenade is not None and tables().grenade(grenade).cloud:
                 continue
             for target in seen:
                 if state.figures[target].side == side:
                     continue
                 act = Action.make(side, "passenger-fire", figure=f.id, weapon=wid,
-                                  target=target)
+                                  target=target, grenade=grenade)
                 with _at_window(state, f, target):
                     if shot_problem(state.board, state.figures, _passenger_shot(act)):
                         continue
@@ -536,8 +543,18 @@ def passenger_fire_options(state: FirewallState, side: str) -> Iterable[Action]:
                 out.append(dataclasses.replace(act, hint={
                     "role": "attack", "p": _p(f.gutz, mod), "to": [t.level, *t.cell],
                     "helpless": t.status is Status.INCAPACITATED, "hostage": False,
-                    "nonlethal": tables().weapons[wid].nonlethal, "grenade": False}))
+                    "nonlethal": tables().weapons[wid].nonlethal or bool(
+                        grenade and tables().grenade(grenade).nonlethal),
+                    "grenade": grenade is not None, "area": _area(wid, grenade)}))
     return out
+
+
+def _cloud(grenade: str) -> bool:
+    from killhouse.rulesets.firewall.tables import tables
+    try:
+        return tables().grenade(grenade).cloud
+    except KeyError:
+        return False  # the shot's own check names the unknown type
 
 
 def check_passenger_fire(state: FirewallState, action: Action) -> None:
@@ -555,6 +572,10 @@ def check_passenger_fire(state: FirewallState, action: Action) -> None:
     target = str(action.get("target"))
     if target not in figures_seen(state.board, state.figures, state.vehicles, action.side):
         raise IllegalActionError(f"{target} is not a figure the side sees")
+    grenade = action.get("grenade")
+    if grenade is not None and _cloud(str(grenade)):
+        raise IllegalActionError("smoke and gas grenades are not thrown out of a vehicle "
+                                 "(F-171)")
     with _at_window(state, f, target):
         problem = shot_problem(state.board, state.figures, _passenger_shot(action))
     if problem is not None:
@@ -562,14 +583,18 @@ def check_passenger_fire(state: FirewallState, action: Action) -> None:
 
 
 def passenger_fire(state: FirewallState, action: Action, chance: Chance, log: EventLog) -> None:
-    """§17.3: a passenger's own hand weapon out of the vehicle, own Gutz, −3. The sides that
-    saw it fire may name it from now on (F-103)."""
+    """§17.3: a passenger's own hand weapon out of the vehicle, own Gutz, −3; a grenade is
+    used up and its radii catch vehicles as any burst (F-151, F-171). The sides that saw it
+    fire may name it from now on (F-103)."""
+    from killhouse.rulesets.firewall.fireorders import _splash  # F-151 as for any shot
     from killhouse.rulesets.firewall.shooting import resolve_shot
     f = state.figures[str(action.get("figure"))]
     target = str(action.get("target"))
+    shot = _passenger_shot(action)
     with _at_window(state, f, target):
-        resolve_shot(state.board, state.figures, state.teams, _passenger_shot(action), chance,
-                     log, night=state.night, sides=state.sides)
+        report = resolve_shot(state.board, state.figures, state.teams, shot, chance,
+                              log, night=state.night, sides=state.sides)
+        _splash(state, shot, report.result, log)
         for s in state.sides:
             if s != f.side and f.id in figures_seen(state.board, state.figures,
                                                     state.vehicles, s):

@@ -27,7 +27,7 @@ def _public(v: Vehicle) -> dict[str, Any]:
 
 def own_vehicle(v: Vehicle) -> dict[str, Any]:
     return {**_public(v), "team": v.team, "gutz": v.gutz, "start_gutz": v.start_gutz,
-            "drive": v.drive, "surface": v.surface, "rate": v.rate,
+            "drive": v.drive, "surface": v.surface, "rate": v.rate, "rates": dict(v.surfaces),
             "capacity": v.capacity, "passengers": sorted(v.passengers),
             "moved_last_turn": v.moved_last_turn, "moved_this_turn": v.moved_this_turn,
             "transfer_this_turn": v.transfer_this_turn, "arrives": v.arrives,
