@@ -78,6 +78,23 @@ def test_a_berserk_figure_may_only_run_at_the_nearest_enemy() -> None:
         game.apply(Action.make("red", "move", figure="r1", speed="run", path=[[0, 0, 2]]))
 
 
+@pytest.mark.parametrize(("end", "legal"), [
+    ((3, 5), False),  # d² to b1 at (7,2) is 25, as from (2,2): not nearer (the edge)
+    ((3, 4), True),  # d² 20: nearer
+    ((2, 3), False),  # d² 26: farther
+])
+def test_a_berserk_run_must_end_nearer(end: tuple[int, int], legal: bool) -> None:
+    game = _game()
+    action = Action.make("red", "move", figure="r1", speed="run", path=[[0, *end]])
+    game.chance = Dice([1, 2])  # type: ignore[assignment]
+    if legal:
+        game.apply(action)
+        assert game.state.figures["r1"].cell == end
+    else:
+        with pytest.raises(IllegalActionError, match="nearer to the nearest"):
+            game.apply(action)
+
+
 def test_the_activation_stays_open_while_the_berserk_figure_can_run() -> None:
     game = _game()
     assert "end" not in {a.kind for a in game.legal_actions("red")}

@@ -19,7 +19,8 @@ from killhouse.rulesets.firewall.teams import Status
 from killhouse.scenario.loader import loads_scenario
 from tests.rulesets.firewall.test_teams import Dice
 
-# a one-storey block 10 cm high (^), a second roof across a 2-square gap, a 1 cm barrier (o)
+# a one-storey block 10 cm high (^), a second roof across a 2-square gap, a 1 cm barrier (o),
+# a 2 cm block (v)
 MAP = """\
 name: Rooftops
 ruleset: firewall
@@ -27,7 +28,7 @@ map:
   legend:
     "^": {terrain: floor, height: 10}
     "o": {terrain: floor, height: 1}
-    "v": {terrain: floor, height: 3}
+    "v": {terrain: floor, height: 2}
   levels:
     ground: |
       ..............
@@ -159,13 +160,13 @@ def test_a_jump_lands_or_falls_into_the_gap() -> None:
     assert [e.data["attacks"] for e in game.log.events if e.kind == "fall"] == [["S", "CF"]]
 
 
-def test_a_low_obstacle_under_two_cm_is_jumped_and_a_taller_one_is_not() -> None:
+def test_a_low_obstacle_under_two_cm_is_jumped_and_one_of_two_cm_is_not() -> None:
     game = _game(at=(1, 4), faces=[3, 4])
     _act(game, "jump", (3, 4))  # over the 1 cm barrier at (2,4)
     assert game.state.figures["r1"].cell == (3, 4)
     game = _game(at=(0, 5))
-    with pytest.raises(IllegalActionError, match="3 cm above"):
-        _act(game, "jump", (2, 5))  # the 3 cm block at (1,5): one step past a low obstacle
+    with pytest.raises(IllegalActionError, match="2 cm above"):
+        _act(game, "jump", (2, 5))  # the 2 cm block at (1,5): "under 2 cm" is the limit
 
 
 def test_a_leap_from_a_roof_is_a_fall() -> None:
