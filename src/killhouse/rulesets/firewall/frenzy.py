@@ -143,6 +143,13 @@ def must_act(state: FirewallState, side: str, flow: Flow[FirewallState]) -> str 
     return None
 
 
+def _frenzied(state: FirewallState, side: str) -> bool:
+    """Whether the side's active team has a berserk member (a cheap test for every list)."""
+    team = state.teams.get(state.active_team) if state.active_team is not None else None
+    return team is not None and team.side == side and any(
+        berserk(state.figures[m]) for m in team.members)
+
+
 def restrict(flow: Flow[FirewallState]) -> None:
     """Wrap every move of the flow so that berserk figures are held to F-192: options
     filtered, checks extended, and ``end`` refused while one must still act."""
@@ -154,10 +161,13 @@ def _wrapped(move: Move[FirewallState], flow: Flow[FirewallState]) -> Move[Firew
     inner_options, inner_check = move.options, move.check
     if move.kind == "end":
         def end_options(state: FirewallState, side: str) -> Iterable[Action]:
-            return [] if must_act(state, side, flow) else inner_options(state, side)
+            if _frenzied(state, side) and must_act(state, side, flow):
+                return []
+            return inner_options(state, side)
 
         def end_check(state: FirewallState, action: Action) -> None:
-            reason = must_act(state, action.side, flow)
+            frenzied = _frenzied(state, action.side)
+            reason = must_act(state, action.side, flow) if frenzied else None
             if reason is not None:
                 raise IllegalActionError(reason)
             if action not in inner_options(state, action.side):
@@ -167,9 +177,9 @@ def _wrapped(move: Move[FirewallState], flow: Flow[FirewallState]) -> Move[Firew
 
     def options(state: FirewallState, side: str) -> Iterable[Action]:
         listed = inner_options(state, side)
-        frenzied = [f for f in team_figures(state, side) if berserk(f)]
-        if not frenzied:
+        if not _frenzied(state, side):
             return listed
+        frenzied = [f for f in team_figures(state, side) if berserk(f)]
         out = [a for a in listed if berserk_problem(state, a) is None]
         if move.kind == "move":
             for f in frenzied:
