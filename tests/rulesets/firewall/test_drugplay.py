@@ -131,13 +131,19 @@ def test_retaking_an_active_drug_adds_nothing() -> None:
     assert f.gutz == 7 and f.drugs == {"t80": 0}
 
 
-def test_triple_cross_carries_the_seed_s_drugs_and_refuses_unbuilt_ones(
+def test_triple_cross_carries_the_seed_s_drugs_and_refuses_unknown_ones(
         tmp_path: Path) -> None:
     game = Game(load_scenario(THAMES), 1)
     state: FirewallState = game.state
     assert state.figures["lonnie"].drugs == {"lectron": 2}
     assert state.figures["porky"].drugs == {"p90": 2}
     bad = tmp_path / "bad.yaml"
-    bad.write_text(THAMES.read_text().replace("drugs: {p90: 2}", "drugs: {green_jeans: 1}"))
-    with pytest.raises(ScenarioError, match="not built"):
+    bad.write_text(THAMES.read_text().replace("drugs: {p90: 2}", "drugs: {speed: 1}"))
+    with pytest.raises(ScenarioError, match="no drug 'speed'"):
         Game(load_scenario(bad), 1)
+    # Green Jeans and Wah-Wah Juice are played since F-192 … F-194
+    good = tmp_path / "good.yaml"
+    good.write_text(THAMES.read_text().replace("drugs: {p90: 2}",
+                                               "drugs: {green_jeans: 1, wah_wah_juice: 1}"))
+    assert Game(load_scenario(good), 1).state.figures["porky"].drugs == {
+        "green_jeans": 1, "wah_wah_juice": 1}

@@ -76,7 +76,8 @@ class FirewallBot(BaselineBot):
         self.entry = entry.get(side)
         self.edges = self._edge_cells(None)
         self.home = self._edge_cells(self.entry) if self.entry else []
-        self.inside = [c for c in self.board.cells(0)
+        # every storey's rooms (fwskill: the stairs join them, §12)
+        self.inside = [c for c in self.board.cells()
                        if self.board.clutter(c) >= 1 and self.board.passable(c)]
         self.looked: set[Cell] = set()
         self.east = [c for c in self.board.cells(0) if c.x == self.board.levels[0].width - 1
@@ -208,12 +209,13 @@ class FirewallBot(BaselineBot):
         for f in mine.values():
             at = cell_of(f.get("at"))
             if at is not None:
-                self.looked.update(c for c in self.inside if _d2(c, at) <= 16)
+                self.looked.update(c for c in self.inside
+                                   if c.level == at.level and _d2(c, at) <= 16)
         fields: dict[str, DistanceField | None] = {}
         scores = []
         for action in actions:
             fid = str(action.get("figure")) if action.get("figure") is not None else ""
-            if action.kind == "move" and fid not in fields:
+            if action.kind in ("move", "stairs") and fid not in fields:
                 fields[fid] = self.field(self.targets_for(view, mine.get(fid, {})))
             scores.append(self.rate(view, action, fields.get(fid), mine))
         best = max(scores)
@@ -254,7 +256,7 @@ class FirewallBot(BaselineBot):
             return self.vehicle_value(view, action)
         if kind in ("embark", "disembark", "ride"):
             return self.transfer_value(view, action, fig)
-        if kind == "move":
+        if kind in ("move", "stairs"):  # fwskill: the stairs are a walk (§12, F-185)
             return self.move_value(view, action, field, fig, enemies)
         return 0.0
 

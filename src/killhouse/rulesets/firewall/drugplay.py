@@ -19,7 +19,9 @@ from killhouse.rulesets.firewall.teams import Figure, Status, bonus_for
 def end_effects(f: Figure) -> list[str]:
     """§15: every active effect ends at the figure's next critical failure; a T80 / Ground
     Zero effect takes back the Gutz it actually added. Returns the drugs whose effect ended."""
-    ended = sorted(f.drug_effects)
+    from killhouse.rulesets.firewall.frenzy import LASTING  # fwskill hook: F-192, F-193
+    ended = sorted(d for d in f.drug_effects
+                   if not (d in LASTING and f.drug_effects[d] == "critical"))
     for drug in ended:
         gained = f.drug_gained.pop(drug, 0)
         if gained:
@@ -27,7 +29,8 @@ def end_effects(f: Figure) -> list[str]:
             f.gutz = change.gutz
             if change.status != "active" and f.active:
                 f.status = Status(change.status)
-    f.drug_effects.clear()
+    for drug in ended:
+        del f.drug_effects[drug]
     return ended
 
 
@@ -89,6 +92,9 @@ def take(state: FirewallState, action: Action, chance: Chance, log: EventLog) ->
                       "result": roll.result, "ended": ended, "status": f.status.value}, own)
     if not f.active:
         log.emit("drug-down", {"figure": f.id, "status": f.status.value}, _who_sees(state, f))
+    elif drug == "wah_wah_juice" and roll.result == "CF" and f.drug_effects.get(drug):
+        from killhouse.rulesets.firewall.frenzy import defect  # fwskill hook: F-193
+        defect(state, f, chance, log)
 
 
 def after_drugs(state: FirewallState, f: Figure, cf_rolls: int, log: EventLog) -> None:

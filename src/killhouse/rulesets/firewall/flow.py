@@ -17,6 +17,12 @@ from collections.abc import Iterable
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.rulesets.base import Action
+from killhouse.rulesets.firewall import (  # fwskill hooks: §12, §14.2, §15, §16.2
+    frenzy,
+    skillplay,
+    storeys,
+)
+from killhouse.rulesets.firewall import heights as hts  # fwskill hook: §6.6 in play
 from killhouse.rulesets.firewall.cyberplay import check_reflex, reflex, reflex_options
 from killhouse.rulesets.firewall.drugplay import check_drug, drug_options, take
 from killhouse.rulesets.firewall.fireorders import (
@@ -111,7 +117,7 @@ FLOW: Flow[FirewallState] = Flow(
                "drop", "drive", "vehicle-fire", "fire-at-vehicle", "embark", "disembark",
                "vehicle-unjam",  # vehicles hook (F-170)
                "ride", "passenger-fire", "assault-vehicle", "hide", "search", "reload", "reflex",
-               "drug", "end"),
+               "drug", "climb", "jump", "stairs", "repair", "treat", "end"),
               "activate a Fire Team, or act with the active team's figures",
               done=activation_done, advance=_finish_activation),
     ],
@@ -207,9 +213,28 @@ FLOW: Flow[FirewallState] = Flow(
              help="Stealth: become Hidden in cover where no enemy sees the figure (§21.5)"),
         Move("search", _figure_args(), search_options, search, check=check_search,
              help="Observation against the Stealth of every Hidden enemy in sight (§21.5)"),
+        Move("climb", (*_figure_args(), Arg("to", "cell")), hts.climb_options, hts.climb,
+             check=hts.check_climb, help="climb a face toward a higher or lower square beside the "
+                                     "figure, or on up or down the face it hangs on (§6.6)"),
+        Move("jump", (*_figure_args(), Arg("to", "cell")), hts.jump_options, hts.jump,
+             check=hts.check_jump, help="jump a gap or a low obstacle to a square of the same "
+                                    "height, or leap down from a ledge (a fall, §6.6)"),
+        Move("stairs", (*_figure_args(), Arg("to", "cell")), storeys.stairs_options,
+             storeys.stairs, check=storeys.check_stairs,
+             help="take the stairs the figure stands on to the linked square on the next "
+                  "storey: a Walk of one square (§12)"),
+        Move("repair", (*_figure_args(), Arg("patient", "figure"), Arg("system", "id")),
+             skillplay.repair_options, skillplay.repair, check=skillplay.check_repair,
+             help="Technical: restore a stopped cyber system of the figure or a friend within "
+                  "2 cm (§14.2)"),
+        Move("treat", (*_figure_args(), Arg("patient", "figure")), skillplay.treat_options,
+             skillplay.treat, check=skillplay.check_treat,
+             help="Medical: heal a friend within 2 cm once a game, or revive a body on a "
+                  "critical success (§16.2)"),
         Move("end", (), end_options, end, help="end the active team's activation"),
     ],
     phase_of=lambda s: s.phase,
     over=lambda s: s.result is not None,
     after=after_action,
 )
+frenzy.restrict(FLOW)  # fwskill hook: a berserk figure's choices narrowed (§15, F-192)

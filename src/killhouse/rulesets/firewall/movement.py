@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from killhouse.core.chance import Chance
+from killhouse.core.events import Audience
 from killhouse.core.measure import RootSum
-from killhouse.rulesets.firewall.gutz import Result
+from killhouse.rulesets.firewall.gutz import Result, gutz_roll
 from killhouse.rulesets.firewall.tables import tables
 
 Length = Fraction | RootSum
@@ -100,3 +102,21 @@ def fall_hit(result: Result) -> tuple[bool, int]:
     if result == "S":
         return False, int(tables().movement["fall_loss"])
     return False, 0
+
+
+def fall(chance: Chance, height: Fraction | int, label: str,
+         audience: Audience = None) -> tuple[list[str], bool, int]:
+    """A fall from ``height`` cm (§6.6, F-18): floor(h/4) SS attacks at Gutz min(11, 2h),
+    unmodified, no armour; each CS kills, each S costs 2, F and CF nothing. Returns the
+    results, whether it killed, and the Gutz lost (play and ``odds firewall fall`` share it)."""
+    count, gutz = fall_attacks(height)
+    results: list[str] = []
+    lost = 0
+    for i in range(count):
+        roll = gutz_roll(chance, gutz, 0, f"{label} fall attack {i + 1}", audience)
+        results.append(roll.result)
+        killed, loss = fall_hit(roll.result)
+        if killed:
+            return results, True, lost
+        lost += loss
+    return results, False, lost

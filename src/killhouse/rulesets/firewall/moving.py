@@ -110,6 +110,10 @@ def move_problem(
     squares = route_squares(f.cell, order.waypoints)
     if order.waypoints and not squares:
         return "the route goes nowhere"
+    from killhouse.rulesets.firewall.heights import route_height_problem  # heights hook (§6.6)
+    rise = route_height_problem(board, f, [c for c, _ in squares], rally=f.suppressed)
+    if rise is not None:
+        return rise
     limit = maximum_for(f, order.speed) * tables().move_cs_factor
     if squares and squares[-1][1] > limit:
         return f"the route is longer than {limit} cm, the most a critical success allows"

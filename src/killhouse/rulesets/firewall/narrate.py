@@ -25,6 +25,10 @@ def narrate(event: Event) -> str | None:
     line = narrate_vehicle(k, d)
     if line is not None:
         return line
+    from killhouse.rulesets.firewall.skillnarrate import narrate_skills  # fwskill hook
+    line = narrate_skills(k, d)
+    if line is not None:
+        return line
     if k == "turn":
         return f"--- Turn {d['turn']} --- initiative: {', '.join(d['order'])}"
     if k == "activate":

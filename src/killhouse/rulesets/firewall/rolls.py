@@ -14,8 +14,7 @@ from killhouse.rulesets.firewall.jams import malfunction_roll
 from killhouse.rulesets.firewall.leaders import leader_loss_roll
 from killhouse.rulesets.firewall.melee import MeleeSituation, melee_modifier
 from killhouse.rulesets.firewall.movement import (
-    fall_attacks,
-    fall_hit,
+    fall,
     needs_second_roll,
     second_roll_change,
 )
@@ -170,14 +169,9 @@ def odds_unjam(chance: Chance, params: Mapping[str, JSON]) -> str:
 
 def odds_fall(chance: Chance, params: Mapping[str, JSON]) -> str:
     """A fall (§6.6, F-18): floor(h/4) unmodified SS attacks at Gutz min(11, 2h)."""
-    count, gutz = fall_attacks(_int(params, "height-cm", 0, 200))
-    lost = 0
-    for i in range(count):
-        roll = gutz_roll(chance, gutz, 0, f"fall attack {i + 1}")
-        killed, loss = fall_hit(roll.result)
-        if killed:
-            return "killed"
-        lost += loss
+    _, killed, lost = fall(chance, _int(params, "height-cm", 0, 200), "odds")
+    if killed:
+        return "killed"
     return "unhurt" if lost == 0 else f"gutz-{lost}"
 
 

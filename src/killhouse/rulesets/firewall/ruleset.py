@@ -11,10 +11,12 @@ from typing import Any, ClassVar
 
 from killhouse.core.chance import Chance
 from killhouse.core.events import Event, EventLog
+from killhouse.core.layers import LayerSpec
 from killhouse.errors import Problem, ScenarioError
 from killhouse.rulesets.base import GameInfo, Result, RollSpec
 from killhouse.rulesets.firewall import views
 from killhouse.rulesets.firewall.flow import FLOW
+from killhouse.rulesets.firewall.heights import HEIGHT
 from killhouse.rulesets.firewall.narrate import narrate
 from killhouse.rulesets.firewall.objectives import HOSTAGES
 from killhouse.rulesets.firewall.rolls import ROLLS
@@ -51,6 +53,8 @@ class FirewallRuleset(FlowRuleset[FirewallState]):
         sight="supercover",
     )
     flow = FLOW
+    #: the map's surface heights in cm (§6.6, ruling F-180)
+    layers: ClassVar[Mapping[str, LayerSpec]] = {"height": HEIGHT}
 
     def check_scenario(self, scenario: Scenario) -> list[Issue]:
         return read_scenario(scenario)[1]

@@ -27,9 +27,8 @@ FIGURE_KEYS = frozenset({
     "cp", "leader_loss", "alarm", "arrives", "gas_mask", "drugs",
     "transport",  # vehicles hook: personal transport (§17.1)
 })
-#: drugs whose critical failure hands the figure to a will not its own (Berserk, Paranoid):
-#: not built, so no scenario may carry them (ruling F-115)
-UNBUILT_DRUGS = frozenset({"green_jeans", "wah_wah_juice"})
+#: drugs a scenario may not carry: none since Berserk and Paranoid are played (F-192, F-193)
+UNBUILT_DRUGS: frozenset[str] = frozenset()
 SIDE_KEYS = frozenset({"entry"})
 OPTIONS = ("night", "skills")
 CYBER = frozenset({

@@ -172,17 +172,18 @@ def _grenade_problem(firer: Figure, grenade: str) -> str | None:
 def target_cover(board: Board, firer: Figure, target: Figure) -> tuple[Cover, bool]:
     """The target's cover (its own square or the square the line enters it from) and whether
     other Medium/Heavy cover lies on the line (ruling F-24)."""
+    from killhouse.rulesets.firewall.storeys import opening_cover  # fwskill hook: §12
     line = cells_on_segment(firer.cell, target.cell)
-    own = board.cover(_figure_cell(target))
+    own = opening_cover(board, _figure_cell(target))
     inside = board.smoky(_figure_cell(target))
     if inside:
         own = max(own, 2)  # ruling F-25: a figure inside a cloud is in Medium cover
     entry = line[-2] if len(line) >= 2 else None
     best = own
     if entry is not None and entry != firer.cell:
-        best = max(best, board.cover(Cell(target.level, *entry)))
+        best = max(best, opening_cover(board, Cell(target.level, *entry)))
     between = list(line[1:-2])
-    intervening = any(board.cover(Cell(target.level, *c)) >= 2 for c in between) or (
+    intervening = any(opening_cover(board, Cell(target.level, *c)) >= 2 for c in between) or (
         not inside and any(board.smoky(Cell(target.level, *c)) for c in line[1:-1])
     )  # ruling F-25: a cloud between firer and target is intervening cover
     return COVER_NAMES[best], intervening

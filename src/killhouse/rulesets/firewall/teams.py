@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from fractions import Fraction
 
 from killhouse.core.chance import Chance
 from killhouse.rulesets.firewall.gutz import starting_gutz
@@ -98,6 +99,15 @@ class Figure:
     riding: bool = False
     rode: str = "none"
     aboard: str | None = None
+    #: climbing (§6.6, ruling F-181): the square at the top of the face it hangs on, and its
+    #: height in cm above its own square's surface
+    climb_to: tuple[int, int] | None = None
+    hang: Fraction = Fraction(0)
+    #: cyber functions a Technical CF left dead for the game (§14.2, ruling F-188); the one
+    #: Medical treatment of the game spent (§16.2); the Turn a medic revived it (F-190)
+    cyber_dead: frozenset[str] = frozenset()
+    healed: bool = False
+    revived: int = 0
 
     @property
     def active(self) -> bool:
@@ -170,8 +180,8 @@ def bonus_for(figure: Figure, team: Team, figures: Mapping[str, Figure]) -> int:
     A suppressed leader still gives it; with skills it is the leader's Leadership level.
     """
     leader = current_leader(team, figures)
-    if leader is None:
-        return 0
+    if leader is None or leader.level != figure.level:
+        return 0  # ruling F-186: a leader on another storey (10 cm up, §1.2) is not within 8 cm
     return leader_bonus(
         figure.cell,
         leader.cell,
@@ -185,7 +195,10 @@ def leader_has_fallen(team: Team, figures: Mapping[str, Figure]) -> bool:
     (ruling F-6; an exited leader is not a loss)."""
     if team.leader is None or team.leader_lost:
         return False
-    return figures[team.leader].status in (Status.KILLED, Status.ROUTED, Status.INCAPACITATED)
+    leader = figures[team.leader]
+    # ruling F-6: a paranoid leader's defection is a loss too (F-193: it left the team)
+    return leader.status in (Status.KILLED, Status.ROUTED, Status.INCAPACITATED) or (
+        leader.team != team.id)
 
 
 def resolve_leader_loss(

@@ -94,6 +94,8 @@ def begin_turn(state: FirewallState, chance: Chance, log: EventLog) -> None:
         log.emit("clouds-gone", {"clouds": gone})
     upkeep(state, chance, log)
     start_turn(state.figures, state.teams)
+    from killhouse.rulesets.firewall.skillplay import wake_revived  # fwskill hook (§16.2)
+    wake_revived(state)
     from killhouse.rulesets.firewall.vehicles.crew import new_turn  # vehicles hook
     new_turn(state, log, chance)
     for team in state.teams.values():

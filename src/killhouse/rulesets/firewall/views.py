@@ -54,7 +54,15 @@ def own_figure(f: Figure) -> dict[str, Any]:
         # vehicles hook (§17): the vehicle it sits in and its personal transport, when any
         **({"aboard": f.aboard} if f.aboard else {}),
         **({"transport": f.transport, "riding": f.riding} if f.transport else {}),
+        **_climbing(f),  # fwskill hook: a figure hanging on a face (§6.6)
     }
+
+
+def _climbing(f: Figure) -> dict[str, Any]:
+    """Where a climber hangs (§6.6, F-181): public like its position, shown only when so."""
+    if f.climb_to is None:
+        return {}
+    return {"climbing": {"to": [f.level, *f.climb_to], "height": float(f.hang)}}
 
 
 def _in_hand(f: Figure) -> list[str]:
@@ -71,6 +79,7 @@ def seen_figure(f: Figure) -> dict[str, Any]:
         "id": f.id, "at": _at(f), "facing": list(f.facing),
         "side": f.side, "status": VIEW_STATUS[f.status].value, "prone": f.prone,
         "suppressed": f.suppressed, "weapons": _in_hand(f), "captured": f.captured,
+        **_climbing(f),
     }
 
 
