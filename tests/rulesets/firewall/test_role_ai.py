@@ -109,7 +109,7 @@ def test_a_defender_hides_when_an_enemy_is_suspected() -> None:
 
 
 def test_a_computer_gm_chooses_the_spike_among_its_legal_actions() -> None:
-    from tests.rulesets.firewall.thames import Game  # the engine's game
+    from killhouse.engine.game import Game
 
     game = Game(load_scenario(THAMES), 2)
     bot = FirewallBot(game.scenario, "gm")

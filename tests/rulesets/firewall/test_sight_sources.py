@@ -40,7 +40,7 @@ def test_a_move_seen_only_by_a_vehicle_crew_is_told_to_its_side() -> None:
 
 
 def test_a_figure_out_of_the_crew_s_sight_is_not_told() -> None:
-    game, state = _only_the_uav_looks()
+    _, state = _only_the_uav_looks()
     # behind the north-west building's walls, out of the UAV's sight
     state.figures["mildred"].cell = (8, 6)
     assert "mildred" not in side_sees(state, "mayor")

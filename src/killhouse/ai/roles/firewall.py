@@ -277,8 +277,9 @@ class FirewallBot(BaselineBot):
                   enemies: list[dict[str, Any]]) -> float:
         """Reload an empty weapon (with the Movement action when enemies are near, keeping
         the Combat action for the shot); a drug when it helps now; Wired Reflexes' extra
-        Combat action when there is something to shoot (never an extra move); Search when an enemy is suspected
-        (seen before, not now); Hide for Lonnie and defenders out of sight."""
+        Combat action when there is something to shoot (never an extra move); Search when
+        an enemy is suspected (seen before, not now); Hide for Lonnie and defenders out of
+        sight."""
         kind = action.kind
         if kind == "reload":
             return 751.0 if action.get("slot") in ("move", None) else 750.0
