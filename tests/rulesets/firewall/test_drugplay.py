@@ -17,6 +17,7 @@ from killhouse.rulesets.firewall.teams import Status
 from killhouse.scenario.loader import load_scenario
 from tests.rulesets.firewall.test_stealth import HIDE_AT, THAMES, _activate, _stage
 from tests.rulesets.firewall.test_teams import Dice
+from tests.rulesets.firewall.thames import thames
 
 
 def _dose(drug: str, faces: list[int], gutz: int = 6) -> Game:
@@ -133,7 +134,7 @@ def test_retaking_an_active_drug_adds_nothing() -> None:
 
 def test_triple_cross_carries_the_seed_s_drugs_and_refuses_unknown_ones(
         tmp_path: Path) -> None:
-    game = Game(load_scenario(THAMES), 1)
+    game = thames(1)
     state: FirewallState = game.state
     assert state.figures["lonnie"].drugs == {"lectron": 2}
     assert state.figures["porky"].drugs == {"p90": 2}

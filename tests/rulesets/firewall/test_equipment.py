@@ -21,6 +21,7 @@ from killhouse.rulesets.firewall.state import FirewallState
 from killhouse.rulesets.firewall.teams import Figure, Status, Team, new_figure
 from killhouse.scenario.loader import load_scenario
 from tests.rulesets.firewall.test_teams import Dice
+from tests.rulesets.firewall.thames import thames
 
 ROOT = Path(__file__).resolve().parents[3]
 THAMES = ROOT / "scenarios" / "firewall" / "triple_cross.yaml"
@@ -59,7 +60,7 @@ def test_close_combat_items_carried_count_once(
 
 
 def test_triple_cross_carries_the_seed_s_close_combat_kit() -> None:
-    game = Game(load_scenario(THAMES), 1)
+    game = thames(1)
     state: FirewallState = game.state
     assert state.figures["porky"].melee == ("ball_peen_hammer",)
     assert state.figures["mr-seoul"].melee == ("sword",)
@@ -68,7 +69,7 @@ def test_triple_cross_carries_the_seed_s_close_combat_kit() -> None:
 
 
 def test_a_sword_is_seen_in_hand_and_a_knife_is_not() -> None:
-    game = Game(load_scenario(THAMES), 1)
+    game = thames(1)
     state: FirewallState = game.state
     for f in state.figures.values():
         if f.side not in ("daewoo", "thorco"):
@@ -94,7 +95,7 @@ def test_a_knife_in_play_adds_one() -> None:
     """A close-combat attack in Triple-Cross: a daewoo man whose IMI Buzzard (an SMG, +2) is
     useless still has his knife: the roll's target is 6 + 1 = 7 (the edge) and 8 fails."""
     for dice, result in (([3, 4], "S"), ([3, 5], "F")):
-        game = Game(load_scenario(THAMES), 1)
+        game = thames(1)
         state: FirewallState = game.state
         for f in state.figures.values():
             if f.id not in ("daewoo-1", "thorco-1"):
@@ -183,7 +184,7 @@ def test_a_single_shot_weapon_is_unloaded_after_firing() -> None:
 
 
 def _thames(keep: tuple[str, ...]) -> Game:
-    game = Game(load_scenario(THAMES), 1)
+    game = thames(1)
     state: FirewallState = game.state
     for f in state.figures.values():
         if f.id not in keep:

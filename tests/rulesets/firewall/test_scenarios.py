@@ -28,6 +28,7 @@ from killhouse.rulesets.firewall.teams import Status
 from killhouse.rulesets.firewall.upkeep import after_action, begin_turn
 from killhouse.scenario.loader import load_scenario
 from tests.conformance import play_out
+from tests.rulesets.firewall.thames import thames
 
 ROOT = Path(__file__).resolve().parents[3]
 SCENARIOS = sorted((ROOT / "scenarios" / "firewall").glob("*.yaml"))
@@ -220,11 +221,84 @@ def test_the_alarm_brings_the_response_team_the_turn_after_the_count_reaches_4()
         begin_turn(state, chance, log)
     due = state.arrival["response"]
     assert due == state.turn + 1
-    assert guard.status.value == "reserve"
-    state.figures["kewell"].cell = guard.cell  # someone stands on the arrival square
+    assert guard.status.value == "reserve" and "guard-1" not in state.entering
     begin_turn(state, chance, log)
-    assert guard.status.value == "active" and guard.cell != state.figures["kewell"].cell
+    # ruling F-198: the team may come on now, by moves; nobody is placed for it
+    assert guard.status.value == "reserve" and "guard-1" in state.entering
     assert state.teams["response"].aware
+
+
+def _response_due(seed: int = 1) -> Game:
+    """A Walk in the Park with the response team due and active (its side to act)."""
+    game = _game(PARK, seed)
+    state: FirewallState = game.state
+    state.entering.update(state.teams["response"].members)
+    state.teams["response"].aware = True
+    _activate(game, "anfield", "response")
+    return game
+
+
+def test_a_response_figure_enters_by_a_move_from_an_edge_its_player_chooses() -> None:
+    game = _response_due()
+    state: FirewallState = game.state
+    options = [a for a in game.legal_actions("anfield") if a.kind == "enter"]
+    assert {tuple(a.get("at")[1:]) for a in options} & {(1, 0), (0, 1), (47, 4), (4, 47)}
+    game.apply(Action.make("anfield", "enter", figure="guard-1", at=[0, 10, 47], speed="walk",
+                           path=[[0, 10, 44]], facing=0))
+    guard = state.figures["guard-1"]
+    assert guard.status is Status.ACTIVE and guard.move_used
+    assert guard.cell[0] == 10 and 44 <= guard.cell[1] <= 47
+    assert "guard-1" not in state.entering and state.team_edge == {"response": "s"}
+    # ruling F-199: the rest of the team comes on over the same edge
+    with pytest.raises(IllegalActionError, match=r"table edge \(s\)"):
+        game.apply(Action.make("anfield", "enter", figure="guard-2", at=[0, 0, 10],
+                               speed="walk", path=[]))
+    assert all(tuple(a.get("at")[1:])[1] == 47 for a in game.legal_actions("anfield")
+               if a.kind == "enter")
+
+
+@pytest.mark.parametrize(("at", "ok"), [((0, 10, 47), True), ((0, 10, 46), False),
+                                        ((0, 47, 20), True), ((0, 46, 20), False)])
+def test_an_entry_starts_on_an_edge_square_and_one_in_is_refused(at: tuple[int, int, int],
+                                                                 ok: bool) -> None:
+    game = _response_due()
+    state: FirewallState = game.state
+    act = Action.make("anfield", "enter", figure="guard-2", at=list(at), speed="walk", path=[])
+    if ok:
+        game.apply(act)
+        assert state.figures["guard-2"].cell == at[1:]
+    else:
+        before = len(game.log)
+        with pytest.raises(IllegalActionError, match="table edge"):
+            game.apply(act)
+        assert len(game.log) == before and "guard-2" in state.entering
+
+
+def test_an_entry_square_held_by_a_figure_is_refused() -> None:
+    game = _response_due()
+    state: FirewallState = game.state
+    state.figures["kewell"].cell = (10, 47)
+    with pytest.raises(IllegalActionError, match="held"):
+        game.apply(Action.make("anfield", "enter", figure="guard-1", at=[0, 10, 47],
+                               speed="walk", path=[]))
+
+
+def test_triple_cross_teams_enter_over_their_own_edge_only() -> None:
+    game = thames(on_table=False)
+    state: FirewallState = game.state
+    assert state.figures["deacon"].status is Status.RESERVE and "deacon" in state.entering
+    side = game.pending()[0].side
+    team = next(t for t in state.teams.values() if t.side == side)
+    game.apply(Action.make(side, "activate", team=team.id))
+    edge = state.entry.get(side)
+    for a in game.legal_actions(side):
+        if a.kind == "enter":
+            x, y = a.get("at")[1:]
+            assert {"n": y == 0, "w": x == 0, "e": x == 47}[str(edge)]
+    fid = team.members[0]
+    wrong = [0, 47, 20] if edge != "e" else [0, 0, 20]
+    with pytest.raises(IllegalActionError, match="table edge"):
+        game.apply(Action.make(side, "enter", figure=fid, at=wrong, speed="walk", path=[]))
 
 
 def test_the_alarm_is_a_task_of_a_figure_with_a_bleeper() -> None:
@@ -242,7 +316,7 @@ def test_the_alarm_is_a_task_of_a_figure_with_a_bleeper() -> None:
 # -- Triple-Cross: three sides and a GM, counters, the spike, Lonnie ------------------------
 
 def test_triple_cross_has_three_player_sides_and_a_gm_who_rotate() -> None:
-    game = _game(THAMES)
+    game = thames()
     state: FirewallState = game.state
     assert state.players == ("daewoo", "thorco", "mafia")
     assert set(state.order) == {"daewoo", "thorco", "mafia", "gm"}
@@ -262,7 +336,7 @@ def _at_counter(game: Game, fid: str, cid: str) -> FirewallState:
 
 
 def test_grabbing_the_spike_and_leaving_over_the_own_edge_wins() -> None:
-    game = _game(THAMES, 4)
+    game = thames(4)
     state: FirewallState = game.state
     spike = str(state.spike)
     _at_counter(game, "deacon", spike)
@@ -281,7 +355,7 @@ def test_grabbing_the_spike_and_leaving_over_the_own_edge_wins() -> None:
 
 
 def test_the_spike_leaves_only_over_its_side_s_entry_edge() -> None:
-    game = _game(THAMES)
+    game = thames()
     state: FirewallState = game.state
     state.spike_holder = "deacon"
     state.counters[str(state.spike)].resolved = True
@@ -296,7 +370,7 @@ def test_the_spike_leaves_only_over_its_side_s_entry_edge() -> None:
 
 def test_a_trap_goes_off_on_the_grabber() -> None:
     for seed in range(1, 40):
-        game = _game(THAMES, seed)
+        game = thames(seed)
         state: FirewallState = game.state
         trap = next(c for c in sorted(state.counters) if c != state.spike)
         _at_counter(game, "mr-seoul", trap)
@@ -312,7 +386,7 @@ def test_a_trap_goes_off_on_the_grabber() -> None:
 
 @pytest.mark.parametrize(("dx", "surrenders"), [(1, True), (2, False)])
 def test_lonnie_surrenders_to_an_enemy_within_2_cm(dx: int, surrenders: bool) -> None:
-    game = _game(THAMES)
+    game = thames()
     state: FirewallState = game.state
     lonnie = state.figures["lonnie"]
     state.figures["deacon"].cell = (lonnie.cell[0] + dx, lonnie.cell[1])
@@ -322,7 +396,7 @@ def test_lonnie_surrenders_to_an_enemy_within_2_cm(dx: int, surrenders: bool) ->
 
 
 def test_lonnie_stands_still_until_he_sees_an_enemy_or_a_shot() -> None:
-    game = _game(THAMES)
+    game = thames()
     state: FirewallState = game.state
     _activate(game, "gm", "lonnie")
     state.teams["lonnie"].aware = False  # as if the streets were empty of enemies in sight
@@ -487,7 +561,7 @@ def _scripted(game: Game, faces: list[int]) -> None:
     ([6, 5], None),  # F: nothing
 ])
 def test_making_lonnie_talk(faces: list[int], named: object) -> None:
-    game = _game(THAMES)
+    game = thames()
     state = _captured_lonnie(game, "deacon")
     _activate(game, "thorco", "deacon")
     _scripted(game, faces)
@@ -502,19 +576,102 @@ def test_making_lonnie_talk(faces: list[int], named: object) -> None:
     assert deacon.move_used and deacon.combat_used  # the whole Turn
 
 
-def test_a_cf_talk_names_a_trap() -> None:
-    game = _game(THAMES)
+def test_a_cf_talk_asks_the_game_master_which_trap_lonnie_names() -> None:
+    """Ruling F-197: on a CF Lonnie lies; the GM names the trap (a legal action of the GM),
+    told to the talking side and the GM only."""
+    game = thames()
     state = _captured_lonnie(game, "deacon")
     _activate(game, "thorco", "deacon")
-    _scripted(game, [6, 6, 1])
+    _scripted(game, [6, 6])
     game.apply(Action.make("thorco", "task", figure="deacon", task="talk"))
-    said = game.view("thorco")["lonnie_says"]
-    assert said != state.counters[str(state.spike)].number
-    assert said in {c.number for c in state.counters.values()}
+    assert [d.side for d in game.pending()] == ["gm"]
+    assert game.view("gm")["question"]["reaction"] == "lie"
+    assert "question" not in game.view("thorco")
+    spike = state.counters[str(state.spike)].number
+    traps = sorted(c.number for c in state.counters.values() if c.number != spike)
+    assert sorted(a.get("counter") for a in game.legal_actions("gm")) == traps
+    assert game.legal_actions("thorco") == []
+    before = len(game.log)
+    with pytest.raises(IllegalActionError, match="unresolved trap"):
+        game.apply(Action.make("gm", "lie", counter=spike))
+    assert len(game.log) == before
+    game.apply(Action.make("gm", "lie", counter=traps[-1]))
+    assert game.view("thorco")["lonnie_says"] == traps[-1]
+    assert game.view("mafia")["lonnie_says"] is None
+    told = [e for e in game.log.events if e.kind == "lonnie-names"]
+    assert told and told[-1].audience == frozenset({"thorco", "gm"})
+
+
+def test_the_game_master_chooses_the_spike_before_turn_1() -> None:
+    """Ruling F-195: the GM's first decision is which counter is the spike; nobody else
+    decides until then and only the GM hears it."""
+    game = Game(load_scenario(THAMES), 3)
+    state: FirewallState = game.state
+    assert state.spike is None and state.turn == 0
+    assert [d.side for d in game.pending()] == ["gm"]
+    assert sorted(a.get("counter") for a in game.legal_actions("gm")) == sorted(state.counters)
+    assert all(game.legal_actions(s) == [] for s in state.players)
+    with pytest.raises(IllegalActionError):
+        game.apply(Action.make("gm", "spike", counter="c9"))
+    game.apply(Action.make("gm", "spike", counter="c4"))
+    assert state.spike == "c4" and state.turn == 1
+    told = [e for e in game.log.events if e.kind == "spike-is"]
+    assert [e.audience for e in told] == [frozenset({"gm"})]
+    for side in state.players:
+        assert "is" not in str(game.view(side)["counters"])
+    assert game.view("gm")["spike"] == {"counter": "c4"}
+
+
+def test_the_game_master_sees_the_whole_table_and_the_players_do_not() -> None:
+    """Ruling F-196: a GM side sees every figure on the table, Hidden ones too; a player
+    side still sees only what its own figures see."""
+    game = thames()
+    state: FirewallState = game.state
+    seoul = state.figures["mr-seoul"]
+    seoul.cell, seoul.hidden = (10, 8), True  # inside the north-west warehouse, Hidden
+    gm_seen = {s["id"] for s in game.view("gm")["seen"]}
+    assert {"mr-seoul", "deacon", "porky"} <= gm_seen
+    assert "gutz" not in next(s for s in game.view("gm")["seen"] if s["id"] == "deacon")
+    assert "mr-seoul" not in _seen(game, "thorco") and "mr-seoul" not in _seen(game, "mafia")
+
+
+def test_a_scripted_human_game_master_plays_triple_cross_to_the_end() -> None:
+    """The GM's seat taken by a person (a script): every GM decision is one of its legal
+    actions, the bots play the three teams, and the game ends with a result."""
+    from killhouse.ai.registry import bot_for
+
+    game = Game(load_scenario(THAMES), 5)
+    state: FirewallState = game.state
+    bots = {s: bot_for(game.scenario, s) for s in state.players}
+    rng = Rng.from_seed(5)
+    gm_kinds: list[str] = []
+    for _ in range(6000):
+        if game.result is not None:
+            break
+        side = game.pending()[0].side
+        legal = game.legal_actions(side)
+        if side == "gm":
+            # the person: the spike under counter 6, Lonnie lies about the highest trap,
+            # his team ends its activation unless it may walk away
+            pick = {"spike": "c6"}
+            by_kind = {a.kind: a for a in legal}
+            if "spike" in by_kind:
+                act = next(a for a in legal if a.get("counter") == pick["spike"])
+            elif "lie" in by_kind:
+                act = max(legal, key=lambda a: a.get("counter"))
+            else:
+                act = by_kind.get("activate") or by_kind.get("end") or legal[0]
+            assert act in legal
+            gm_kinds.append(act.kind)
+        else:
+            act = bots[side].choose(game.view(side), legal, rng)
+        game.apply(act)
+    assert game.result is not None and game.result.reason
+    assert state.spike == "c6" and gm_kinds[0] == "spike" and "activate" in gm_kinds
 
 
 def test_talk_needs_the_captive_within_2_cm() -> None:
-    game = _game(THAMES)
+    game = thames()
     state = _captured_lonnie(game, "deacon")
     lonnie = state.figures["lonnie"]
     state.figures["deacon"].cell = (lonnie.cell[0] + 2, lonnie.cell[1])  # 2.5 cm
@@ -527,7 +684,7 @@ def test_talk_needs_the_captive_within_2_cm() -> None:
 def test_a_swim_needs_the_river_edge(row: int, ok: bool) -> None:
     """The Thames is the map's outside from row 45: a captor on row 44 is beside it (the
     edge), on row 43 one square past."""
-    game = _game(THAMES)
+    game = thames()
     state = _captured_lonnie(game, "deacon")
     lonnie = state.figures["lonnie"]
     state.figures["deacon"].cell = (10, row)
@@ -549,7 +706,7 @@ def test_a_swim_needs_the_river_edge(row: int, ok: bool) -> None:
     ([6, 6], False, True),  # CF: the trap's CS on the figure
 ])
 def test_disarming_a_trap(faces: list[int], kept: bool, hurt: bool) -> None:
-    game = _game(THAMES)
+    game = thames()
     state: FirewallState = game.state
     trap = next(c for c in sorted(state.counters) if c != state.spike)
     _at_counter(game, "deacon", trap)  # Technical 2: a plain roll
@@ -563,7 +720,7 @@ def test_disarming_a_trap(faces: list[int], kept: bool, hurt: bool) -> None:
 
 
 def test_disarming_the_spike_picks_it_up() -> None:
-    game = _game(THAMES)
+    game = thames()
     state: FirewallState = game.state
     spike = str(state.spike)
     _at_counter(game, "deacon", spike)

@@ -14,6 +14,7 @@ from killhouse.rulesets.firewall.teams import Status
 from killhouse.scenario.loader import load_scenario
 from tests.conformance import assert_no_leak
 from tests.rulesets.firewall.test_teams import Dice
+from tests.rulesets.firewall.thames import thames
 
 ROOT = Path(__file__).resolve().parents[3]
 PARK = ROOT / "scenarios" / "firewall" / "a_walk_in_the_park.yaml"
@@ -25,11 +26,12 @@ HIDE_AT = (5, 22)
 def _stage(path: Path = THAMES, keep: tuple[str, ...] = ("daewoo-1", "thorco-1")) -> Game:
     """A game with only the ``keep`` figures on the table (the rest held in reserve), every
     team aware and the daewoo team active."""
-    game = Game(load_scenario(path), 1)
+    game = thames(1, path=path)
     state: FirewallState = game.state
     for f in state.figures.values():
         if f.id not in keep:
             f.status = Status.RESERVE
+            state.entering.discard(f.id)
         f.move_used = f.combat_used = f.failed_this_turn = False
     for t in state.teams.values():
         t.aware = True
@@ -217,7 +219,7 @@ def test_play_that_prefers_hiding_and_searching_leaks_nothing() -> None:
 
     kinds: list[str] = []
     for seed in (1, 2):
-        game = Game(load_scenario(THAMES), seed)
+        game = thames(seed)
         rng = Rng.from_seed(seed)
         state: FirewallState = game.state
         sides = list(state.sides)
@@ -261,7 +263,9 @@ def test_a_reveal_is_told_only_to_the_sides_that_see_the_figure() -> None:
     game.apply(Action.make("daewoo", "move", figure="daewoo-1", speed="walk",
                            path=[[0, 5, 23]]))
     revealed = [e for e in game.log.since(start) if e.kind == "revealed"]
-    assert len(revealed) == 1 and revealed[0].audience == frozenset({"daewoo", "mafia"})
+    # ruling F-196: the GM, who sees the whole table, hears it too; thorco does not
+    assert len(revealed) == 1
+    assert revealed[0].audience == frozenset({"daewoo", "mafia", "gm"})
 
 
 def test_a_hidden_searcher_is_not_named_to_the_hider_s_side() -> None:

@@ -39,6 +39,8 @@ from killhouse.scenario.model import Scenario
 BLAST_SQUARES = 4
 #: the shot worth taking rather than moving (P of S or CS)
 GOOD_SHOT = 0.3
+#: the single shot's P above which two-weapon fire at −3 each is the better bet (F-34)
+TWO_WEAPON_P = 0.85
 
 
 def _role(scenario: Scenario, side: str) -> str:
@@ -80,6 +82,9 @@ class FirewallBot(BaselineBot):
         self.inside = [c for c in self.board.cells()
                        if self.board.clutter(c) >= 1 and self.board.passable(c)]
         self.looked: set[Cell] = set()
+        #: the Turn the side last searched (one Search a Turn is enough)
+        self.searched = -1
+        self.single_p: dict[tuple[str, str, str], float] = {}
         self.east = [c for c in self.board.cells(0) if c.x == self.board.levels[0].width - 1
                      and self.board.clutter(c) == 0 and self.board.passable(c)]
         # extract: where the scenario puts the Mayor (public), the fallback goal
@@ -213,14 +218,21 @@ class FirewallBot(BaselineBot):
                                    if c.level == at.level and _d2(c, at) <= 16)
         fields: dict[str, DistanceField | None] = {}
         scores = []
+        self.single_p = {(str(a.get("figure")), str(a.get("weapon")), str(a.get("target"))):
+                         float(a.hint.get("p", 0.0)) for a in actions
+                         if a.kind == "shoot" and a.hint.get("role") == "attack"
+                         and a.get("weapon2") is None and not a.get("grenade")}
         for action in actions:
             fid = str(action.get("figure")) if action.get("figure") is not None else ""
-            if action.kind in ("move", "stairs") and fid not in fields:
+            if action.kind in ("move", "stairs", "enter") and fid not in fields:
                 fields[fid] = self.field(self.targets_for(view, mine.get(fid, {})))
             scores.append(self.rate(view, action, fields.get(fid), mine))
         best = max(scores)
         tied = [a for a, s in zip(actions, scores, strict=True) if s >= best - 1e-9]
-        return tied[rng.below(len(tied))]
+        pick = tied[rng.below(len(tied))]
+        if pick.kind == "search":
+            self.searched = int(view.get("turn", 0))
+        return pick
 
     def rate(self, view: dict[str, Any], action: Action, field: DistanceField | None,
              mine: dict[str, dict[str, Any]]) -> float:
@@ -240,6 +252,8 @@ class FirewallBot(BaselineBot):
             return -10.0
         if kind == "task":
             task = hint.get("task")
+            if self.role == "lonnie":
+                return -1.0  # the GM's Lonnie never springs his own traps
             if task == "alarm":
                 return 900.0
             if task == "talk":
@@ -256,13 +270,82 @@ class FirewallBot(BaselineBot):
             return self.vehicle_value(view, action)
         if kind in ("embark", "disembark", "ride"):
             return self.transfer_value(view, action, fig)
-        if kind in ("move", "stairs"):  # fwskill: the stairs are a walk (§12, F-185)
+        # fwskill: the stairs are a walk (§12, F-185); an entry from off the table is a move
+        # (F-198)
+        if kind in ("move", "stairs", "enter"):
             return self.move_value(view, action, field, fig, enemies)
-        return 0.0
+        if kind in ("reload", "drug", "reflex", "hide", "search"):
+            return self.kit_value(view, action, fig, enemies)
+        return 0.0  # the GM's spike and lie: the tie-break draws among them (F-195, F-197)
+
+    # -- the kit of §8.0, §14-§16 and §21.5 ----------------------------------------------
+    def kit_value(self, view: dict[str, Any], action: Action, fig: dict[str, Any],
+                  enemies: list[dict[str, Any]]) -> float:
+        """Reload an empty weapon (with the Movement action when enemies are near, keeping
+        the Combat action for the shot); a drug when it helps now; Wired Reflexes' extra
+        Combat action when there is something to shoot (never an extra move); Search when
+        an enemy is suspected (seen before, not now); Hide for Lonnie and defenders out of
+        sight."""
+        kind = action.kind
+        if kind == "reload":
+            return 751.0 if action.get("slot") in ("move", None) else 750.0
+        if kind == "drug":
+            return self.drug_value(action, fig, enemies)
+        if kind == "reflex":
+            # an extra shot at an enemy in sight; never a spare move (it rarely pays)
+            return 760.0 if action.get("slot") == "combat" and enemies else -1.0
+        suspected = not enemies and self._suspected(view, fig)
+        if kind == "search":
+            turn = int(view.get("turn", 0))
+            if suspected and self.searched != turn \
+                    and int(fig.get("skills", {}).get("observation", 0)) >= 1:
+                return 13.0
+            return -1.0
+        # hide
+        if fig.get("hidden") or enemies:
+            return -1.0
+        if self.role == "lonnie" or (self.role == "defend" and suspected):
+            return 12.0
+        return -1.0
+
+    def drug_value(self, action: Action, fig: dict[str, Any],
+                   enemies: list[dict[str, Any]]) -> float:
+        """§15: a shooting drug before a fight at range, a close-combat drug with an enemy
+        alongside, T80 in any fight; Lonnie's 'lectron to get away; never Ground Zero (its
+        CF kills) or a drug already working."""
+        drug = str(action.get("drug"))
+        if drug in (fig.get("drug_effects") or {}) or drug == "ground_zero":
+            return -5.0
+        if self.role == "lonnie":
+            return 720.0 if drug == "lectron" and enemies else -5.0
+        if not enemies:
+            return -5.0
+        at = cell_of(fig.get("at"))
+        near = at is not None and any(
+            (c := cell_of(e.get("at"))) is not None and _d2(at, c) <= 2 for e in enemies)
+        if drug == "p90":
+            return 740.0 if near else -5.0
+        if drug in ("locust_8", "t80"):
+            return 735.0 if fig.get("weapons") and not fig.get("combat_used") else -5.0
+        return -5.0
+
+    def _suspected(self, view: dict[str, Any], fig: dict[str, Any]) -> bool:
+        """An enemy seen in the last Turn within 12 squares that the side no longer sees."""
+        at = cell_of(fig.get("at"))
+        turn = int(view.get("turn", 0))
+        for r in view.get("remembered", []):
+            c = cell_of(r.get("at"))
+            if (r.get("side") not in (self.side, "hostages", *self.gm) and c is not None
+                    and at is not None and int(r.get("turn", -9)) >= turn - 1
+                    and _d2(at, c) <= 144):
+                return True
+        return False
 
     def attack_value(self, view: dict[str, Any], action: Action,
                      mine: dict[str, dict[str, Any]]) -> float:
         hint = action.hint
+        if hint.get("role") == "attack-two":
+            return self.two_weapon_value(view, action, mine)
         if hint.get("hostage") or hint.get("helpless"):
             return -100.0
         if self.role == "hunter" and any(
@@ -305,6 +388,17 @@ class FirewallBot(BaselineBot):
             return 4.0 + p
         return 800.0 + 100.0 * p + (20.0 if action.kind == "close-combat" else 0.0)
 
+    def two_weapon_value(self, view: dict[str, Any], action: Action,
+                         mine: dict[str, dict[str, Any]]) -> float:
+        """Two-weapon fire (F-34, F-110) costs −3 on each shot: worth it only for a steady
+        hand whose single shot is near certain (two rolls at −3 then beat one)."""
+        single = self.single_p.get((str(action.get("figure")), str(action.get("weapon")),
+                                    str(action.get("target"))))
+        if single is None or single < TWO_WEAPON_P or action.hint.get("hostage") \
+                or action.hint.get("helpless"):
+            return -1.0
+        return 800.0 + 100.0 * single + 5.0
+
     def move_value(self, view: dict[str, Any], action: Action, field: DistanceField | None,
                    fig: dict[str, Any], enemies: list[dict[str, Any]]) -> float:
         hint = action.hint
@@ -336,6 +430,14 @@ class FirewallBot(BaselineBot):
         if self.role == "defend" and not enemies:
             return 1.0
         gain = self.closing(view, action, field)
+        entry = cell_of(action.get("at")) if action.kind == "enter" else None
+        dest = cell_of(hint.get("to"))
+        if entry is not None and dest is not None and field is not None:
+            # an entry gains from its edge square (the figure has no square yet, F-198);
+            # among equal gains the square nearest the goal
+            d_at, d_to = field.cost(entry), field.cost(dest)
+            gain = (float(d_at - d_to) - 0.05 * d_to
+                    if d_at is not None and d_to is not None else -50.0)
         speed = action.get("speed")
         score = 10.0 + gain
         to = cell_of(hint.get("to"))

@@ -7,7 +7,7 @@ gains 1; then leader-loss rolls (§4, §21.3).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from killhouse.core.board import Board
@@ -137,6 +137,7 @@ def resolve_melee(
     log: EventLog,
     items: tuple[str, ...] = (),
     sides: tuple[str, ...] | None = None,
+    known: Callable[[], dict[str, set[str]]] | None = None,
 ) -> MeleeReport:
     """Resolve one close-combat attack against a figure; refuses an illegal one unchanged."""
     problem = melee_problem(figures, attacker, target)
@@ -145,7 +146,8 @@ def resolve_melee(
     a, t = figures[attacker], figures[target]
     situation = melee_situation(board, figures, teams, attacker, target, items)
     mod = melee_modifier(situation)
-    before = known_to(board, figures, sides) if sides else None
+    # who may name whom: the ruleset's sight when given (vehicle crews too), else figures'
+    before = (known() if known else known_to(board, figures, sides)) if sides else None
     dice_audience = (
         frozenset(s for s, ids in before.items() if a.id in ids and t.id in ids)
         if before else None
@@ -180,8 +182,8 @@ def resolve_melee(
         log.emit("close-combat", data)
     else:
         # §21.4: only sides that may name a combatant hear of it, without the other's name
-        audience, views = witnessed(before, known_to(board, figures, tuple(before)), data,
-                                    ("attacker", "target"))
+        after = known() if known else known_to(board, figures, tuple(before))
+        audience, views = witnessed(before, after, data, ("attacker", "target"))
         log.emit("close-combat", data, audience, views)
     losses: dict[str, LeaderLoss] = {}
     for team in teams.values():

@@ -36,13 +36,14 @@ from killhouse.rulesets.firewall.state import (
     _who_sees,
     combat_figure,
     mine,
+    side_known,
+    side_sees,
     team_figures,
 )
 from killhouse.rulesets.firewall.tables import tables
 from killhouse.rulesets.firewall.taskorders import _roller_result
 from killhouse.rulesets.firewall.teams import Figure, Status, bonus_for
 from killhouse.rulesets.firewall.vehicles.sight import figures_seen
-from killhouse.rulesets.firewall.vision import seen_by_side
 
 
 def _shot(action: Action) -> Shot:
@@ -180,7 +181,7 @@ def check_shoot(state: FirewallState, action: Action) -> None:
     second = _second(action)
     if problem is None and second is not None:
         target2 = second.target
-        if target2 not in seen_by_side(state.board, state.figures, action.side):
+        if target2 not in side_sees(state, action.side, table=False):
             raise IllegalActionError(f"{target2} is not a figure the side sees")
         problem = (shot_problem(state.board, state.figures, second)
                    or _pair_problem(state.figures[second.firer], _shot(action), second))
@@ -201,14 +202,16 @@ def shoot(state: FirewallState, action: Action, chance: Chance, log: EventLog) -
     after the first (ruling F-110), and is lost if the firer is out or the target is gone."""
     shot = _shot(action)
     report = resolve_shot(state.board, state.figures, state.teams, shot, chance, log,
-                          night=state.night, sides=state.sides)
+                          night=state.night, sides=state.sides,
+                          known=lambda: side_known(state))
     _splash(state, shot, report.result, log)
     second = _second(action)
     if second is not None:
         problem = shot_problem(state.board, state.figures, second, follow_up=True)
         if problem is None:
             report = resolve_shot(state.board, state.figures, state.teams, second, chance, log,
-                                  night=state.night, sides=state.sides, follow_up=True)
+                                  night=state.night, sides=state.sides, follow_up=True,
+                                  known=lambda: side_known(state))
             _splash(state, second, report.result, log)
         else:
             f = state.figures[second.firer]
@@ -340,7 +343,7 @@ def cloud_options(state: FirewallState, side: str) -> Iterable[Action]:
         if not kinds:
             continue
         if seen is None:
-            seen = seen_by_side(state.board, state.figures, side)
+            seen = side_sees(state, side, table=False)
         rows = [HAND_GRENADE] + [w for w in f.weapons if tables().weapons[w].launcher]
         squares = sorted({state.figures[i].cell for i in seen
                           if state.figures[i].level == f.level})
@@ -373,8 +376,7 @@ def cloud(state: FirewallState, action: Action, chance: Chance, log: EventLog) -
     figure inside when it is placed."""
     f = state.figures[str(action.get("figure"))]
     at = _at(action)
-    audience = frozenset(s for s in state.sides if f.id in seen_by_side(
-        state.board, state.figures, s)) | {f.side}
+    audience = _who_sees(state, f)
     state.clouds_placed += 1
     result, placed = throw_cloud(chance, f, state.teams[f.team], state.figures,
                                  str(action.get("weapon")), str(action.get("grenade")), at,
@@ -482,8 +484,7 @@ def blast(state: FirewallState, action: Action, chance: Chance, log: EventLog) -
     data = {"figure": f.id, "section": section.id, "result": roll.result,
             "effect": effect, "destroyed": destroyed, "hurt": hurt, "malfunction": malfunction}
     # a section going up is seen by all; who fired, only by the sides that see the firer
-    known = {s: {g.id for g in state.figures.values() if g.side == s}
-             | seen_by_side(state.board, state.figures, s) for s in state.sides}
+    known = side_known(state)
     log.emit("blast", data, None, {
         s: {**data, "figure": f.id if s in seeing else None,
             "hurt": [h for h in hurt if h in known[s]]}

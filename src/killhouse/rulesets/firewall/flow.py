@@ -25,6 +25,7 @@ from killhouse.rulesets.firewall import (  # fwskill hooks: §12, §14.2, §15, 
 from killhouse.rulesets.firewall import heights as hts  # fwskill hook: §6.6 in play
 from killhouse.rulesets.firewall.cyberplay import check_reflex, reflex, reflex_options
 from killhouse.rulesets.firewall.drugplay import check_drug, drug_options, take
+from killhouse.rulesets.firewall.entry import check_enter, enter, enter_options
 from killhouse.rulesets.firewall.fireorders import (
     blast,
     blast_options,
@@ -42,6 +43,16 @@ from killhouse.rulesets.firewall.fireorders import (
     unjam,
     unjam_options,
 )
+from killhouse.rulesets.firewall.gmorders import (
+    LIE,
+    check_lie,
+    choose_spike,
+    gm_deciders,
+    lie_options,
+    resume_lie,
+    setup_done,
+    spike_options,
+)
 from killhouse.rulesets.firewall.meleeorders import check_melee, melee, melee_options
 from killhouse.rulesets.firewall.moveorders import (
     check_move,
@@ -52,6 +63,7 @@ from killhouse.rulesets.firewall.moveorders import (
 )
 from killhouse.rulesets.firewall.state import (
     ACT,
+    SETUP,
     SPEEDS,
     TASKS,
     FirewallState,
@@ -67,10 +79,15 @@ from killhouse.rulesets.firewall.stealth import (
     search_options,
 )
 from killhouse.rulesets.firewall.taskorders import check_task, task, task_options
-from killhouse.rulesets.firewall.upkeep import _finish_activation, activation_done, after_action
+from killhouse.rulesets.firewall.upkeep import (
+    _finish_activation,
+    activation_done,
+    after_action,
+    start_play,
+)
 from killhouse.rulesets.firewall.vehicles import orders as veh  # vehicles hook (§17)
 from killhouse.rulesets.firewall.vehicles import unjam as vunjam  # vehicles hook (F-170)
-from killhouse.rulesets.kit import Arg, Flow, Move, Phase
+from killhouse.rulesets.kit import Arg, Flow, Move, Phase, Reaction
 
 # -- moves ---------------------------------------------------------------------------------
 
@@ -112,9 +129,13 @@ def _figure_args() -> tuple[Arg, ...]:
 
 FLOW: Flow[FirewallState] = Flow(
     phases=[
+        # ruling F-195: the game master's set-up before Turn 1 (which counter is the spike)
+        Phase(SETUP, "single", gm_deciders, ("spike",),
+              "game master: choose which counter is the data-spike",
+              done=setup_done, advance=start_play),
         Phase(ACT, "single", lambda s: [d] if (d := deciding_side(s)) else [],
-              ("activate", "move", "shoot", "cloud", "blast", "close-combat", "unjam", "task",
-               "drop", "drive", "vehicle-fire", "fire-at-vehicle", "embark", "disembark",
+              ("activate", "move", "enter", "shoot", "cloud", "blast", "close-combat", "unjam",
+               "task", "drop", "drive", "vehicle-fire", "fire-at-vehicle", "embark", "disembark",
                "vehicle-unjam",  # vehicles hook (F-170)
                "ride", "passenger-fire", "assault-vehicle", "hide", "search", "reload", "reflex",
                "drug", "climb", "jump", "stairs", "repair", "treat", "end"),
@@ -122,6 +143,10 @@ FLOW: Flow[FirewallState] = Flow(
               done=activation_done, advance=_finish_activation),
     ],
     moves=[
+        Move("spike", (Arg("counter", "id"),), spike_options, choose_spike,
+             help="game master: secretly make one counter the data-spike (§18.3)"),
+        Move("lie", (Arg("counter", "int", minimum=1),), lie_options, None, check=check_lie,
+             help="game master: the trap counter Lonnie names when he lies (§18.3)"),
         Move("activate", (Arg("team", "id"),), activate_options, activate,
              help="give a Fire Team that has not acted this Turn the initiative"),
         Move("move", (*_figure_args(), Arg("speed", "enum", choices=SPEEDS),
@@ -132,6 +157,12 @@ FLOW: Flow[FirewallState] = Flow(
              move_options, move, check=check_move,
              help="move along a route (a Rally when suppressed); pick up a helpless figure "
                   "within 2 cm; leave the table from an edge square"),
+        Move("enter", (*_figure_args(), Arg("at", "cell"),
+                       Arg("speed", "enum", choices=SPEEDS), Arg("path", "cells"),
+                       Arg("facing", "int", required=False, minimum=0, maximum=7)),
+             enter_options, enter, check=check_enter,
+             help="come on from off the table: a move whose route starts on a free square "
+                  "of the side's table edge (F-58, F-198)"),
         Move("shoot", (*_figure_args(), Arg("weapon", "id"), Arg("target", "figure"),
                        Arg("fire", "str", required=False), Arg("grenade", "id", required=False),
                        Arg("slug", "bool", required=False),
@@ -236,5 +267,8 @@ FLOW: Flow[FirewallState] = Flow(
     phase_of=lambda s: s.phase,
     over=lambda s: s.result is not None,
     after=after_action,
+    reactions=[Reaction(LIE, ("lie",), resume_lie,
+                        "game master: which trap counter does Lonnie name as the spike?")],
+    windows=lambda s: s.windows,
 )
 frenzy.restrict(FLOW)  # fwskill hook: a berserk figure's choices narrowed (§15, F-192)

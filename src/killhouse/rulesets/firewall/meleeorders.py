@@ -11,9 +11,14 @@ from killhouse.rulesets.base import Action
 from killhouse.rulesets.firewall.closecombat import melee_problem, resolve_melee
 from killhouse.rulesets.firewall.fireorders import _chance_of_success, _combat_allowed
 from killhouse.rulesets.firewall.objectives import HOSTAGES
-from killhouse.rulesets.firewall.state import FirewallState, _aware, team_figures
+from killhouse.rulesets.firewall.state import (
+    FirewallState,
+    _aware,
+    side_known,
+    side_sees,
+    team_figures,
+)
 from killhouse.rulesets.firewall.teams import Status
-from killhouse.rulesets.firewall.vision import seen_by_side
 
 
 def melee_options(state: FirewallState, side: str) -> Iterable[Action]:
@@ -27,7 +32,7 @@ def melee_options(state: FirewallState, side: str) -> Iterable[Action]:
         for target in state.figures.values():
             if target.side != side and melee_problem(state.figures, f.id, target.id) is None:
                 if seen is None:
-                    seen = seen_by_side(state.board, state.figures, side)
+                    seen = side_sees(state, side, table=False)  # vehicle crews' sight too
                 if target.id not in seen:
                     continue
                 mod = melee_modifier(melee_situation(state.board, state.figures, state.teams,
@@ -49,6 +54,7 @@ def check_melee(state: FirewallState, action: Action) -> None:
 
 def melee(state: FirewallState, action: Action, chance: Chance, log: EventLog) -> None:
     resolve_melee(state.board, state.figures, state.teams, str(action.get("figure")),
-                  str(action.get("target")), chance, log, sides=state.sides)
+                  str(action.get("target")), chance, log, sides=state.sides,
+                  known=lambda: side_known(state))
     state.combat_happened = True
     state.last = (str(action.get("figure")), "close-combat", "")

@@ -28,10 +28,10 @@ from killhouse.rulesets.firewall.state import (
     _occupied,
     _who_sees,
     mine,
+    side_sees,
     team_figures,
 )
 from killhouse.rulesets.firewall.teams import Figure, Status
-from killhouse.rulesets.firewall.vision import seen_by_side
 
 
 def _order(action: Action) -> MoveOrder:
@@ -60,7 +60,7 @@ def _load_problem(state: FirewallState, f: Figure, load: str | None) -> str | No
     other = state.figures.get(load)
     if other is None or other.status is not Status.INCAPACITATED or other.carried_by:
         return "only a helpless figure nobody carries can be picked up (F-54)"
-    if other.side != f.side and other.id not in seen_by_side(state.board, state.figures, f.side):
+    if other.side != f.side and other.id not in side_sees(state, f.side, table=False):
         return "no such figure"
     if other.level != f.level or not within(f.cell, other.cell, NEAR_CM):
         return f"{load} is not within 2 cm of {f.id}"
@@ -162,7 +162,7 @@ def move(state: FirewallState, action: Action, chance: Chance, log: EventLog) ->
     before = _who_sees(state, f) if action.get("exit") else None
     if _aware(state, f):
         report = resolve_move(state.board, state.figures, state.teams, order, chance, log,
-                              watchers_only=before)
+                              watchers_only=before, watch=lambda g: _who_sees(state, g))
         moved = report.result != "CF"
         if load is not None and not moved and origin is not None:
             # ruling F-80: on a CF the pick-up fails and the figure stays where it lay

@@ -9,7 +9,7 @@ allowance along the route (ruling F-77), never on a square another figure holds.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -178,6 +178,7 @@ def resolve_move(
     chance: Chance,
     log: EventLog,
     watchers_only: frozenset[str] | None = None,
+    watch: Callable[[Figure], frozenset[str]] | None = None,
 ) -> MoveReport:
     """Resolve one move or Rally; refuses an illegal one before any change. With
     ``watchers_only`` (a move that leaves the table) only those sides may watch it."""
@@ -232,7 +233,9 @@ def resolve_move(
         from killhouse.rulesets.firewall.vehicles.transport import note_ride
         note_ride(f, order.speed)
     # §21.4: the owner, and every side with a figure that sees the mover where it ends
-    watchers = frozenset(g.side for g in figures.values() if g.side != f.side and sees(board, g, f))
+    watchers = (watch(f) - {f.side} if watch is not None else  # the ruleset's sight (F-196)
+                frozenset(g.side for g in figures.values() if g.side != f.side
+                          and sees(board, g, f)))
     if watchers_only is not None:
         watchers &= watchers_only
     log.emit("move", {"figure": f.id, "speed": order.speed, "dice": list(roll.dice),

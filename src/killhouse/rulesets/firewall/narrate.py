@@ -112,13 +112,17 @@ def narrate(event: Event) -> str | None:
     if k == "alarm-count":
         return f"alarm count: {d['count']}."
     if k == "arrive":
-        return f"{d['side']}'s team {d['team']} arrives."
+        return f"{d['side']}'s team {d['team']} may come on."
+    if k == "enter":
+        return f"{d['figure']} comes on at {_at(d['at'])} ({d['edge']} edge)."
+    if k == "lonnie-names":
+        return f"Lonnie lies to {d['figure']}: counter {d['names']}, he says."
     if k == "spike":
         return f"{d['figure']} picks up the data-spike."
     if k == "spike-dropped":
         return f"the data-spike falls at {_at(d['at'])}."
     if k == "spike-is":
-        return "the game master hides the data-spike under one counter."
+        return f"the game master makes counter {d['counter']} the data-spike."
     if k in ("roll", "pick", "draw"):
         return None
     if k == "game-over":

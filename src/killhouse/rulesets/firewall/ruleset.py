@@ -68,8 +68,9 @@ class FirewallRuleset(FlowRuleset[FirewallState]):
             ])
         gm = frozenset(s for s in setup.sides if s not in setup.players)
         spike = setup.spike
-        if spike is None and setup.counters:
-            # ruling F-85: without a scenario choice the GM's hidden spike is drawn at random
+        if spike is None and setup.counters and not gm:
+            # ruling F-85: without a game master the hidden spike is drawn at random; a GM
+            # side chooses it as its first decision (ruling F-195)
             spike = chance.pick(sorted(setup.counters), "the data-spike counter", gm)
             log.emit("spike-is", {"counter": spike}, gm)
         return new_game(

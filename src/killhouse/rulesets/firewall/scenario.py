@@ -185,15 +185,21 @@ def _figure(fspec: Any, issues: list[Issue]) -> tuple[Figure, str, bool, Any] | 
     arrives = extra.get("arrives")
     if arrives is not None and arrives != "alarm" and (not _int(arrives) or arrives < 1):
         issues.append(Issue(f"{path}.arrives", "expected a Turn number or 'alarm'"))
-    if fspec.at is None:
+    if fspec.at is None and arrives is None:
         issues.append(Issue(f"{path}.at", "every firewall figure is placed on the map",
-                        "reinforcements are placed at their entry squares with arrives:"))
+                        "a figure with arrives: enters by a move from its edge instead"))
+        return None
+    if fspec.at is not None and arrives is not None:
+        issues.append(Issue(f"{path}.at", "an arriving figure enters by a move from its "
+                            "table edge (F-198)", "remove at: (arrives: says when)"))
         return None
     if issues:
         return None
+    # an arriving figure (ruling F-198) waits off the table on level 0 until it enters
+    x, y, level = (fspec.at.x, fspec.at.y, fspec.at.level) if fspec.at else (0, 0, 0)
     figure = new_figure(
-        fspec.id, side, team, (fspec.at.x, fspec.at.y), kind=kind, experience=experience,
-        is_leader=bool(extra.get("leader", False)), gutz=gutz, level=fspec.at.level,
+        fspec.id, side, team, (x, y), kind=kind, experience=experience,
+        is_leader=bool(extra.get("leader", False)), gutz=gutz, level=level,
         facing=_facing(fspec.facing, 0), armour=armour, weapons=tuple(weapons),
         melee=tuple(melee),
         grenades=grenades,

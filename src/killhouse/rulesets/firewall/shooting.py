@@ -9,7 +9,7 @@ are §17, another issue.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from killhouse.core.board import Board
@@ -238,6 +238,7 @@ def resolve_shot(
     *,
     night: bool = False,
     sides: tuple[str, ...] | None = None,
+    known: Callable[[], dict[str, set[str]]] | None = None,
     follow_up: bool = False,
 ) -> ShotReport:
     """Resolve one legal ranged attack at a figure; refuses an illegal one before any change.
@@ -255,7 +256,8 @@ def resolve_shot(
     situation = shot_situation(board, figures, teams, shot, night=night)
     attack = situation.attack_type
     mod = fire_modifier(situation)
-    before = known_to(board, figures, sides) if sides else None
+    # who may name whom: the ruleset's sight when given (vehicle crews too), else figures'
+    before = (known() if known else known_to(board, figures, sides)) if sides else None
     dice_audience = (
         frozenset(s for s, ids in before.items() if firer.id in ids) if before else None
     )
@@ -320,8 +322,8 @@ def resolve_shot(
     if before is None:
         log.emit("shot", data)
     else:
-        audience, views = witnessed(before, known_to(board, figures, tuple(before)), data,
-                                    ("firer", "target"), "affected")
+        seen_after = known() if known else known_to(board, figures, tuple(before))
+        audience, views = witnessed(before, seen_after, data, ("firer", "target"), "affected")
         log.emit("shot", data, audience, views)
     losses: dict[str, LeaderLoss] = {}
     for team in teams.values():

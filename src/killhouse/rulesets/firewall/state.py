@@ -15,8 +15,11 @@ from killhouse.rulesets.firewall.moving import FACINGS
 from killhouse.rulesets.firewall.objectives import Counter, Objective
 from killhouse.rulesets.firewall.teams import Figure, Status, Team, active_members, team_stopped
 from killhouse.rulesets.firewall.vehicles.model import Vehicle
+from killhouse.rulesets.kit.flow import Window
 
 ACT, OVER = "act", "over"
+#: the game master's set-up decisions before Turn 1 (ruling F-195)
+SETUP = "setup"
 SPEEDS = ("crawl", "walk", "run")
 TASKS = ("alarm", "grab", "disarm", "talk", "swim")
 #: tasks that take the figure's whole Turn (§18.3)
@@ -75,6 +78,12 @@ class FirewallState:
     last_seen: dict[str, dict[str, tuple[int, int, int, int]]] = field(default_factory=dict)
     #: vehicles (§17, vehicles/) by id; each has a team of its own in ``teams``
     vehicles: dict[str, Vehicle] = field(default_factory=dict)
+    #: open questions to a side in mid-resolution (the game master's lie, ruling F-197)
+    windows: list[Window] = field(default_factory=list)
+    #: figures off the table whose arrival is due: they enter by a move (ruling F-198)
+    entering: set[str] = field(default_factory=set)
+    #: team -> the edge it came on by, when its side has no fixed edge (ruling F-199)
+    team_edge: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.players:
@@ -87,7 +96,8 @@ def _side_teams_left(state: FirewallState, side: str) -> list[Team]:
 
 def _live_team(team: Team, state: FirewallState) -> bool:
     from killhouse.rulesets.firewall.vehicles.crew import live_vehicle_team  # vehicles hook
-    return bool(active_members(team, state.figures)) or live_vehicle_team(state, team)
+    return (bool(active_members(team, state.figures)) or live_vehicle_team(state, team)
+            or any(m in state.entering for m in team.members))  # F-198: yet to enter
 
 
 def deciding_side(state: FirewallState) -> str | None:
@@ -121,10 +131,31 @@ def team_figures(state: FirewallState, side: str) -> list[Figure]:
     return [f for f in active_members(team, state.figures) if _can_act(state, f)]
 
 
-def _who_sees(state: FirewallState, f: Figure) -> frozenset[str]:
+def sees_all(state: FirewallState, side: str) -> bool:
+    """Ruling F-196: a game master's side (one that cannot win) sees the whole table."""
+    return side not in state.players
+
+
+def side_sees(state: FirewallState, side: str, *, table: bool = True) -> set[str]:
+    """The other sides' figures ``side`` sees now: by its figures or its vehicle crews
+    (§21.4); a game master sees every figure on the table (ruling F-196) unless ``table`` is
+    false (what its own figures may target: never a Hidden one, F-96)."""
+    if table and sees_all(state, side):
+        return {f.id for f in state.figures.values() if f.side != side
+                and f.status in (Status.ACTIVE, Status.INCAPACITATED, Status.KILLED)}
     from killhouse.rulesets.firewall.vehicles.sight import figures_seen  # vehicles hook
-    return frozenset(s for s in state.sides if s == f.side or f.id in figures_seen(
-        state.board, state.figures, state.vehicles, s))
+    return figures_seen(state.board, state.figures, state.vehicles, side)
+
+
+def side_known(state: FirewallState) -> dict[str, set[str]]:
+    """Per side, the figures it may name now: its own and those it sees (``side_sees``), for
+    the audiences of shots and close combat (§21.4; vehicle crews' sight counts)."""
+    return {s: {f.id for f in state.figures.values() if f.side == s} | side_sees(state, s)
+            for s in state.sides}
+
+
+def _who_sees(state: FirewallState, f: Figure) -> frozenset[str]:
+    return frozenset(s for s in state.sides if s == f.side or f.id in side_sees(state, s))
 
 
 def _occupied(state: FirewallState, level: int) -> set[tuple[int, int]]:

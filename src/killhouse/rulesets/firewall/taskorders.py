@@ -243,7 +243,8 @@ def _disarm(state: FirewallState, f: Figure, cid: str, chance: Chance, log: Even
 def _talk(state: FirewallState, f: Figure, chance: Chance, log: EventLog) -> None:
     """§18.3 "making Lonnie talk": the GM rolls the figure's plain Gutz: CS names the true
     spike counter, S a 1d6 counter number (right or wrong), F nothing, CF a trap counter
-    drawn among the unresolved ones. Only the figure's side and the GM hear it."""
+    among the unresolved ones, the GM's choice (F-197). Only the figure's side and the GM
+    hear it."""
     audience = frozenset({f.side}) | _gm(state)
     roll = gutz_roll(chance, f.gutz, 0, f"{f.id} makes the captive talk", audience)
     named: int | None = None
@@ -252,9 +253,10 @@ def _talk(state: FirewallState, f: Figure, chance: Chance, log: EventLog) -> Non
     elif roll.result == "S":
         named = chance.roll(6, "the counter Lonnie names", audience)
     elif roll.result == "CF":
-        traps = sorted(c.number for c in state.counters.values()
-                       if c.id != state.spike and not c.resolved)
-        if traps:
+        from killhouse.rulesets.firewall.gmorders import lie_traps, open_lie
+        traps = lie_traps(state)
+        # ruling F-197: the GM chooses the trap he leads them to; drawn only without a GM
+        if traps and not open_lie(state, f.id, f.side):
             named = chance.pick(traps, "the trap Lonnie names", audience)
     if named is not None:
         state.intel[f.side] = named

@@ -4,7 +4,6 @@ activation, what happens after every action, and the victory check (§18)."""
 from __future__ import annotations
 
 from killhouse.core.board import Board
-from killhouse.core.cells import Cell
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.rulesets.base import Result
@@ -21,14 +20,16 @@ from killhouse.rulesets.firewall.objectives import (
     victory,
 )
 from killhouse.rulesets.firewall.state import (
+    ACT,
     OVER,
+    SETUP,
     FirewallState,
     _can_act,
     _free_square_near,
     _live_team,
-    _occupied,
     _who_sees,
     deciding_side,
+    side_sees,
 )
 from killhouse.rulesets.firewall.teams import (
     Figure,
@@ -44,19 +45,18 @@ from killhouse.rulesets.firewall.vision import update_awareness
 
 def upkeep(state: FirewallState, chance: Chance, log: EventLog) -> None:
     """Scenario start-of-Turn events (§21.2 step 1): arrivals that are due, the alarm dice."""
+    objective = state.objective
     for tid, due in sorted(state.arrival.items()):
         if due != state.turn:
             continue
         team = state.teams[tid]
-        for fid in team.members:
-            f = state.figures[fid]
-            if f.status is Status.RESERVE:
-                f.cell = _arrival_square(state, f)
-                f.status = Status.ACTIVE
-        team.aware = True
+        # ruling F-198: its figures enter by a move from the table edge, the player's choice
+        state.entering.update(m for m in team.members
+                              if state.figures[m].status is Status.RESERVE)
+        if tid == objective.alarm_team:
+            team.aware = True  # ruling F-86: the response team comes knowing of the enemy
         log.emit("arrive", {"side": team.side, "team": tid}, frozenset({team.side}))
         del state.arrival[tid]
-    objective = state.objective
     if (state.alarm_raised is not None and state.turn > state.alarm_raised
             and objective.alarm_team in state.teams
             and objective.alarm_team not in state.arrival
@@ -66,21 +66,6 @@ def upkeep(state: FirewallState, chance: Chance, log: EventLog) -> None:
         log.emit("alarm-count", {"count": state.alarm_count}, frozenset({side}))
         if state.alarm_count >= ALARM_TARGET:
             state.arrival[objective.alarm_team] = state.turn + 1  # §18.1: the following Turn
-
-
-def _arrival_square(state: FirewallState, f: Figure) -> tuple[int, int]:
-    """Ruling F-86: an arriving figure takes its listed square, or when another figure holds
-    it the nearest free passable square (by rings, in reading order)."""
-    taken = _occupied(state, f.level)
-    level = state.board.levels[f.level]
-    for r in range(max(level.width, level.height)):
-        ring = [(f.cell[0] + dx, f.cell[1] + dy) for dy in range(-r, r + 1)
-                for dx in range(-r, r + 1) if max(abs(dx), abs(dy)) == r]
-        for cell in sorted(ring, key=lambda c: (c[1], c[0])):
-            where = Cell(f.level, *cell)
-            if cell not in taken and state.board.in_bounds(where) and state.board.passable(where):
-                return cell
-    return f.cell
 
 
 def begin_turn(state: FirewallState, chance: Chance, log: EventLog) -> None:
@@ -160,7 +145,9 @@ def activation_done(state: FirewallState) -> bool:
         return done
     if team_stopped(team, state.figures):
         return True
-    return not any(_can_act(state, f) for f in active_members(team, state.figures))
+    from killhouse.rulesets.firewall.entry import entering_figures
+    return not any(_can_act(state, f) for f in active_members(team, state.figures)) \
+        and not entering_figures(state, team.side)
 
 
 def new_game(
@@ -170,11 +157,20 @@ def new_game(
     """A game at its first decision: Turn 1's upkeep and initiative are rolled."""
     state = FirewallState(board, figures, teams, sides, turn_limit=turn_limit,
                           **scenario)  # type: ignore[arg-type]
+    if state.counters and state.spike is None and state.players != state.sides:
+        state.phase = SETUP  # ruling F-195: the game master chooses the spike first
+        return state
+    start_play(state, chance, log)
+    return state
+
+
+def start_play(state: FirewallState, chance: Chance, log: EventLog) -> None:
+    """Turn 1: its upkeep and initiative are rolled (after the GM's set-up, if any)."""
+    state.phase = ACT
     begin_turn(state, chance, log)
     after_action(state, chance, log)
     if deciding_side(state) is None and state.result is None:
         _finish_activation(state, chance, log)
-    return state
 
 
 def awareness(state: FirewallState, chance: Chance, log: EventLog) -> None:
@@ -236,8 +232,7 @@ def remember(state: FirewallState) -> None:
     of an enemy that left view may be shown as stale)."""
     for side in state.sides:
         notes = state.last_seen.setdefault(side, {})
-        from killhouse.rulesets.firewall.vehicles.sight import figures_seen  # vehicles hook
-        for fid in figures_seen(state.board, state.figures, state.vehicles, side):
+        for fid in side_sees(state, side):
             f = state.figures[fid]
             notes[fid] = (f.level, *f.cell, state.turn)
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from killhouse.rulesets.firewall.objectives import HOSTAGES
-from killhouse.rulesets.firewall.state import FirewallState
+from killhouse.rulesets.firewall.state import FirewallState, side_sees
 from killhouse.rulesets.firewall.tables import tables
 from killhouse.rulesets.firewall.teams import Figure, Status
+from killhouse.rulesets.kit.flow import own_question, windows_json
 from killhouse.rulesets.kit.view import Status as ViewStatus
 from killhouse.rulesets.kit.view import viewer
 
@@ -93,8 +94,8 @@ def _carrying(state: FirewallState, f: Figure, known: set[str]) -> dict[str, Any
 
 def view(state: FirewallState, side: str) -> dict[str, Any]:
     """The side's view: its own figures, the enemies it sees now, the public Turn facts."""
-    from killhouse.rulesets.firewall.vehicles.views import figures_seen, vehicles_view
-    seen = figures_seen(state.board, state.figures, state.vehicles, side)  # vehicles hook
+    from killhouse.rulesets.firewall.vehicles.views import vehicles_view
+    seen = side_sees(state, side)  # vehicle crews' sight; a GM sees all (F-196)
     own = [own_figure(f) for f in state.figures.values() if f.side == side]
     known = seen | {f.id for f in state.figures.values() if f.side == side}
     for f in own:
@@ -128,6 +129,8 @@ def view(state: FirewallState, side: str) -> dict[str, Any]:
                   and state.teams[state.objective.alarm_team].side == side else None),
         # vehicles hook (§17, §21.4): only in games with vehicles
         **({"vehicles": vehicles_view(state, side)} if state.vehicles else {}),
+        # ruling F-197: the question put to this side in mid-resolution (the GM's lie)
+        **({"question": q} if (q := own_question(state.windows, side)) else {}),
         "public": {
             "clouds": _clouds(state),
             "sections": [{"id": x.id, "destroyed": x.destroyed}
@@ -215,16 +218,18 @@ def snapshot(state: FirewallState) -> dict[str, Any]:
                    for c, cl in zip(_clouds(state), state.clouds, strict=True)],
         "result": state.result.to_json() if state.result else None,
         **vehicles_snapshot(state),  # vehicles hook
+        **({"windows": windows_json(state.windows)} if state.windows else {}),
+        **({"entering": sorted(state.entering)} if state.entering else {}),
     }
 
 
 def known_ids(state: FirewallState, side: str) -> frozenset[str]:
     """Ids the side may name: its own figures and teams, and the others it sees now or has
     seen before."""
-    from killhouse.rulesets.firewall.vehicles.views import figures_seen, known_vehicle_ids
+    from killhouse.rulesets.firewall.vehicles.views import known_vehicle_ids
     own = {f.id for f in state.figures.values() if f.side == side}
     teams = {t.id for t in state.teams.values() if t.side == side}
-    return frozenset(own | teams | figures_seen(state.board, state.figures, state.vehicles, side)
+    return frozenset(own | teams | side_sees(state, side)
                      | set(state.last_seen.get(side, {}))
                      | known_vehicle_ids(state, side))  # vehicles hook
 

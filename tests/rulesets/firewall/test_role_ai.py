@@ -1,0 +1,118 @@
+"""Item 3 of issue 16: the role AI uses reloads, drugs, Wired Reflexes, Search, Hide and
+two-weapon fire as its own decisions, read from its view and the hints only; a computer GM
+chooses the spike and Lonnie's lie among its legal actions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from killhouse.ai.roles.firewall import FirewallBot
+from killhouse.core.rng import Rng
+from killhouse.rulesets.base import Action
+from killhouse.scenario.loader import load_scenario
+from tests.rulesets.firewall.thames import THAMES
+
+SWAT = THAMES.parent / "swat_tenement.yaml"
+END = Action.make("thorco", "end", hint={"role": "pass"})
+
+
+def _bot(side: str = "thorco", path: Any = THAMES) -> FirewallBot:
+    return FirewallBot(load_scenario(path), side)
+
+
+def _view(*, seen: list[dict[str, Any]] | None = None,
+          remembered: list[dict[str, Any]] | None = None, **mine: Any) -> dict[str, Any]:
+    fig = {"id": "thorco-1", "team": "deacon", "at": [0, 20, 20], "status": "active",
+           "skills": {"observation": 1}, "weapons": ["celtech_9mm_tactical_smg"],
+           "drug_effects": {}, "hidden": False, "combat_used": False, **mine}
+    return {"side": "thorco", "turn": 3, "figures": [fig], "seen": seen or [],
+            "remembered": remembered or [], "goals": [], "counters": []}
+
+
+ENEMY_NEAR = {"id": "hitter-1", "side": "mafia", "status": "active", "at": [0, 21, 20]}
+ENEMY_FAR = {"id": "hitter-1", "side": "mafia", "status": "active", "at": [0, 30, 20]}
+
+
+def _choose(bot: FirewallBot, view: dict[str, Any], actions: list[Action]) -> Action:
+    return bot.choose(view, actions, Rng.from_seed(1))
+
+
+def test_an_empty_weapon_is_reloaded_with_the_movement_action_first() -> None:
+    acts = [END, *(Action.make("thorco", "reload", figure="thorco-1", weapon="crossbow",
+                               slot=s, hint={"role": "task"}) for s in ("combat", "move"))]
+    pick = _choose(_bot(), _view(), acts)
+    assert pick.kind == "reload" and pick.get("slot") == "move"
+
+
+def test_a_drug_is_taken_when_it_helps_and_not_otherwise() -> None:
+    bot = _bot()
+    p90 = Action.make("thorco", "drug", figure="thorco-1", drug="p90", hint={"role": "other"})
+    locust = Action.make("thorco", "drug", figure="thorco-1", drug="locust_8",
+                         hint={"role": "other"})
+    zero = Action.make("thorco", "drug", figure="thorco-1", drug="ground_zero",
+                       hint={"role": "other"})
+    assert _choose(bot, _view(seen=[ENEMY_NEAR]), [END, p90]) == p90  # an enemy alongside
+    assert _choose(bot, _view(seen=[ENEMY_FAR]), [END, p90]) == END  # too far for P90
+    assert _choose(bot, _view(seen=[ENEMY_FAR]), [END, locust]) == locust  # a fight at range
+    assert _choose(bot, _view(), [END, locust]) == END  # nothing to fight
+    assert _choose(bot, _view(seen=[ENEMY_NEAR]), [END, zero]) == END  # its CF kills
+    working = _view(seen=[ENEMY_FAR], drug_effects={"locust_8": "S"})
+    assert _choose(bot, working, [END, locust]) == END  # already working
+
+
+def test_search_when_an_enemy_is_suspected_once_a_turn() -> None:
+    bot = _bot()
+    search = Action.make("thorco", "search", figure="thorco-1", hint={"role": "search"})
+    lost = [{"id": "hitter-1", "side": "mafia", "at": [0, 25, 20], "turn": 2}]
+    assert _choose(bot, _view(), [END, search]) == END  # nobody suspected
+    old = [{**lost[0], "turn": 1}]
+    assert _choose(bot, _view(remembered=old), [END, search]) == END  # two Turns ago
+    assert _choose(bot, _view(remembered=lost), [END, search]) == search
+    assert _choose(bot, _view(remembered=lost), [END, search]) == END  # once a Turn
+
+
+def test_wired_reflexes_buy_another_shot_only_with_an_enemy_in_sight() -> None:
+    bot = _bot()
+    again = Action.make("thorco", "reflex", figure="thorco-1", slot="combat",
+                        hint={"role": "other"})
+    assert _choose(bot, _view(seen=[ENEMY_FAR]), [END, again]) == again
+    assert _choose(bot, _view(), [END, again]) == END
+
+
+def _shots(p: float) -> list[Action]:
+    one = Action.make("mafia", "shoot", figure="porky", weapon="ruger_defender",
+                      target="thorco-1", hint={"role": "attack", "p": p, "to": [0, 1, 1]})
+    two = Action.make("mafia", "shoot", figure="porky", weapon="ruger_defender",
+                      target="thorco-1", weapon2="ruger_defender",
+                      hint={"role": "attack-two", "to": [0, 1, 1]})
+    return [one, two]
+
+
+def test_two_weapon_fire_only_when_the_single_shot_is_near_certain() -> None:
+    bot = _bot("mafia")
+    view = {"side": "mafia", "turn": 1, "figures": [{"id": "porky", "at": [0, 2, 2]}],
+            "seen": [], "remembered": [], "goals": [], "counters": []}
+    assert _choose(bot, view, _shots(0.85)).get("weapon2") == "ruger_defender"  # at the edge
+    assert _choose(bot, view, _shots(0.84)).get("weapon2") is None  # one step below
+
+
+def test_a_defender_hides_when_an_enemy_is_suspected() -> None:
+    bot = _bot("gang", SWAT)
+    hide = Action.make("gang", "hide", figure="ganger-1", hint={"role": "hide"})
+    end = Action.make("gang", "end", hint={"role": "pass"})
+    view = {"side": "gang", "turn": 3, "figures": [{"id": "ganger-1", "at": [0, 5, 5],
+                                                    "hidden": False}],
+            "seen": [], "goals": [], "counters": [],
+            "remembered": [{"id": "swat-1", "side": "swat", "at": [0, 8, 5], "turn": 3}]}
+    assert _choose(bot, view, [end, hide]) == hide
+    assert _choose(bot, {**view, "remembered": []}, [end, hide]) == end
+
+
+def test_a_computer_gm_chooses_the_spike_among_its_legal_actions() -> None:
+    from killhouse.engine.game import Game
+
+    game = Game(load_scenario(THAMES), 2)
+    bot = FirewallBot(game.scenario, "gm")
+    legal = game.legal_actions("gm")
+    pick = bot.choose(game.view("gm"), legal, Rng.from_seed(2))
+    assert pick in legal and pick.kind == "spike"

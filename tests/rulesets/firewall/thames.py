@@ -1,0 +1,49 @@
+"""Test set-up for "Triple-Cross at the Thames": the game master's spike choice made
+(ruling F-195) and, for tests that place figures by hand, the three teams stood on their
+edges as if each had entered with an empty route (ruling F-198)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from killhouse.engine.game import Game
+from killhouse.rulesets.base import Action
+from killhouse.rulesets.firewall.state import FirewallState
+from killhouse.rulesets.firewall.teams import Status
+from killhouse.scenario.loader import load_scenario
+
+ROOT = Path(__file__).resolve().parents[3]
+THAMES = ROOT / "scenarios" / "firewall" / "triple_cross.yaml"
+
+#: edge squares for the hand-placed start (the squares the teams stood on before F-198)
+EDGE_START = {
+    "mr-seoul": (0, 18), "daewoo-1": (0, 14), "daewoo-2": (0, 15), "daewoo-3": (0, 16),
+    "daewoo-4": (0, 17), "daewoo-5": (0, 19), "daewoo-6": (0, 20), "daewoo-7": (0, 21),
+    "deacon": (23, 0), "thorco-1": (20, 0), "thorco-2": (21, 0), "thorco-3": (22, 0),
+    "thorco-4": (24, 0), "thorco-5": (25, 0), "thorco-6": (26, 0), "porky": (47, 26),
+    "hitter-1": (47, 24), "hitter-2": (47, 25), "hitter-3": (47, 27), "hitter-4": (47, 28),
+}
+
+
+def gm_spike(game: Game, counter: str | None = None) -> None:
+    """The GM's first decision: the spike (by default a counter that varies with the seed)."""
+    state: FirewallState = game.state
+    if state.spike is None:
+        ids = sorted(state.counters)
+        cid = counter or ids[game.seed % len(ids)]
+        game.apply(Action.make("gm", "spike", counter=cid))
+
+
+def thames(seed: int = 1, *, on_table: bool = True, path: Path = THAMES) -> Game:
+    """A Triple-Cross game after the GM's set-up; with ``on_table`` every team stands on its
+    edge squares (a test shortcut for twenty empty-route entries)."""
+    game = Game(load_scenario(path), seed)
+    gm_spike(game)
+    if on_table:
+        state: FirewallState = game.state
+        for fid, cell in EDGE_START.items():
+            f = state.figures[fid]
+            if fid in state.entering:
+                f.cell, f.status = cell, Status.ACTIVE
+                state.entering.discard(fid)
+    return game
