@@ -259,3 +259,26 @@ def test_no_stale_action_is_offered_between_the_ack_and_the_new_state(
     wait_ready(page)
     assert held, "no state was held back: the test did not test the gap"
     assert page.locator("#actions button").count() > 0
+
+
+def test_the_seat_link_in_a_new_browser_plays_on(page: Page, server: ServerProcess,
+                                                 browser: Any) -> None:
+    """A new tab or machine has no saved count of its actions: it numbers on from the
+    server's, so its first action is taken, not answered as a resend of an old one."""
+    link = open_game(page, server, "execute/embassy.yaml", {"fbi": "human", "terrorists": "ai"})
+    page.goto(link)
+    page.wait_for_selector("svg.board")
+    for _ in range(2):
+        wait_ready(page)
+        state = seat_state(page)
+        click_pass(page, state["legal"])
+        acted(page, state["actions"])
+    other = browser.new_context(viewport={"width": 1400, "height": 950}).new_page()
+    other.goto(link)
+    other.wait_for_selector("svg.board")
+    wait_ready(other)
+    state = seat_state(other)
+    assert other.evaluate("window.killhouse.seats[0].seq") >= 2
+    click_pass(other, state["legal"])
+    acted(other, state["actions"])
+    other.context.close()

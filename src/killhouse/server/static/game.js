@@ -49,7 +49,11 @@ Seat.prototype.connect = function () {
 };
 Seat.prototype.receive = function (msg) {
   if (msg.type === "board") {
-    ui.board = msg.board; ui.scenario = msg.scenario; this.role = msg.role; this.save();
+    ui.board = msg.board; ui.scenario = msg.scenario; this.role = msg.role;
+    // a page that lost its count (a new tab, another machine) numbers on from the server's,
+    // or its actions would be taken for resends of old ones and answered with their answers
+    if (typeof msg.seq === "number" && msg.seq > this.seq) this.seq = msg.seq;
+    this.save();
     if (!ui.schemasFor) {
       // the ruleset's action schemas, public and the same for every seat: the controls
       ui.schemasFor = msg.scenario.ruleset;
