@@ -205,6 +205,9 @@ export function drawBoard(board, opts) {
     }
     g.append(el("text", { x: v.at[1] * S + S / 2, y: v.at[2] * S + S / 2 + 4, "text-anchor": "middle", class: "fid" }, String(v.name || v.id).slice(0, 6)));
     g.append(el("title", {}, `${v.name || v.id} (${v.side}, ${v.armour || ""} armour, facing ${v.facing || "?"}) ${v.status || ""}`.trim()));
+    // a click on a vehicle picks it, as a click on a figure does (an id argument, the actor,
+    // or a target standing there)
+    g.addEventListener("click", (ev) => { ev.stopPropagation(); opts.onFigure && opts.onFigure(v); });
     vehs.append(g);
   }
   svg.append(vehs);
