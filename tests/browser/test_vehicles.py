@@ -9,8 +9,8 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_play import TIMEOUT, acted, seat_state, wait_ready
 from tests.browser.test_controls import compose
+from tests.browser.test_play import TIMEOUT, acted, seat_state, wait_ready
 from tests.live import ServerProcess
 
 ASH_END = "firewall/escape_from_ash_end.yaml"
