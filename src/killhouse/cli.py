@@ -399,9 +399,15 @@ def play(
         str | None,
         typer.Option("--view", help="with --board: draw only what this side knows"),
     ] = None,
+    log: Annotated[
+        Path | None,
+        typer.Option(help="write the game's log (JSONL, as sim --log), to replay or review"),
+    ] = None,
 ) -> None:
     """Play a scenario and print it turn by turn (umpire's view), then a summary of the end;
-    --as SIDE lets you decide for that side while the AI plays the others."""
+    --as SIDE lets you decide for that side while the AI plays the others. --log FILE keeps
+    the game (also one left unfinished when the input ends) for `killhouse replay` and the
+    web's replay page."""
     from killhouse.scenario.loader import load_scenario
     from killhouse.sim.boardtext import side_board, umpire_board
     from killhouse.sim.play import play as play_game
@@ -420,7 +426,7 @@ def play(
     for line in header(scn, game_seed):
         typer.echo(line)
     if human:
-        _play_human(scn, game_seed, human)
+        _play_human(scn, game_seed, human, log)
         return
     cursor = 0
     drawn_turn: object = None
@@ -446,6 +452,10 @@ def play(
             draw(game)
 
     finished = play_game(scn, game_seed, on_step=show)
+    if log is not None:
+        from killhouse.engine.record import write_log
+
+        write_log(finished, log)
     typer.echo(footer(finished))
     for line in outcome_lines(finished):
         typer.echo(line)
@@ -483,11 +493,19 @@ def _read_line(prompt: str) -> str | None:
     return line.rstrip("\n")
 
 
-def _play_human(scn: Any, seed: int, sides: list[str]) -> None:
+def _play_human(scn: Any, seed: int, sides: list[str], log: Path | None = None) -> None:
+    from killhouse.engine.record import write_log
     from killhouse.sim.terminal import TerminalGame
     from killhouse.sim.transcript import footer
 
-    game = TerminalGame(scn, seed, sides, _read_line, typer.echo).run()
+    table = TerminalGame(scn, seed, sides, _read_line, typer.echo)
+    try:
+        game = table.run()
+    finally:
+        # the log holds what was played, also when the input ended first
+        if log is not None:
+            write_log(table.game, log)
+            typer.echo(f"log: {log}")
     typer.echo(footer(game))
 
 

@@ -22,7 +22,7 @@ def seat_state(page: Page, i: int = 0) -> dict[str, Any]:
 def wait_ready(page: Page) -> None:
     """Until a seat of the page must decide (with no action in flight) or the game is over."""
     page.wait_for_function(
-        """() => window.killhouse.seats.some(s => s.state && !s.outbox &&
+        """() => window.killhouse.seats.some(s => s.state && !s.outbox && !s.awaiting &&
                  (s.state.result || s.state.legal.length))""",
         timeout=TIMEOUT,
     )
@@ -41,6 +41,8 @@ def click_pass(page: Page, legal: list[dict[str, Any]]) -> str:
     """Click a pass-like action, else the first action offered as a button."""
     kind = next((k for k in PASSES if any(a["kind"] == k for a in legal)), None)
     if kind is None:
+        if not page.locator("#actions > button.act").count():
+            page.locator("button.pick").first.click()  # a figure's own choices (gogogo: face)
         button = page.locator("#actions > button.act").first
         kind = str(button.get_attribute("data-kind"))
         button.click()
@@ -218,3 +220,65 @@ def test_the_end_screen_reveals_and_replays(page: Page, server: ServerProcess,
     page.select_option("#perspective", "fbi")
     expect(page.locator("#where")).to_contain_text(f"step {steps - 1} of {steps}")
     page.screenshot(path=str(artefacts / "replay.png"))
+
+
+def test_no_stale_action_is_offered_between_the_ack_and_the_new_state(
+    page: Page, server: ServerProcess
+) -> None:
+    """The ack comes before the state with the AI's answers (W-6); meanwhile the buttons of
+    the old state would send actions the game has moved past, so none is shown."""
+    held: list[str] = []
+    hold = {"on": False}
+
+    def route(ws: Any) -> None:
+        upstream = ws.connect_to_server()
+
+        def down(message: str | bytes) -> None:
+            text = message if isinstance(message, str) else message.decode()
+            if hold["on"] and '"type": "state"' in text:
+                held.append(text)
+                return
+            ws.send(text)
+
+        upstream.on_message(down)
+
+    page.route_web_socket("**/ws/*", route)
+    link = open_game(page, server, "execute/embassy.yaml", {"fbi": "human", "terrorists": "ai"})
+    page.goto(link)
+    page.wait_for_selector("svg.board")
+    wait_ready(page)
+    hold["on"] = True
+    click_pass(page, seat_state(page)["legal"])
+    page.wait_for_function("() => window.killhouse.seats[0].awaiting", timeout=TIMEOUT)
+    expect(page.locator("#sent")).to_be_visible()
+    assert page.locator("#actions button").count() == 0
+    assert page.locator("rect.target").count() == 0
+    hold["on"] = False
+    page.evaluate("window.killhouse.seats[0].ws.send(JSON.stringify({type: 'sync', "
+                  "index: window.killhouse.seats[0].index}))")
+    wait_ready(page)
+    assert held, "no state was held back: the test did not test the gap"
+    assert page.locator("#actions button").count() > 0
+
+
+def test_the_seat_link_in_a_new_browser_plays_on(page: Page, server: ServerProcess,
+                                                 browser: Any) -> None:
+    """A new tab or machine has no saved count of its actions: it numbers on from the
+    server's, so its first action is taken, not answered as a resend of an old one."""
+    link = open_game(page, server, "execute/embassy.yaml", {"fbi": "human", "terrorists": "ai"})
+    page.goto(link)
+    page.wait_for_selector("svg.board")
+    for _ in range(2):
+        wait_ready(page)
+        state = seat_state(page)
+        click_pass(page, state["legal"])
+        acted(page, state["actions"])
+    other = browser.new_context(viewport={"width": 1400, "height": 950}).new_page()
+    other.goto(link)
+    other.wait_for_selector("svg.board")
+    wait_ready(other)
+    state = seat_state(other)
+    assert other.evaluate("window.killhouse.seats[0].seq") >= 2
+    click_pass(other, state["legal"])
+    acted(other, state["actions"])
+    other.context.close()

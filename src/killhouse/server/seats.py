@@ -169,7 +169,11 @@ async def hello(
         raise ApiError("bad-token", "that token opens no seat of this game")
     index = await asyncio.to_thread(room.locked, check_index, room, role, msg)
     conn = Conn(ws, role, index)
-    await conn.send({**board_message(room), "role": role})
+    board = {**board_message(room), "role": role}
+    if role in room.record.seats:
+        # the seat's own numbers: where a browser that lost its count numbers on from
+        board["seq"] = await asyncio.to_thread(room.store.last_seq, room.id, role)
+    await conn.send(board)
     hub.add(room.id, conn)
     await hub.push(room, conn)
     return room, conn

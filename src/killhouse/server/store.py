@@ -230,6 +230,17 @@ class Store(ABC):
             row = cur.fetchone()
         return None if row is None else dict(json.loads(row[0]))
 
+    def last_seq(self, game_id: str, side: str) -> int:
+        """The highest sequence number ``side`` has been answered under (0 for none): a
+        browser that lost its count (a new tab, another machine) numbers on from it."""
+        with self._read() as cur:
+            cur.execute(
+                self._sql("SELECT MAX(seq) FROM answers WHERE game_id = ? AND side = ?"),
+                (game_id, side),
+            )
+            row = cur.fetchone()
+        return 0 if row is None or row[0] is None else int(row[0])
+
     def remember_answer(self, game_id: str, side: str, seq: int, answer: dict[str, Any]) -> None:
         """Keep the answer to a refused action, so a resend gets the same answer."""
         try:

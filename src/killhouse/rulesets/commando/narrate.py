@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from killhouse.core.events import Event
-from killhouse.rulesets.kit.narration import as_carried as _at  # "[level, x, y]"
+from killhouse.rulesets.kit.narration import coordinates as _at  # "(x,y)", "(x,y level n)"
 
 
 def narrate(event: Event) -> str | None:
@@ -56,30 +56,30 @@ def narrate(event: Event) -> str | None:
     if k in ("throw", "launch"):
         verb = "throws" if k == "throw" else "fires"
         where = ("on target" if d["on_target"]
-                 else f"misses {d['distance']} {d['direction']} to {d['lands']}")
+                 else f"misses {d['distance']} {d['direction']} to {_at(d['lands'])}")
         need = f"needs {d['chance']}, " if "chance" in d else ""
         rolled = f" ({need}rolled {d['roll']})" if d.get("roll") is not None else (
             f" ({d['chance']} %)" if "chance" in d else "")
-        return f"{d['figure']} {verb} a {d['device']} at {d['at']}{rolled}: {where}"
+        return f"{d['figure']} {verb} a {d['device']} at {_at(d['at'])}{rolled}: {where}"
     if k == "load":
         return f"{d['figure']} makes his {d['device']} ready"
     if k == "explosion":
-        return f"a {d['device']} goes off at {d['at']} ({d['environment']})"
+        return f"a {d['device']} goes off at {_at(d['at'])} ({d['environment']})"
     if k == "blasted":
         hurt = "killed" if d["result"] in ("killed", "kill") else (
             f"{d['damage']} damage" if d["damage"] else "unhurt")
         return f"{d['figure']} is caught by the {d['device']}: {hurt}; {d['status']}"
     if k == "burst":
-        return f"{d['device']} bursts at {d['at']} (lasts to turn {d['until']})"
+        return f"{d['device']} bursts at {_at(d['at'])} (lasts to turn {d['until']})"
     if k == "plant":
         if not d["done"]:
             return f"{d['figure']} works on a charge ({d['paid']}/{d['cost']} TP)"
         return (f"{d['figure']} sets a charge, timer {d['timer']}"
                 if d["set"] else f"{d['figure']} fails to set the charge")
     if k == "emplace":
-        return f"{d['figure']} places a Claymore at {d['at']} facing {d['facing']}"
+        return f"{d['figure']} places a Claymore at {_at(d['at'])} facing {d['facing']}"
     if k == "claymore":
-        return f"a Claymore goes off at {d['at']} facing {d['facing']}"
+        return f"a Claymore goes off at {_at(d['at'])} facing {d['facing']}"
     if k == "burns":
         return f"{d['figure']} burns for {d['damage']}; {d['status']}"
     if k == "cease":
@@ -122,18 +122,18 @@ def _shot(s: Mapping[str, Any]) -> str:
 def narrate_map(k: str, d: Mapping[str, Any]) -> str | None:
     """Lines for the map tasks, searchlights and morale."""
     if k == "climb":
-        return f"{d['figure']} takes the stairs to {d['to']}"
+        return f"{d['figure']} takes the stairs to {_at(d['to'])}"
     if k == "force-door":
-        return (f"{d['figure']} forces the locked door at {d['at']}: "
+        return (f"{d['figure']} forces the locked door at {_at(d['at'])}: "
                 + ("it gives" if d.get("opened") else "it holds"))
     if k == "pick-lock":
         opened = d.get("opened")
         state = ("picked" if opened else "not picked") if opened is not None else (
             f"{d.get('paid')} of 50 TP in")
-        return f"{d['figure']} works the lock at {d['at']}: {state}"
+        return f"{d['figure']} works the lock at {_at(d['at'])}: {state}"
     if k == "searchlight":
         return (f"searchlight {d['light']} goes out" if d["aim"] is None
-                else f"searchlight {d['light']} swings to {d['aim']}")
+                else f"searchlight {d['light']} swings to {_at(d['aim'])}")
     if k == "sound":
         return f"{d['heard_by']} hears {d['kind']} to the {d['direction']}"
     if k in ("lead", "let-go", "rescued", "execute", "pickup", "shoot-light"):
@@ -143,8 +143,8 @@ def narrate_map(k: str, d: Mapping[str, Any]) -> str | None:
     if k == "clip":
         wire = "concertina" if d["wire"] == "concertina" else "barbed wire"
         if not d["done"]:
-            return f"{d['figure']} clips the {wire} at {d['at']} ({d['paid']}/{d['cost']} TP)"
-        return f"{d['figure']} cuts through the {wire} at {d['at']}"
+            return f"{d['figure']} clips the {wire} at {_at(d['at'])} ({d['paid']}/{d['cost']} TP)"
+        return f"{d['figure']} cuts through the {wire} at {_at(d['at'])}"
     if k == "revive":
         if not d["done"]:
             return f"{d['figure']} tends {d['patient']} ({d['paid']}/{d['cost']} TP)"
@@ -155,9 +155,9 @@ def narrate_map(k: str, d: Mapping[str, Any]) -> str | None:
     if k == "fire-in-air":
         return f"{d['figure']} fires his {d['weapon']} into the air"
     if k == "run":
-        return f"{d['figure']} runs to {d['to']}"
+        return f"{d['figure']} runs to {_at(d['to'])}"
     if k == "engaged":
-        return f"hand-to-hand at {d['square']}: {', '.join(d['men'])}"
+        return f"hand-to-hand at {_at(d['square'])}: {', '.join(d['men'])}"
     if k == "disengage":
         freed = ", ".join(d["freed"]) or "nobody"
         return f"{', '.join(d['leaving'])} try to break away: {freed} gets away"
@@ -167,7 +167,7 @@ def narrate_map(k: str, d: Mapping[str, Any]) -> str | None:
     if k == "h2h-round":
         blows = "; ".join(f"{s} on {t}: {r}" + (f" ({n})" if n else "")
                           for s, t, r, n in d["blows"]) or "no blows"
-        return f"hand-to-hand round {d['round']} at {d['square']}: {blows}"
+        return f"hand-to-hand round {d['round']} at {_at(d['square'])}: {blows}"
     if k == "preserving":
         return f"{d['figure']} is preserving himself ({d['conditions']} conditions)"
     return None

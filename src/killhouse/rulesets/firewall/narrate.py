@@ -12,8 +12,13 @@ def _who(value: Any) -> str:
 
 
 def _at(cell: Any) -> str:
+    """A square as ``(x,y)`` (``(x,y level n)`` above the ground), as cqb's lines write it;
+    a figure's square is carried as ``[x, y]``, other squares as ``[level, x, y]``."""
     if not cell:
         return "?"
+    if len(cell) == 2:
+        x, y = cell
+        return f"({x},{y})"
     level, x, y = cell
     return f"({x},{y})" if level == 0 else f"({x},{y} level {level})"
 
@@ -38,9 +43,9 @@ def narrate(event: Event) -> str | None:
         return None
     if k == "move":
         return (f"{d['figure']} {d['speed']}s {d.get('dice')}: {d['result']}"
-                f"{', rallies' if d.get('rallied') else ''}; now at {list(d['to'])}.")
+                f"{', rallies' if d.get('rallied') else ''}; now at {_at(d['to'])}.")
     if k == "walk":
-        return f"{d['figure']} walks to {list(d['to'])}."
+        return f"{d['figure']} walks to {_at(d['to'])}."
     if k == "shot":
         affected = d.get("affected") or {}
         effects = ", ".join(f"{i} {s}" for i, s in affected.items()) or "no effect"

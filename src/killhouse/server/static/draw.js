@@ -36,6 +36,8 @@ const FILL = {
 };
 const DOOR_CODES = { open: T.DOOR_OPEN, closed: T.DOOR_CLOSED, locked: T.DOOR_LOCKED };
 export const SIDE_COLOURS = ["#1f5fbf", "#bf2f1f", "#2f8f3f", "#8f3fbf"];
+// compass directions as steps on the board (y grows southward, as in `core.cells`)
+const COMPASS = { n: [0, -1], ne: [1, -1], e: [1, 0], se: [1, 1], s: [0, 1], sw: [-1, 1], w: [-1, 0], nw: [-1, -1] };
 
 export function isCell(v) {
   return Array.isArray(v) && v.length === 3 && v.every((n) => Number.isInteger(n));
@@ -165,6 +167,19 @@ export function drawBoard(board, opts) {
   const hearers = (view.figures || []).filter((f) => isCell(f.at) && f.at[0] === level);
   for (const s of view.sounds || []) {
     const at = s && (s.at || s.from);
+    if (s && !isCell(at) && (s.listener || s.heard_by) && typeof s.direction === "string") {
+      // a noise told by its direction from the hearer only (gogogo, cqb, commando): an arrow
+      // from the hearer that way; the square is never known, so none is marked
+      const hearer = hearers.find((f) => f.id === (s.listener || s.heard_by));
+      if (!hearer) continue;
+      const [dx, dy] = COMPASS[s.direction.toLowerCase()] || [0, 0];
+      const x1 = hearer.at[1] * S + S / 2, y1 = hearer.at[2] * S + S / 2;
+      const len = (dx && dy ? 1.8 : 2.5) * S;
+      const x2 = x1 + dx * len, y2 = y1 + dy * len;
+      if (dx || dy) svg.append(el("line", { x1, y1, x2, y2, stroke: "#7a3fbf", "stroke-width": 2, "stroke-dasharray": "4 3", "marker-end": "url(#arrow)", class: "sound heard", "data-listener": hearer.id, "data-direction": s.direction, "pointer-events": "none" }));
+      svg.append(el("text", { x: x2 + dx * 6, y: y2 + dy * 6 + 4, "text-anchor": "middle", class: "sound" }, "♪"));
+      continue;
+    }
     if (!isCell(at) || at[0] !== level) continue;
     const x2 = at[1] * S + S / 2, y2 = at[2] * S + S / 2;
     let best = null;
@@ -190,6 +205,9 @@ export function drawBoard(board, opts) {
     }
     g.append(el("text", { x: v.at[1] * S + S / 2, y: v.at[2] * S + S / 2 + 4, "text-anchor": "middle", class: "fid" }, String(v.name || v.id).slice(0, 6)));
     g.append(el("title", {}, `${v.name || v.id} (${v.side}, ${v.armour || ""} armour, facing ${v.facing || "?"}) ${v.status || ""}`.trim()));
+    // a click on a vehicle picks it, as a click on a figure does (an id argument, the actor,
+    // or a target standing there)
+    g.addEventListener("click", (ev) => { ev.stopPropagation(); opts.onFigure && opts.onFigure(v); });
     vehs.append(g);
   }
   svg.append(vehs);

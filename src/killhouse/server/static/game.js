@@ -23,6 +23,9 @@ function Seat(token) {
   this.role = saved ? saved.role : null;
   this.state = null;
   this.closed = false;
+  // acknowledged, but the state after it (with the AI's answers) not yet here: the legal
+  // actions on screen are stale until it comes, so none is offered meanwhile
+  this.awaiting = false;
 }
 Seat.prototype.save = function () {
   sessionStorage.setItem(this.key, JSON.stringify({
@@ -46,7 +49,11 @@ Seat.prototype.connect = function () {
 };
 Seat.prototype.receive = function (msg) {
   if (msg.type === "board") {
-    ui.board = msg.board; ui.scenario = msg.scenario; this.role = msg.role; this.save();
+    ui.board = msg.board; ui.scenario = msg.scenario; this.role = msg.role;
+    // a page that lost its count (a new tab, another machine) numbers on from the server's,
+    // or its actions would be taken for resends of old ones and answered with their answers
+    if (typeof msg.seq === "number" && msg.seq > this.seq) this.seq = msg.seq;
+    this.save();
     if (!ui.schemasFor) {
       // the ruleset's action schemas, public and the same for every seat: the controls
       ui.schemasFor = msg.scenario.ruleset;
@@ -62,6 +69,7 @@ Seat.prototype.receive = function (msg) {
       this.index = msg.index;
     }
     this.state = msg;
+    this.awaiting = false;
     this.role = msg.role;
     this.save();
     if (this.outbox) this.ws.send(JSON.stringify(this.outbox));
@@ -71,6 +79,10 @@ Seat.prototype.receive = function (msg) {
   if (msg.type === "ack") {
     if (this.outbox && this.outbox.seq === msg.seq) { this.outbox = null; this.save(); ui.form = null; }
     $("error").textContent = "";
+    // a first answer pushes the new state after it; a resent action's answer pushes none
+    this.awaiting = true;
+    if (msg.resent) this.ws.send(JSON.stringify({ type: "sync", index: this.index }));
+    render();
     return;
   }
   if (msg.type === "error") {
@@ -102,7 +114,7 @@ const sideName = (id) => {
 };
 
 function deciding() {
-  return seats.filter((s) => s.state && s.state.legal && s.state.legal.length && !s.state.result);
+  return seats.filter((s) => s.state && s.state.legal && s.state.legal.length && !s.state.result && !s.awaiting);
 }
 
 function render() {
@@ -174,6 +186,7 @@ function renderLevels() {
 }
 
 function legalOf(seat) {
+  if (seat.awaiting || seat.outbox) return [];
   return (seat.state && seat.state.legal) || [];
 }
 
@@ -245,7 +258,12 @@ function renderActions(seat) {
   if (ui.selected && !legal.some((a) => actorOf(a) === ui.selected)) ui.selected = null;
   const box = $("actions");
   box.replaceChildren();
-  if (!legal.length) { ui.form = null; box.append(h("em", {}, seat.state.result ? "the game is over" : "nothing to decide now")); return; }
+  if (!legal.length) {
+    ui.form = null;
+    const busy = seat.awaiting || seat.outbox;
+    box.append(h("em", { id: busy ? "sent" : null }, seat.state.result ? "the game is over" : busy ? "sent: waiting for the answer…" : "nothing to decide now"));
+    return;
+  }
   const st = seat.state;
   const kinds = [...new Set(legal.map((a) => a.kind))].sort();
   if (ui.form && !kinds.includes(ui.form.kind)) ui.form = null;

@@ -2,11 +2,13 @@
 // it points at. Reading only: which actions exist and what they do is the server's answer.
 import { h, isCell } from "./draw.js";
 
-const TARGET_KEYS = ["to", "at", "target", "hostage", "device", "bomb"];
+const TARGET_KEYS = ["to", "at", "target", "hostage", "device", "bomb", "vehicle"];
 
 export function actorOf(a) {
   if (typeof a.figure === "string") return a.figure;
   if (typeof a.agent === "string") return a.agent;
+  // a vehicle's own action (firewall's drive, vehicle-fire): the vehicle acts, selected as a figure is
+  if (typeof a.vehicle === "string") return a.vehicle;
   return null;
 }
 
@@ -14,7 +16,7 @@ export function actorOf(a) {
 export function positions(view) {
   const out = new Map();
   const add = (list) => { for (const x of list || []) if (x && isCell(x.at)) out.set(String(x.id), x.at); };
-  add(view.remembered); add(view.seen); add(view.figures); add(view.bombs);
+  add(view.vehicles); add(view.remembered); add(view.seen); add(view.figures); add(view.bombs);
   add(view.public && view.public.devices);
   return out;
 }
@@ -23,8 +25,10 @@ export function positions(view) {
 export function targetsOf(a, view) {
   const where = positions(view);
   const cells = [];
+  const actor = actorOf(a);
   for (const key of TARGET_KEYS) {
     const v = a[key];
+    if (v === actor) continue; // the actor's own square is no target
     if (isCell(v)) cells.push(v);
     else if (typeof v === "string" && where.has(v)) cells.push(where.get(v));
   }
