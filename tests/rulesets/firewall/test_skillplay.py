@@ -166,3 +166,47 @@ def test_a_revive_gives_at_least_two() -> None:
     medic.skills = {**medic.skills, **MEDIC}
     _treat(game)
     assert game.state.figures["daewoo-2"].gutz == 2
+
+
+def test_play_that_prefers_repairs_and_treatments_leaks_nothing() -> None:
+    """Random legal Triple-Cross play where every figure is a medic, half have a stopped
+    Cyber Eye and all have lost Gutz, preferring repair and treat: the invariants, the view
+    contract and the leak check for every side after every action."""
+    from pathlib import Path
+
+    from killhouse.core.rng import Rng
+    from killhouse.rulesets.kit.view import view_problems
+    from killhouse.scenario.loader import load_scenario
+    from tests.conformance import assert_no_leak
+
+    thames = Path(__file__).parents[3] / "scenarios" / "firewall" / "triple_cross.yaml"
+    kinds: list[str] = []
+    for seed in (1, 2):
+        game = Game(load_scenario(thames), seed)
+        rng = Rng.from_seed(seed)
+        state: FirewallState = game.state
+        sides = list(state.sides)
+        for i, f in enumerate(state.figures.values()):
+            f.skills = {**f.skills, "medical": 1 + i % 3}
+            f.gutz = max(2, f.gutz - 2)
+            if i % 2 == 0 and "lo_light" in f.cyber:
+                f.cyber = f.cyber - {"lo_light"}
+                f.cyber_stopped = frozenset({"lo_light"})
+        for _ in range(500):
+            pending = game.pending()
+            if not pending:
+                break
+            side = pending[0].side
+            actions = [a for a in game.legal_actions(side) if not a.get("exit")]
+            wanted = [a for a in actions if a.kind in ("repair", "treat")]
+            pool = wanted if wanted and rng.below(3) else actions
+            action = pool[rng.below(len(pool))]
+            before = {s: game.ruleset.known_ids(game.state, s) for s in sides}
+            start = len(game.log)
+            game.apply(action)
+            assert not game.ruleset.invariants(game.state)
+            for other in sides:
+                assert not view_problems(game.view(other))
+                assert_no_leak(game, other, before[other], start)
+            kinds += [e.kind for e in game.log.since(start)]
+    assert {"repair", "treat"} <= set(kinds)
