@@ -533,3 +533,16 @@ def test_compiled_paths_equal_the_walk_back_on_ties_and_stairs() -> None:
         upper = field.path_to(Cell(1, 4, 0))
         assert upper[-1] == Cell(1, 4, 0)
         assert upper[0].level == 0  # up a stair: the pointers cross levels
+
+
+def test_one_path_walks_back_and_more_share_the_pointers() -> None:
+    """A field asked for one path walks back from it (no pointers for the whole map); from
+    the second path on, the pointers are worked out once: the paths are the same either way."""
+    board = open_floor(30, 30)
+    field = distance_field(board, [Cell(0, 0, 0)], unit_costs(board), GOGOGO)
+    first = field.path_to(Cell(0, 5, 7))
+    assert "_parents" not in field.__dict__
+    second = field.path_to(Cell(0, 9, 2))
+    assert "_parents" in field.__dict__
+    assert first == field._walk(Cell(0, 5, 7)) and second == field._walk(Cell(0, 9, 2))
+    assert field.path_to(Cell(0, 5, 7)) == first

@@ -10,7 +10,7 @@ import pytest
 
 from killhouse.core.rng import Rng
 from killhouse.engine.game import Game
-from killhouse.rulesets.base import Action
+from killhouse.rulesets.base import Action, Result
 from killhouse.rulesets.kit import Group, Legal
 from killhouse.scenario.loader import load_scenario
 
@@ -119,3 +119,34 @@ def test_validate_makes_only_the_groups_the_action_matches() -> None:
     with pytest.raises(IllegalActionError):
         flow.validate(state, Action.make("a", "wait", figure="r0"))
     assert made == []  # no group shares figure r0: none is made
+
+
+def test_apply_asks_pending_once_and_refuses_with_the_engines_message(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The kit checks whose turn it is (``checks_turn``), so the engine does not ask
+    ``pending`` a second time per action; a side not to decide, or any side once the game is
+    over, gets the engine's message before any check of the action's form."""
+    from killhouse.errors import IllegalActionError
+
+    game = Game(load_scenario(SCENARIOS / "cqb/night.yaml"), 4)
+    flow = game.ruleset.flow  # type: ignore[attr-defined]
+    calls: list[object] = []
+    real = flow.pending
+
+    def counting(state: object) -> object:
+        calls.append(state)
+        return real(state)
+
+    monkeypatch.setattr(flow, "pending", counting)
+    side = real(game.state)[0].side
+    action = game.legal_actions(side)[0]
+    calls.clear()
+    game.apply(action)
+    assert len(calls) == 1
+    others = [s.id for s in game.scenario.sides if s.id not in {d.side for d in real(game.state)}]
+    with pytest.raises(IllegalActionError, match="is not to decide now; waiting for"):
+        game.apply(Action.make(others[0], "no-such-kind"))
+    game.state.result = Result(None, "test")  # the game is over
+    with pytest.raises(IllegalActionError, match="waiting for nobody \\(the game is over\\)"):
+        game.apply(action)

@@ -136,7 +136,11 @@ class DistanceField:
         """
         if self.cost(cell) is None:
             raise ValueError(f"{cell} cannot be reached")
-        if self._steps.costs is None:
+        # one path from a field (a route checked once) walks back; from the second on, the
+        # pointers of every cell are worked out once and each path is a pointer chase
+        asked = self.__dict__.get("_asked", 0)
+        self.__dict__["_asked"] = asked + 1
+        if self._steps.costs is None and (asked or "_parents" in self.__dict__):
             parents, height, width = self._parents
             flat = (cell.level * height + cell.y) * width + cell.x
             path = [cell]

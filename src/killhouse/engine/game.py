@@ -54,12 +54,13 @@ class Game:
 
     def apply(self, action: Action) -> list[Event]:
         """Validate and resolve ``action``; on ``IllegalActionError`` nothing has changed."""
-        waiting = [d.side for d in self.pending()]
-        if action.side not in waiting:
-            who = ", ".join(waiting) if waiting else "nobody (the game is over)"
-            raise IllegalActionError(
-                f"side {action.side!r} is not to decide now; waiting for {who}"
-            )
+        if not self.ruleset.checks_turn:
+            waiting = [d.side for d in self.pending()]
+            if action.side not in waiting:
+                who = ", ".join(waiting) if waiting else "nobody (the game is over)"
+                raise IllegalActionError(
+                    f"side {action.side!r} is not to decide now; waiting for {who}"
+                )
         start = len(self.log)
         rng_state = self.rng.state
         try:

@@ -225,6 +225,10 @@ class Ruleset(ABC, Generic[S]):
     info: ClassVar[GameInfo | None] = None
     #: per-cell layers the map legend may set (elevation, terrain kind, edge flags …)
     layers: ClassVar[Mapping[str, LayerSpec]] = {}
+    #: whether ``apply`` itself refuses a side that is not pending, first and with the engine's
+    #: message ("side 'x' is not to decide now; waiting for …"): the engine then skips its own
+    #: check, which would ask ``pending`` a second time for every action
+    checks_turn: ClassVar[bool] = False
 
     # -- scenarios -------------------------------------------------------------------
     @abstractmethod

@@ -301,20 +301,21 @@ class Flow(Generic[S]):
         return Legal(groups)
 
     def validate(self, state: S, action: Action) -> Move[S]:
-        """The move ``action`` makes, once it is known to be well formed and legal now."""
-        if self.over(state):
-            raise IllegalActionError("the game is over")
+        """The move ``action`` makes, once it is known to be well formed and legal now.
+
+        First whether its side is to decide (the engine leaves this check to the kit, so the
+        message is the engine's), then whether it is well formed, then whether it is legal."""
+        waiting = [d.side for d in self.pending(state)]  # nobody once the game is over
+        if action.side not in waiting:
+            who = ", ".join(waiting) if waiting else "nobody (the game is over)"
+            raise IllegalActionError(
+                f"side {action.side!r} is not to decide now; waiting for {who}"
+            )
         move = self.moves.get(action.kind)
         if move is None:
             known = ", ".join(sorted(self.moves))
             raise MalformedActionError(f"no action {action.kind!r} (actions: {known})")
         check_args(action.kind, move.args, dict(action.args))
-        waiting = [d.side for d in self.pending(state)]
-        if action.side not in waiting:
-            who = ", ".join(waiting) or "nobody"
-            raise IllegalActionError(
-                f"side {action.side!r} is not to decide now; waiting for {who}"
-            )
         active = self.active_moves(state)
         if action.kind not in active:
             raise IllegalActionError(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
@@ -21,6 +21,8 @@ class FlowRuleset(Ruleset[S], Generic[S]):
     """
 
     flow: Flow[S]
+    #: ``Flow.validate`` refuses a side that is not to decide, with the engine's message
+    checks_turn: ClassVar[bool] = True
 
     def pending(self, state: S) -> tuple[Decision, ...]:
         return self.flow.pending(state)
