@@ -19,7 +19,7 @@ def test_a_delayed_spectator_link_from_the_start_page(page: Page, server: Server
     box.locator("input.delayed-turns").fill("3")
     box.locator("button.open").click()
     link = page.locator('a.delayed-link[data-side="t"]')
-    expect(link).to_be_visible()
+    expect(link).to_be_visible(timeout=TIMEOUT)  # opening a game is slow on a loaded machine
     page.goto(str(link.get_attribute("href")))
     page.wait_for_selector("svg.board")
     expect(page.locator("#seatname")).to_contain_text("3 turns behind", timeout=TIMEOUT)

@@ -1,5 +1,5 @@
 """The kit's narration context for squares: level names for the game being narrated, and the
-ways rulesets write a square (cqb's and commando's transcripts keep their text)."""
+ways rulesets write a square (commando now writes them as cqb does, ruling W-16)."""
 
 from __future__ import annotations
 
@@ -52,6 +52,6 @@ def test_cqb_and_commando_narrate_squares_through_the_kit() -> None:
         "a1 throws a stun grenade at (5,6 level 1): TN 8, 7H: on target."
     )
     step = Event(2, "step", {"figure": "bird", "to": [0, 3, 12]})
-    assert commando_narrate(step) == "bird steps to [0, 3, 12]"
+    assert commando_narrate(step) == "bird steps to (3,12)"  # ruling W-16: as cqb writes squares
     door = Event(3, "door", {"figure": "frost", "open": True, "at": [0, 7, 2]})
-    assert commando_narrate(door) == "frost opens the door at [0, 7, 2]"
+    assert commando_narrate(door) == "frost opens the door at (7,2)"

@@ -1,4 +1,5 @@
-"""Fixtures of the server tests: a SQLite store in a temporary folder."""
+"""Fixtures of the server tests: a SQLite store in a temporary folder; test-client sockets
+whose receive fails clearly after a timeout instead of waiting for ever."""
 
 from __future__ import annotations
 
@@ -9,6 +10,34 @@ from typing import Any
 import pytest
 
 from killhouse.server.store import SqliteStore
+
+#: how long a test-client socket waits for the server's next message (seconds)
+RECEIVE_TIMEOUT = 60.0
+
+
+@pytest.fixture(autouse=True)
+def socket_receive_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Starlette's test client runs each socket on an event loop of its own, and its
+    ``receive`` waits without end: a message that never comes (a broadcast lost between two
+    sockets' loops, or a push the server never sends) hung the run instead of failing. Here it
+    fails after ``RECEIVE_TIMEOUT`` seconds with a message that says so."""
+    import anyio
+    from starlette.testclient import WebSocketTestSession
+
+    def receive(self: WebSocketTestSession) -> Any:
+        async def within() -> Any:
+            with anyio.fail_after(RECEIVE_TIMEOUT):
+                return await self._send_rx.receive()
+
+        try:
+            return self.portal.call(within)
+        except TimeoutError:
+            raise AssertionError(
+                f"no message from the server within {RECEIVE_TIMEOUT:g} s (a push that never "
+                "came: lost between the test client's event loops, or never sent)"
+            ) from None
+
+    monkeypatch.setattr(WebSocketTestSession, "receive", receive)
 
 
 @pytest.fixture

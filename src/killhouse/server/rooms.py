@@ -89,6 +89,9 @@ class Room:
     turn0: int = 0
     #: turns behind -> a game replayed to that delayed spectator's cut (it only grows)
     _delayed: dict[int, Game] = field(default_factory=dict)
+    #: side -> the highest sequence number it has been answered under (read from the store
+    #: once): a higher one is new, so the request path needs no read of the answers
+    _seqs: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.rebuild()
@@ -228,26 +231,26 @@ class Room:
         The answer to a sequence number already seen is the stored first answer.
         """
         with self.lock:
-            prior = self.store.answer(self.id, side, seq)
-            if prior is not None:
-                return {**prior, "resent": True}, False
-            self.catch_up()
+            # a number above the side's highest is new: no read on the request path (another
+            # process may answer the side when the store is shared, so then always ask it)
+            if self.store.shared or seq <= self._last_seq(side):
+                prior = self.store.answer(self.id, side, seq)
+                if prior is not None:
+                    return {**prior, "resent": True}, False
+            if self.store.shared:
+                self.catch_up()  # what another server process stored first
             try:
                 action = self._action(side, data)
                 self.game.apply(action)
                 self._note_turns()
             except ApiError as exc:
-                answer = exc.to_json(seq)
-                self.store.remember_answer(self.id, side, seq, answer)
-                return answer, False
+                return self._refused(side, seq, exc.to_json(seq)), False
             except MalformedActionError as exc:
                 answer = ApiError("malformed-action", str(exc)).to_json(seq)
-                self.store.remember_answer(self.id, side, seq, answer)
-                return answer, False
+                return self._refused(side, seq, answer), False
             except IllegalActionError as exc:
                 answer = ApiError("illegal-action", str(exc)).to_json(seq)
-                self.store.remember_answer(self.id, side, seq, answer)
-                return answer, False
+                return self._refused(side, seq, answer), False
             # numbers the side may know: its own event count and its own action number,
             # never the game's totals (they count what the other sides did unseen)
             answer = {
@@ -263,7 +266,19 @@ class Room:
                 self._commit(writes)
             except StoreError as exc:
                 return ApiError("conflict", str(exc)).to_json(seq), True
+            self._seqs[side] = max(self._seqs.get(side, 0), seq)
             return answer, True
+
+    def _last_seq(self, side: str) -> int:
+        if side not in self._seqs:
+            self._seqs[side] = self.store.last_seq(self.id, side)
+        return self._seqs[side]
+
+    def _refused(self, side: str, seq: int, answer: dict[str, Any]) -> dict[str, Any]:
+        """Keep a refusal under its number (W-5) and return it."""
+        self.store.remember_answer(self.id, side, seq, answer)
+        self._seqs[side] = max(self._last_seq(side), seq)
+        return answer
 
     def play_ai(self) -> bool:
         """Let the AI sides answer a committed human action, and commit what they did (ruling

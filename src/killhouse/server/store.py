@@ -96,6 +96,10 @@ class Write:
 class Store(ABC):
     """The storage interface the game server uses; both back ends run the same SQL."""
 
+    #: whether other server processes may write to the same database (PostgreSQL): then a
+    #: room reads what they stored before applying an action; SQLite serves one process
+    shared = False
+
     placeholder = "?"
 
     @abstractmethod
@@ -298,6 +302,14 @@ class SqliteStore(Store):
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.execute("PRAGMA busy_timeout=10000")
         self._init_schema()
+        # reads go through a connection of their own (WAL: readers never wait for the
+        # writer), so a seat's read never queues behind another game's commit and its fsync
+        self._reader: sqlite3.Connection | None = None
+        self._read_lock = threading.Lock()
+        if self.path != ":memory:":
+            self._reader = sqlite3.connect(self.path, isolation_level=None,
+                                           check_same_thread=False)
+            self._reader.execute("PRAGMA busy_timeout=10000")
         #: appends waiting for the writer, and the condition they wait on
         self._queue: list[_Pending] = []
         self._turn = threading.Condition()
@@ -379,9 +391,11 @@ class SqliteStore(Store):
 
     @contextmanager
     def _read(self) -> Iterator[Any]:
-        # one SELECT is its own read transaction in WAL mode: no write lock, no commit
-        with self._lock:
-            cur = self._db.cursor()
+        # one SELECT is its own read transaction in WAL mode: no write lock, no commit; on
+        # the reader's own connection it sees every committed transaction and waits for none
+        lock, db = (self._read_lock, self._reader) if self._reader else (self._lock, self._db)
+        with lock:
+            cur = db.cursor()
             try:
                 yield cur
             finally:
@@ -399,12 +413,16 @@ class SqliteStore(Store):
         self._writer.join()
         with self._lock:
             self._db.close()
+        if self._reader is not None:
+            with self._read_lock:
+                self._reader.close()
 
 
 class PostgresStore(Store):
     """PostgreSQL through psycopg 3; the same schema, for several server processes."""
 
     placeholder = "%s"
+    shared = True
 
     def __init__(self, url: str) -> None:
         import psycopg

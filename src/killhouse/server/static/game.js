@@ -332,3 +332,6 @@ function renderEnd(seat) {
 document.addEventListener("keydown", (e) => { if (e.key === "Escape") { hideMenu(); ui.selected = null; ui.form = null; render(); } });
 if (!tokens.length) $("status").textContent = "This link has no seat token.";
 for (const s of seats) s.connect();
+// another link of the same game pasted into this tab changes only the fragment (the token),
+// which loads no page: load it, or the old seat would stay on screen
+window.addEventListener("hashchange", () => location.reload());

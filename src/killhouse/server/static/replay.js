@@ -13,8 +13,14 @@ async function post(url, body) {
   return r.json();
 }
 
+let asked = 0;
 async function load(step, turn) {
+  // the step asked for counts at once, so a second click on "step forward" before the first
+  // answer came goes one further; only the answer to the last request is shown
+  if (typeof step === "number") ui.step = step;
+  const mine = ++asked;
   const data = await post(`/api/games/${gameId}/replay`, { token, step: step ?? undefined, turn: turn ?? undefined, perspective: ui.perspective });
+  if (mine !== asked) return;
   if (data.error) { $("error").textContent = `${data.error.code}: ${data.error.message}`; return; }
   $("error").textContent = "";
   ui.data = data; ui.step = data.step; ui.steps = data.steps;
@@ -68,3 +74,5 @@ async function main() {
 }
 
 main();
+// another token for this replay (a side's instead of the umpire's): a fragment change loads no page
+window.addEventListener("hashchange", () => location.reload());

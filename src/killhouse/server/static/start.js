@@ -61,25 +61,7 @@ function showCreated(res) {
 }
 
 async function main() {
-  const data = await (await fetch("/api/scenarios")).json();
-  const root = document.getElementById("rulesets");
-  root.replaceChildren();
-  for (const rs of data.rulesets) {
-    root.append(h("h3", {}, `${rs.title} (${rs.id})`));
-    for (const scn of rs.scenarios) {
-      const key = scn.file.replace(/[^a-z0-9]/gi, "-");
-      const form = seatForm(scn.sides, key);
-      const open = h("button", { class: "open", "data-scenario": scn.file }, "Open game");
-      open.onclick = async () => {
-        const { seats, seed, delayed } = readSeats(form);
-        showCreated(await post("/api/games", { scenario: scn.file, seats, seed, delayed }));
-      };
-      root.append(h("div", { class: "scenario", "data-file": scn.file },
-        miniMap(scn.board, 0, 4),
-        h("div", {}, h("h3", {}, scn.name), h("p", {}, scn.description),
-          h("p", {}, `sides: ${scn.sides.map((s) => s.name || s.id).join(" v ")}`), form, open)));
-    }
-  }
+  // the uploads work at once; the listing of the shipped scenarios may take a while
   document.getElementById("log-upload").onchange = async (ev) => {
     const file = ev.target.files[0];
     if (!file) return;
@@ -113,6 +95,25 @@ async function main() {
     };
     out.append(h("p", {}, `ok: ${res.name} (${res.ruleset})`), form, open);
   };
+  const data = await (await fetch("/api/scenarios")).json();
+  const root = document.getElementById("rulesets");
+  root.replaceChildren();
+  for (const rs of data.rulesets) {
+    root.append(h("h3", {}, `${rs.title} (${rs.id})`));
+    for (const scn of rs.scenarios) {
+      const key = scn.file.replace(/[^a-z0-9]/gi, "-");
+      const form = seatForm(scn.sides, key);
+      const open = h("button", { class: "open", "data-scenario": scn.file }, "Open game");
+      open.onclick = async () => {
+        const { seats, seed, delayed } = readSeats(form);
+        showCreated(await post("/api/games", { scenario: scn.file, seats, seed, delayed }));
+      };
+      root.append(h("div", { class: "scenario", "data-file": scn.file },
+        miniMap(scn.board, 0, 4),
+        h("div", {}, h("h3", {}, scn.name), h("p", {}, scn.description),
+          h("p", {}, `sides: ${scn.sides.map((s) => s.name || s.id).join(" v ")}`), form, open)));
+    }
+  }
 }
 
 main();
