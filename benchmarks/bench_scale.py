@@ -97,16 +97,33 @@ def _nearest_free(scenario: Scenario, start: Cell, taken: set[Cell]) -> Cell:
     raise ValueError(f"no free square near {start}")
 
 
-def more_area(data: dict[str, Any], k: int) -> dict[str, Any]:
-    """``data`` with its map drawn k times: side by side for 2, a 2×2 block for 4."""
+def more_area(data: dict[str, Any], k: int, scenario: Scenario) -> dict[str, Any]:
+    """``data`` with its map drawn k times: side by side for 2, a 2×2 block for 4. Each copy
+    keeps its own stairs: every stair pair of ``scenario`` is listed for every copy."""
     across, down = {1: (1, 1), 2: (2, 1), 4: (2, 2)}[k]
     levels = {}
+    sizes = {}
     for name, drawing in data["map"]["levels"].items():
         rows = str(drawing).rstrip("\n").split("\n")
         width = max(len(r) for r in rows)
+        sizes[name] = (width, len(rows))
         rows = [r.ljust(width) * across for r in rows]
         levels[name] = "\n".join(rows * down) + "\n"
-    return dict(data, map=dict(data["map"], levels=levels))
+    out = dict(data["map"], levels=levels)
+    names = [lv.name for lv in scenario.board.levels]
+    pairs = {tuple(sorted((a, b))) for a, b in scenario.board.stairs.items() if a != b}
+    if k > 1 and pairs:
+        def at(cell: Cell, i: int, j: int) -> str:
+            width, height = sizes[names[cell.level]]
+            return f"{names[cell.level]}:{cell.x + i * width},{cell.y + j * height}"
+
+        out["stairs"] = [
+            {"from": at(a, i, j), "to": at(b, i, j)}
+            for i in range(across)
+            for j in range(down)
+            for a, b in sorted(pairs)
+        ]
+    return dict(data, map=out)
 
 
 def cpu_per_game(scenario: Scenario, games: int) -> tuple[float, float]:
@@ -138,13 +155,16 @@ def curve(path: Path, games: int, turns: int) -> None:
         # copies nearest their originals may spill out of a start zone
         data["options"] = {**(data.get("options") or {}), "free_deployment": True}
     base = load_scenario(path)
+    cpu_per_game(base, 1)  # warm up: the compiled kernels this ruleset uses load at first use
     print(f"{path.parent.name}/{path.name}: {games} games of {turns} turns per size (CPU time)")
     print(f"{'grows':<8} {'k':>2} {'figures':>7} {'cells':>7} {'s/game':>8} {'ms/decision':>11} "
           f"{'exponent':>8}")
     for label in ("figures", "area"):
         previous: tuple[int, float] | None = None
         for k in (1, 2, 4):
-            variant = more_figures(data, base, k) if label == "figures" else more_area(data, k)
+            variant = (
+                more_figures(data, base, k) if label == "figures" else more_area(data, k, base)
+            )
             scenario = loads_scenario(_text(variant), f"{path.name} {label} x{k}")
             cells = sum(lv.width * lv.height for lv in scenario.board.levels)
             size = len(scenario.figures) if label == "figures" else cells

@@ -70,15 +70,19 @@ def legal(state: ExecuteState, side: str) -> list[Action]:
     return list(out)
 
 
-def legal_set(state: ExecuteState, side: str, kind: str | None = None) -> frozenset[Action]:
-    """``legal(state, side)`` as a set, for checking one action against thousands of moves,
-    or only its actions of ``kind`` (an action of another kind is in neither; cached until
-    the state changes)."""
-    key = ("legal-set", side, kind)
-    found: frozenset[Action] | None = state.cache.get(key)
+def legal_args(state: ExecuteState, side: str, kind: str) -> frozenset[tuple[Any, ...]]:
+    """The arguments of ``side``'s legal actions of ``kind`` (cached until the state changes).
+
+    Every action of ``legal(state, side)`` is ``side``'s, so an action of that side and kind
+    is legal exactly when its arguments are here (actions are equal by side, kind and
+    arguments); a set of argument tuples is made far faster than a set of actions, whose
+    hash is computed in Python each time, and a movement phase lists thousands of moves.
+    """
+    key = ("legal-args", side, kind)
+    found: frozenset[tuple[Any, ...]] | None = state.cache.get(key)
     if found is None:
         found = state.cache[key] = frozenset(
-            legal(state, side) if kind is None else legal_by_kind(state, side).get(kind, ())
+            [a.args for a in legal_by_kind(state, side).get(kind, ())]
         )
     return found
 

@@ -13,7 +13,7 @@ from killhouse.core.geometry import chebyshev
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.execute import combat, movement, tasks, turns, victory
-from killhouse.rulesets.execute.actions import MAX_NOTES, MAX_TEXT, legal, legal_set
+from killhouse.rulesets.execute.actions import MAX_NOTES, MAX_TEXT, legal, legal_args
 from killhouse.rulesets.execute.build import (
     MAX_NAME,
     custom_agent,
@@ -96,7 +96,8 @@ def check_text(state: ExecuteState, action: Action) -> None:
 def check_listed(state: ExecuteState, action: Action) -> None:
     """For moves whose every legal choice is listed: the action (optional arguments filled
     in) must be one of them."""
-    if with_defaults(state, action) not in legal_set(state, action.side, action.kind):
+    full = with_defaults(state, action)
+    if full.args not in legal_args(state, full.side, full.kind):
         raise IllegalActionError(why_not(state, action))
 
 
