@@ -355,7 +355,6 @@ class FirewallBot(BaselineBot):
         """P(S or CS) of a move from what the side knows (§6: its Gutz, the map's clutter on
         the straight route less Acrobatics, its leader within 8 cm, −2 carrying a helpless
         figure, F-54); a failure ends the figure's Turn and counts to the 1/3 rule."""
-        from killhouse.rulesets.firewall.gutz import classify
         here, to = cell_of(fig.get("at")), cell_of(action.hint.get("to"))
         if here is None or to is None:
             return 1.0
@@ -374,8 +373,10 @@ class FirewallBot(BaselineBot):
         if at is not None and _d2(at, here) <= 17:
             mod += 1
         gutz = int(fig.get("gutz", 7))
+        # §2.2: a double is CS when its total is at most the Gutz (modifiers do not count),
+        # else CF; any other throw succeeds when its total is at most Gutz + modifier
         wins = sum(1 for a in range(1, 7) for b in range(1, 7)
-                   if classify(gutz, mod, a, b) in ("S", "CS"))
+                   if (a + b <= gutz if a == b else a + b <= gutz + mod))
         return wins / 36
 
     def move_value(self, view: dict[str, Any], action: Action, field: DistanceField | None,
