@@ -194,7 +194,7 @@ def test_boards_draw_vehicle_footprints_in_their_sides_lower_case_letter() -> No
     view lists."""
     from tests.server.test_replay import _played
 
-    game = _played("firewall/escape_from_ash_end.yaml", 3, 150)
+    game = _played("firewall/escape_from_ash_end.yaml", 3, 40)
     scenario = game.scenario
     apc = game.state.vehicles["apc"]
     assert apc.on_table and apc.status == "active"

@@ -64,7 +64,7 @@ def test_firewall_vehicles_are_drawn_on_the_board(
     by its squares; a side sees an enemy vehicle only while it is in its view."""
     from tests.server.test_replay import _log_text, _played
 
-    played = _played("firewall/escape_from_ash_end.yaml", 3, 150)
+    played = _played("firewall/escape_from_ash_end.yaml", 3, 40)
     apc = played.state.vehicles["apc"]
     assert apc.on_table
     log = tmp_path / "ash.jsonl"

@@ -90,6 +90,19 @@ class FirewallBot(BaselineBot):
         # extract: where the scenario puts the Mayor (public), the fallback goal
         self.mayor = str(self.objectives.get("target", ""))
         self.mayor_start = next((f.at for f in scenario.figures if f.id == self.mayor), None)
+        self.mayor_seen: Cell | None = None
+        if self.role == "extract":
+            # Ash End's ruins are Clutter 4-5: a route through them costs failed moves, so
+            # the distance fields walk round by the streets where they can
+            self._enter_cost = [self._cluttered_cost(i) for i in range(len(self.board.levels))]
+            self._fields.clear()
+
+    def _cluttered_cost(self, level: int) -> Any:
+        cost = self._walk_cost(level)
+        clutter = self.board.levels[level].clutter
+        cost[(cost > 0) & (clutter >= 3)] = 3
+        cost[(cost > 0) & (clutter >= 4)] = 6
+        return cost
 
     def _edge_cells(self, edge: str | None) -> list[Cell]:
         level = self.board.levels[0]
@@ -138,8 +151,10 @@ class FirewallBot(BaselineBot):
             return goals or enemies
         if role == "extract":
             if fig.get("carrying") == self.mayor:
-                car = self._own_car(view)
-                return [car] if car is not None else self.edges
+                beside = self._beside_own_car(view, fig)
+                return beside or self.home or self.edges
+            if self._mayor_carried_by_friend(view):
+                return enemies or []  # cover the carrier: go for what threatens him
             where = self._mayor_at(view)
             return [where] if where is not None else enemies
         if role == "assault":
@@ -151,18 +166,47 @@ class FirewallBot(BaselineBot):
 
     # -- extract (vehicles) ------------------------------------------------------------
     def _mayor_at(self, view: dict[str, Any]) -> Cell | None:
+        """Where the Mayor is, or was last seen by this side; once the side stands where it
+        last saw him and he is gone, the nearest enemy it sees (he went with them)."""
         for f in [*view.get("figures", []), *view.get("seen", [])]:
             if f.get("id") == self.mayor and f.get("at"):
-                return cell_of(f["at"])
-        return self.mayor_start
+                self.mayor_seen = cell_of(f["at"])
+                return self.mayor_seen
+        last = self.mayor_seen or self.mayor_start
+        if last is not None and self._looked_at(view, last):
+            enemies = [c for c in (cell_of(s.get("at")) for s in self._enemies(view)) if c]
+            cars = [c for v in view.get("vehicles", []) if v.get("side") != self.side
+                    and v.get("status") == "active" and (c := cell_of(v.get("at")))]
+            near = enemies or cars
+            if near:
+                return min(near, key=lambda c: _d2(c, last))
+        return last
 
-    def _own_car(self, view: dict[str, Any]) -> Cell | None:
-        """A square beside the side's running vehicle (where a carrier gets in)."""
+    def _looked_at(self, view: dict[str, Any], cell: Cell) -> bool:
+        """Whether a figure of the side stands within 3 squares of ``cell``."""
+        return any(at is not None and _d2(at, cell) <= 9
+                   for at in (cell_of(f.get("at")) for f in view.get("figures", [])
+                              if f.get("status") == "active"))
+
+    def _mayor_carried_by_friend(self, view: dict[str, Any]) -> bool:
+        return any(f.get("carrying") == self.mayor for f in view.get("figures", []))
+
+    def _beside_own_car(self, view: dict[str, Any], fig: dict[str, Any]) -> list[Cell]:
+        """Free squares touching the side's running vehicle, where a carrier gets in."""
         for v in view.get("vehicles", []):
-            if v.get("side") == self.side and v.get("status") == "active" and v.get("at"):
-                sq = v.get("squares") or []
-                return cell_of([v["at"][0], *sq[len(sq) // 2]]) if sq else cell_of(v["at"])
-        return None
+            if v.get("side") != self.side or v.get("status") != "active" or not v.get("at"):
+                continue
+            level = int(v["at"][0])
+            foot = {(int(x), int(y)) for x, y in v.get("squares") or []}
+            taken = {(c.x, c.y) for f in view.get("figures", [])
+                     if f.get("id") != fig.get("id") and (c := cell_of(f.get("at")))}
+            ring = {(x + dx, y + dy) for x, y in foot for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+            out = [Cell(level, x, y) for x, y in sorted(ring - foot - taken)
+                   if self.board.in_bounds(Cell(level, x, y))
+                   and self.board.passable(Cell(level, x, y))]
+            if out:
+                return out
+        return []
 
     def _mayor_aboard(self, view: dict[str, Any], vid: str) -> bool:
         return any(v.get("id") == vid and self.mayor in (v.get("passengers") or [])
@@ -189,10 +233,12 @@ class FirewallBot(BaselineBot):
         if hint.get("role") == "exit":
             return -100.0
         mayor = self._mayor_at(view)
-        if mayor is None or not car.get("passengers"):
+        carried = self._mayor_carried_by_friend(view)
+        if mayor is None or not (car.get("passengers") or carried):
             return 1.0  # empty: wait for the carrier where it stands
-        if _d2(here, mayor) <= 100:
-            return 1.0  # close enough: stand still so they can get out
+        # close enough: stand still so they can get out, or beside a friend carrying him
+        if _d2(here, mayor) <= (16 if carried else 100):
+            return 1.0
         before, after = _d2(here, mayor), _d2(to, mayor)
         return 20.0 + (before ** 0.5 - after ** 0.5) if after < before else 2.0
 
@@ -204,6 +250,8 @@ class FirewallBot(BaselineBot):
             return 4000.0 if fig.get("carrying") == self.mayor else -10.0
         mayor = self._mayor_at(view)
         to = cell_of(action.hint.get("to"))
+        if self._mayor_carried_by_friend(view):
+            return -10.0  # stay aboard: the vehicle drives to the carrier
         if mayor is not None and to is not None and _d2(to, mayor) <= 144:
             return 2000.0 - math.sqrt(_d2(to, mayor))
         return -10.0  # stay aboard until the vehicle stands near the Mayor
@@ -399,8 +447,47 @@ class FirewallBot(BaselineBot):
             return -1.0
         return 800.0 + 100.0 * single + 5.0
 
+    def move_chance(self, view: dict[str, Any], action: Action, fig: dict[str, Any]) -> float:
+        """P(S or CS) of a move from what the side knows (§6: its Gutz, the map's clutter on
+        the straight route less Acrobatics, its leader within 8 cm, −2 carrying a helpless
+        figure, F-54); a failure ends the figure's Turn and counts to the 1/3 rule."""
+        here, to = cell_of(fig.get("at")), cell_of(action.hint.get("to"))
+        if here is None or to is None:
+            return 1.0
+        n = max(abs(to.x - here.x), abs(to.y - here.y), 1)
+        cells = [Cell(here.level, here.x + round((to.x - here.x) * i / n),
+                      here.y + round((to.y - here.y) * i / n)) for i in range(n + 1)]
+        clutter = max((self.board.clutter(c) for c in cells if self.board.in_bounds(c)),
+                      default=0)
+        mod = -max(0, clutter - int((fig.get("skills") or {}).get("acrobatics", 0)))
+        if fig.get("carrying") or action.get("carry"):
+            mod -= 2
+        leader = next((f for f in view.get("figures", []) if f.get("leader")
+                       and f.get("status") == "active" and f.get("team") == fig.get("team")
+                       and f.get("id") != fig.get("id")), None)
+        at = cell_of(leader.get("at")) if leader else None
+        if at is not None and _d2(at, here) <= 17:
+            mod += 1
+        gutz = int(fig.get("gutz", 7))
+        # §2.2: a double is CS when its total is at most the Gutz (modifiers do not count),
+        # else CF; any other throw succeeds when its total is at most Gutz + modifier
+        wins = sum(1 for a in range(1, 7) for b in range(1, 7)
+                   if (a + b <= gutz if a == b else a + b <= gutz + mod))
+        return wins / 36
+
     def move_value(self, view: dict[str, Any], action: Action, field: DistanceField | None,
                    fig: dict[str, Any], enemies: list[dict[str, Any]]) -> float:
+        if self.role == "extract" and not fig.get("suppressed"):
+            # a likely move first: a failure stops the figure and counts to the 1/3 rule
+            # (still above ending the activation, 5, so an unlikely useful move is tried last)
+            value = self._move_value(view, action, field, fig, enemies)
+            if value <= 6.0:
+                return value
+            return 6.0 + (value - 6.0) * self.move_chance(view, action, fig)
+        return self._move_value(view, action, field, fig, enemies)
+
+    def _move_value(self, view: dict[str, Any], action: Action, field: DistanceField | None,
+                    fig: dict[str, Any], enemies: list[dict[str, Any]]) -> float:
         hint = action.hint
         if hint.get("role") == "exit":
             carrying = action.get("carry") or fig.get("carrying")
