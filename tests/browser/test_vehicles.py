@@ -14,7 +14,7 @@ from tests.browser.test_play import TIMEOUT, acted, seat_state, wait_ready
 from tests.live import ServerProcess
 
 ASH_END = "firewall/escape_from_ash_end.yaml"
-SEED = 6  # the UAV comes on and has a target in sight of its mount in Turn 6
+SEED = 2  # the UAV comes on, drives and then has a target in sight of its mount in Turn 5
 
 
 def open_seeded(page: Page, server: ServerProcess) -> str:

@@ -228,6 +228,22 @@ export function drawBoard(board, opts) {
   for (const f of view.remembered || []) drawFig(f, "remembered", `t${f.turn ?? "?"}`);
   for (const f of view.seen || []) drawFig(f, "seen");
   for (const f of view.figures || []) drawFig(f, opts.umpire ? "true" : "own");
+  // commando hostages (rulings C-170, C-171): the ones the side sees now, and where it last saw
+  // the others (dimmed, with the turn); rescued ones have left the map
+  for (const h of view.hostages || []) {
+    if (h.status === "rescued") continue;
+    const f = { ...h, kind: "hostage" };
+    if (h.seen === false) drawFig(f, "remembered hostage", `t${h.turn ?? "?"}`);
+    else drawFig(f, opts.umpire ? "true hostage" : "seen hostage");
+  }
+  // weapons lying where the side sees (ruling C-179): a marker with the kinds in its title
+  for (const w of view.weapons || []) {
+    if (!isCell(w.at) || w.at[0] !== level) continue;
+    const g = el("g", { class: "weapons", "pointer-events": "none" });
+    g.append(el("text", { x: w.at[1] * S + 3, y: w.at[2] * S + S - 3, class: "tiny" }, "⚒"));
+    g.append(el("title", {}, `weapons on the ground: ${(w.weapons || []).join(", ")}`));
+    figs.append(g);
+  }
   svg.append(figs);
   return svg;
 }

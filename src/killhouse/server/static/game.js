@@ -193,7 +193,7 @@ function legalOf(seat) {
 function renderBoard(seat) {
   const st = seat.state;
   const legal = legalOf(seat);
-  const view = st.role === "umpire" ? { figures: st.view.figures || [], vehicles: st.view.vehicles || [] } : (st.view || {});
+  const view = st.role === "umpire" ? { figures: st.view.figures || [], vehicles: st.view.vehicles || [], hostages: st.view.hostages || [] } : (st.view || {});
   const schema = ui.form && ui.schemas[ui.form.kind];
   let targets = new Map();
   if (schema) {

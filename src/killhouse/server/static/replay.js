@@ -37,7 +37,7 @@ function render() {
   levels.replaceChildren(h("span", {}, "level: "), ...ui.board.levels.map((lv, i) =>
     h("button", { class: i === ui.level ? "on" : "", onclick: () => { ui.level = i; render(); } }, lv.name)));
   const umpire = ui.perspective === "umpire";
-  const view = umpire ? { figures: d.view.figures || [], vehicles: d.view.vehicles || [] } : d.view;
+  const view = umpire ? { figures: d.view.figures || [], vehicles: d.view.vehicles || [], hostages: d.view.hostages || [] } : d.view;
   $("boardwrap").replaceChildren(drawBoard(ui.board, {
     view, fog: d.fog || null, level: ui.level, sides: ui.scenario.sides.map((s) => s.id), umpire,
   }));
