@@ -54,6 +54,14 @@ if TYPE_CHECKING:
 
 #: ruling F-48: embarking ends within 2 cm of the vehicle
 EMBARK_CM = 2
+
+
+def _refuse(problem: str | None) -> None:
+    """Every vehicle order's check: the rules' reason, if any, refuses the action."""
+    if problem is not None:
+        raise IllegalActionError(problem)
+
+
 DIRECTIONS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
 HEADING = {(0, -1): "n", (1, 0): "e", (0, 1): "s", (-1, 0): "w"}
 
@@ -144,9 +152,7 @@ def check_drive(state: FirewallState, action: Action) -> None:
     if any(int(c[0]) != v.level for c in action.get("path") or ()):
         # ruling F-173: no ramps on the grid; a vehicle stays on the level it stands on
         raise IllegalActionError(f"{v.id} drives on its own level only (F-173)")
-    problem = drive_problem(state, _drive(action))
-    if problem is not None:
-        raise IllegalActionError(problem)
+    _refuse(drive_problem(state, _drive(action)))
 
 
 def drive(state: FirewallState, action: Action, chance: Chance, log: EventLog) -> None:
@@ -208,9 +214,7 @@ def vfire_options(state: FirewallState, side: str) -> Iterable[Action]:
 
 def check_vfire(state: FirewallState, action: Action) -> None:
     _own_vehicle(state, action)
-    problem = vfire_problem(state, _vfire(action))
-    if problem is not None:
-        raise IllegalActionError(problem)
+    _refuse(vfire_problem(state, _vfire(action)))
 
 
 def vfire(state: FirewallState, action: Action, chance: Chance, log: EventLog) -> None:
@@ -261,9 +265,7 @@ def at_vehicle_options(state: FirewallState, side: str) -> Iterable[Action]:
 def check_at_vehicle(state: FirewallState, action: Action) -> None:
     from killhouse.rulesets.firewall.state import combat_figure
     combat_figure(state, action)
-    problem = at_vehicle_problem(state, _at(action))
-    if problem is not None:
-        raise IllegalActionError(problem)
+    _refuse(at_vehicle_problem(state, _at(action)))
 
 
 def at_vehicle(state: FirewallState, action: Action, chance: Chance, log: EventLog) -> None:
@@ -325,9 +327,7 @@ def embark_options(state: FirewallState, side: str) -> Iterable[Action]:
 def check_embark(state: FirewallState, action: Action) -> None:
     from killhouse.rulesets.firewall.state import mine
     f = mine(state, action)
-    problem = embark_problem(state, f, str(action.get("vehicle")))
-    if problem is not None:
-        raise IllegalActionError(problem)
+    _refuse(embark_problem(state, f, str(action.get("vehicle"))))
 
 
 def embark(state: FirewallState, action: Action, chance: Chance, log: EventLog) -> None:
@@ -398,9 +398,7 @@ def check_disembark(state: FirewallState, action: Action) -> None:
     if f.carried_by is not None:
         raise IllegalActionError(f"{fid} is carried: it gets out with its carrier")
     v = state.vehicles[f.aboard or ""]
-    problem = _transfer_problem(v)
-    if problem is not None:
-        raise IllegalActionError(problem)
+    _refuse(_transfer_problem(v))
     to = action.get("to")
     if int(to[0]) != v.level or (int(to[1]), int(to[2])) not in exits_of(state, v):
         raise IllegalActionError("a passenger gets out onto a free square beside the "
@@ -453,9 +451,7 @@ def ride_options(state: FirewallState, side: str) -> Iterable[Action]:
 def check_ride(state: FirewallState, action: Action) -> None:
     from killhouse.rulesets.firewall.state import mine
     f = mine(state, action)
-    problem = mount_problem(f, bool(action.get("on")))
-    if problem is not None:
-        raise IllegalActionError(problem)
+    _refuse(mount_problem(f, bool(action.get("on"))))
 
 
 def ride(state: FirewallState, action: Action, chance: Chance, log: EventLog) -> None:
@@ -577,9 +573,7 @@ def check_passenger_fire(state: FirewallState, action: Action) -> None:
         raise IllegalActionError("smoke and gas grenades are not thrown out of a vehicle "
                                  "(F-171)")
     with _at_window(state, f, target):
-        problem = shot_problem(state.board, state.figures, _passenger_shot(action))
-    if problem is not None:
-        raise IllegalActionError(problem)
+        _refuse(shot_problem(state.board, state.figures, _passenger_shot(action)))
 
 
 def passenger_fire(state: FirewallState, action: Action, chance: Chance, log: EventLog) -> None:
@@ -639,9 +633,7 @@ def assault_options(state: FirewallState, side: str) -> Iterable[Action]:
 def check_assault(state: FirewallState, action: Action) -> None:
     from killhouse.rulesets.firewall.state import combat_figure
     combat_figure(state, action)
-    problem = assault_problem(state, _assault(action))
-    if problem is not None:
-        raise IllegalActionError(problem)
+    _refuse(assault_problem(state, _assault(action)))
 
 
 def assault(state: FirewallState, action: Action, chance: Chance, log: EventLog) -> None:
