@@ -8,7 +8,16 @@ from typing import TYPE_CHECKING
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
-from killhouse.rulesets.commando import blasts, clouds, grenades, missions, morale, rooms, sounds
+from killhouse.rulesets.commando import (
+    blasts,
+    clouds,
+    grenades,
+    hostages,
+    missions,
+    morale,
+    rooms,
+    sounds,
+)
 from killhouse.rulesets.commando.devices import Live
 from killhouse.rulesets.commando.surroundings import (
     audience_for,
@@ -51,9 +60,20 @@ def explode(state: CommandoState, device: str, at: Cell, side: str, owner: str,
             # ruling C-156: a target blown up is known to both sides at once
             state.destroyed.add(target)
             log.emit("destroyed", {"target": target, "device": device})
+    # ruling C-190: a hostage in the area is caught like a man (he counts in the 2 % per man
+    # and rolls his damage), in ascending id with the men (C-98)
+    held = [h.id for h in hostages.on_map(state)
+            if (c := hostages.where(state, h)).level == at.level and area[c.y, c.x]]
     audience = audience_for(state, caught)
-    results = grenades.blast(chance, device, env, len(caught), audience)
-    for ident, result in zip(caught, results, strict=True):
+    for ident in held:  # the dice go to the sides that see every one caught (C-91)
+        audience = hostages.told(state, ident, audience)
+    everyone = sorted([*caught, *held])
+    results = grenades.blast(chance, device, env, len(everyone), audience)
+    for ident, result in zip(everyone, results, strict=True):
+        if ident in state.hostages:
+            hostages.harm(state, ident, result is None, result or 0, device, log,
+                          hostages.told(state, ident))
+            continue
         man = state.men[ident]
         if result is None:
             man.kill()

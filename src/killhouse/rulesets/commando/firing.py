@@ -17,7 +17,7 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
-from killhouse.rulesets.commando import fire, ground, sounds, tasks
+from killhouse.rulesets.commando import fire, ground, hostages, sounds, tasks
 from killhouse.rulesets.commando.men import ManState
 from killhouse.rulesets.commando.state import CommandoState
 from killhouse.rulesets.commando.tables import tables
@@ -29,12 +29,14 @@ KINDS = ("aim", "semi", "spray", "snipe", "cease")
 
 def crowd(state: CommandoState, target: str) -> tuple[str, ...]:
     """Ruling C-37: a fire at an engaged man goes into his square; each fire's victim is drawn
-    from every man standing there (friend and foe, not the dead)."""
-    if not state.men[target].engaged:
-        return ()
+    from every man standing there (friend and foe, not the dead). Ruling C-191: so does a fire
+    at a man whose square holds a living hostage, who is drawn with them."""
     at = state.pos[target]
-    return tuple(sorted(m for m, p in state.pos.items()
-                        if p == at and state.men[m].wound().value != "dead"))
+    held = hostages.on_square(state, at) if state.hostages else []
+    if not state.men[target].engaged:
+        return tuple(sorted([target, *held])) if held else ()
+    return tuple(sorted([*(m for m, p in state.pos.items()
+                           if p == at and state.men[m].wound().value != "dead"), *held]))
 
 
 def aim_for(state: CommandoState, firer: ManState, target: str, primary: str | None = None
@@ -53,6 +55,13 @@ def aim_for(state: CommandoState, firer: ManState, target: str, primary: str | N
         firer_in_water=ground.cell_kind(state.board, a) == "water")
     return tasks.Aim(target, flow.rng_between(a, b), terrain,
                      crowd=crowd(state, target), from_primary=spread)
+
+
+def status_of(state: CommandoState, victim: str) -> str:
+    """A victim's state after the task: a man's wound state, a hostage's status (C-191)."""
+    if victim in state.hostages:
+        return str(state.hostages[victim].status)
+    return state.men[victim].wound().value
 
 
 def weapon_of(man: ManState) -> str:
@@ -78,6 +87,7 @@ def resolve_fire(state: CommandoState, firer: ManState, aims: Sequence[tasks.Aim
     enemy = state.enemy(firer.side)
     # preservation condition 2 (C-124, C-189): every man named as a target was fired at
     state.fired_at.update(a.target for a in aims)
+    hostages.stray(state, report.shots, weapon, log)  # ruling C-191
     if not report.sniped:
         state.observed[enemy].add(firer.id)
         state.ever_seen[enemy].add(firer.id)
@@ -89,7 +99,7 @@ def resolve_fire(state: CommandoState, firer: ManState, aims: Sequence[tasks.Aim
         "targets": [a.target for a in aims],
         "shots": [{"victim": v, "result": s.result, "damage": s.damage, "roll": s.roll}
                   for v, s in report.shots],
-        "status": {v: state.men[v].wound().value for v, _ in report.shots},
+        "status": {v: status_of(state, v) for v, _ in report.shots},
         "emptied": report.emptied, "sniped": report.sniped,
     }
     # ruling C-99: the enemy's copy leaves out the chances (they follow from his Mk and WP)
@@ -102,7 +112,7 @@ def resolve_fire(state: CommandoState, firer: ManState, aims: Sequence[tasks.Aim
         log.emit("fired-upon", {
             "shots": [{"victim": v, "result": s.result, "damage": s.damage, "roll": s.roll}
                       for v, s in report.shots],
-            "status": {v: state.men[v].wound().value for v, _ in report.shots},
+            "status": {v: status_of(state, v) for v, _ in report.shots},
         }, frozenset({enemy}))
 
 

@@ -409,6 +409,7 @@ def shoot(state: CommandoState, firer: ManState, target: str, chance: Chance,
     # ruling C-22 terrain, C-37 into hand-to-hand: a random victim
     aim = firing.aim_for(state, firer, target)
     report = tasks.fire_task(chance, firer, weapon, [aim], state.men)
+    hostages.stray(state, report.shots, weapon, log)  # ruling C-191
     data = {"figure": firer.id, "target": target, "weapon": weapon, "range": aim.rng,
             "results": [s.result for _, s in report.shots],
             "rolls": [s.roll for _, s in report.shots],

@@ -1,25 +1,27 @@
-"""Hostages on the map and the rescue mission (rulings C-170 … C-176).
+"""Hostages on the map and the rescue mission (rulings C-170 … C-176, C-190, C-191).
 
 A hostage is a scenario figure of ``kind: hostage`` (the core's figure model: no side). He is
-no man of either side: he never acts, is never a target of plain fire or blasts, and does not
-count against a square's stacking. A raider next to him (or on his square) takes charge of him
-(``lead``, 5 TP); from then on he walks with his escort, into every square the escort reaches,
-until he is brought into the ``rescue_zone`` (rescued, off the map) or the escort falls or is
-caught in hand-to-hand (then he stays where he is). A defender next to a held hostage may kill
-him (``execute``: the fire cost of his weapon, one d100 against the weapon's range 0-1 band).
-A side sees a hostage while one of its men in action has him in LOS within observation range.
+no man of either side: he never acts, is never the target of a fire task, and does not count
+against a square's stacking; but a blast or Claymore that reaches his square and stray fire into
+it harm him like a man, on his own Endurance (C-190, C-191). A raider next to him (or on his
+square) takes charge of him (``lead``, 5 TP); from then on he walks with his escort, into every
+square the escort reaches, until he is brought into the ``rescue_zone`` (rescued, off the map)
+or the escort falls or is caught in hand-to-hand (then he stays where he is). A defender next
+to a held hostage may kill him (``execute``: the fire cost of his weapon, one d100 against the
+weapon's range 0-1 band). A side sees a hostage while one of its men in action has him in LOS
+within observation range.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.chance import Chance
-from killhouse.core.events import EventLog
+from killhouse.core.events import Audience, EventLog
 from killhouse.rulesets.base import Action, Result
 from killhouse.rulesets.commando import fire, lights, observation, surroundings
 from killhouse.rulesets.commando.dice import d100
@@ -29,16 +31,22 @@ from killhouse.scenario.model import Scenario
 HELD, LED, RESCUED, DEAD = "held", "led", "rescued", "dead"
 #: ruling C-172: taking charge of a hostage costs what opening a door does (C-62)
 LEAD_TP = 5
+#: ruling C-190: a hostage's Endurance when the scenario gives none (a civilian, below the
+#: 4d6-kept average of a man rolled up in 13.1)
+DEFAULT_END = 10
 
 
 @dataclass
 class Hostage:
-    """One hostage: where he stands (a led hostage stands on his escort's square)."""
+    """One hostage: where he stands (a led hostage stands on his escort's square), his
+    Endurance and the damage he has taken (C-190)."""
 
     id: str
     at: Cell
     status: str = HELD
     escort: str | None = None
+    end: int = DEFAULT_END
+    damage: int = 0
 
 
 def _flow() -> ModuleType:
@@ -49,8 +57,27 @@ def _flow() -> ModuleType:
 
 def from_scenario(scenario: Scenario) -> dict[str, Hostage]:
     """The scenario's hostage figures (ruling C-170), held where they are placed."""
-    return {f.id: Hostage(f.id, f.at) for f in scenario.figures
-            if f.kind == "hostage" and f.at is not None}
+    return {f.id: Hostage(f.id, f.at, end=hostage_end(f.stats))
+            for f in scenario.figures if f.kind == "hostage" and f.at is not None}
+
+
+def hostage_end(stats: Any) -> int:
+    """Ruling C-190: ``stats: {end: N}`` on the hostage figure, else ``DEFAULT_END``."""
+    if isinstance(stats, Mapping) and isinstance(stats.get("end"), int):
+        return int(stats["end"])
+    return DEFAULT_END
+
+
+def check_stats(stats: Any) -> str | None:
+    """Why a hostage's ``stats`` are refused (only ``end``, 1 to 40), or None (C-190)."""
+    if stats is None:
+        return None
+    if not isinstance(stats, Mapping) or set(stats) - {"end"}:
+        return "a hostage has only an Endurance: stats: {end: N}"
+    end = stats.get("end")
+    if not isinstance(end, int) or isinstance(end, bool) or not 1 <= end <= 40:
+        return f"a hostage's end must be a whole number from 1 to 40, not {end!r}"
+    return None
 
 
 def where(state: CommandoState, h: Hostage) -> Cell:
@@ -109,6 +136,53 @@ def view(state: CommandoState, side: str) -> list[dict[str, Any]]:
             out.append({"id": ident, "at": cell_json(at), "status": status, "turn": when,
                         "seen": False})
     return out
+
+
+def on_square(state: CommandoState, cell: Cell) -> list[str]:
+    """The living hostages standing on ``cell`` (held there or led by a man there)."""
+    return [h.id for h in on_map(state) if where(state, h) == cell]
+
+
+def sides_seeing(state: CommandoState, cell: Cell) -> frozenset[str]:
+    return frozenset(s for s in state.sides if sees_cell(state, s, cell))
+
+
+def told(state: CommandoState, ident: str, audience: Audience = None) -> Audience:
+    """``audience`` narrowed to the sides that see hostage ``ident``'s square (C-91, C-171):
+    a roll about him would tell where he is."""
+    seers = sides_seeing(state, where(state, state.hostages[ident]))
+    if audience is not None:
+        seers = seers & audience
+    return None if len(seers) == len(state.sides) else seers
+
+
+def harm(state: CommandoState, ident: str, killed: bool, damage: int, cause: str,
+         log: EventLog, audience: Audience = None) -> None:
+    """Ruling C-190: a Kill result, or damage that brings his E = End − D to 0 or less, kills
+    a hostage (DEAD); lesser wounds leave him walking. The event goes to ``audience`` (all
+    when None)."""
+    h = state.hostages[ident]
+    h.damage += max(0, damage)
+    if killed or h.end - h.damage <= 0:
+        if h.status == LED:
+            h.at = where(state, h)
+        h.status, h.escort = DEAD, None
+    log.emit("hostage-hit", {"hostage": ident, "cause": cause,
+                             "result": "killed" if killed else "damage",
+                             "damage": 0 if killed else damage,
+                             "status": h.status}, audience)
+    note(state)
+
+
+def stray(state: CommandoState, shots: Iterable[tuple[str, fire.Shot]], weapon: str,
+          log: EventLog) -> None:
+    """Ruling C-191: the fires of a task whose victim drawn in the target's square was a
+    hostage hit him (a Kill or the weapon's damage); told to both sides (each has eyes on
+    that square: the firer sees his target, the target's side stands in it)."""
+    for victim, shot in shots:
+        if victim in state.hostages and shot.result != fire.MISS and \
+                state.hostages[victim].status in (HELD, LED):
+            harm(state, victim, shot.result == fire.KILL, shot.damage, weapon, log)
 
 
 def _adjacent(a: Cell, b: Cell) -> bool:

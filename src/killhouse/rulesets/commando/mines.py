@@ -10,7 +10,7 @@ from killhouse.core.cells import cell_json
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.rulesets.base import Action
-from killhouse.rulesets.commando import claymore, fire, sounds
+from killhouse.rulesets.commando import claymore, fire, hostages, sounds
 from killhouse.rulesets.commando.devices import (
     DETONATE_REACH,
     FACINGS,
@@ -93,15 +93,28 @@ def fire_mine(state: CommandoState, mine: Mine, chance: Chance, log: EventLog) -
     }
     hit = [m for m, e in sorted(exposed.items())
            if claymore.in_cone(state.board, mine.at, mine.facing, e.at)]
+    # ruling C-190: a hostage in the cone is attacked like a standing man
+    held = {h.id: claymore.Exposure(hostages.where(state, h)) for h in hostages.on_map(state)}
+    struck = [h for h, e in sorted(held.items())
+              if claymore.in_cone(state.board, mine.at, mine.facing, e.at)]
     seen = witnesses(state, mine.side, mine.at, hit)
     log.emit("claymore", {"mine": mine.id, "at": cell_json(mine.at), "facing": mine.facing},
              seen)
     if seen is not None:  # ruling C-161: the other side hears what it does not see
         sounds.hear(state, state.enemy(mine.side), mine.at, "explosion", log)
+    audience = audience_for(state, hit)
+    for ident in struck:
+        audience = hostages.told(state, ident, audience)
     shots = claymore.claymore(chance, state.board, mine.at, mine.facing,
-                              {m: exposed[m] for m in hit}, audience_for(state, hit))
+                              {**{m: exposed[m] for m in hit}, **{h: held[h] for h in struck}},
+                              audience)
     state.fired_at.update(hit)  # the mine fires at every man in its cone (C-124, C-189)
     for ident, shot in sorted(shots.items()):
+        if ident in state.hostages:
+            if shot.result != fire.MISS:
+                hostages.harm(state, ident, shot.result == fire.KILL, shot.damage, "claymore",
+                              log, hostages.told(state, ident))
+            continue
         man = state.men[ident]
         if shot.result == fire.KILL:
             man.kill()

@@ -136,6 +136,9 @@ def narrate_map(k: str, d: Mapping[str, Any]) -> str | None:
                 else f"searchlight {d['light']} swings to {_at(d['aim'])}")
     if k == "sound":
         return f"{d['heard_by']} hears {d['kind']} to the {d['direction']}"
+    if k == "hostage-hit":
+        hurt = "killed" if d["result"] == "killed" else f"takes {d['damage']} damage"
+        return f"hostage {d['hostage']} is hit by the {d['cause']}: {hurt}, {d['status']}"
     if k in ("lead", "let-go", "rescued", "execute", "pickup", "shoot-light"):
         return _rescue_and_pickup(k, d)
     if k == "exchange":

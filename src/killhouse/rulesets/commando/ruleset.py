@@ -58,6 +58,9 @@ class CommandoRuleset(FlowRuleset[CommandoState]):
                 if f.at is None:
                     issues.append(Issue(f"{f.path}.at", "a hostage starts on the map",
                                         'at: "ground:12,5"'))
+                bad = hostages.check_stats(f.stats)  # ruling C-190
+                if bad is not None:
+                    issues.append(Issue(f"{f.path}.stats", bad, "stats: {end: 10}"))
                 continue
             if f.side is None or f.at is None:
                 issues.append(Issue(f"{f.path}.at", "every man starts on the map with a side",

@@ -141,6 +141,8 @@ def fire_task(
             victim = chance.pick(sorted(aim.crowd), "victim in hand-to-hand", audience)
         report.shots.append((victim, fire.one_fire(chance, h, damage, audience)))
     for victim, shot in report.shots:  # results applied after all fires are rolled (8.7)
+        if victim not in men:
+            continue  # a hostage in the square (ruling C-191): the caller applies it
         if shot.result != fire.MISS and men[victim].side != firer.side:
             note_hit(firer.id, weapon)  # for the campaign (digest 14 step 4, ruling C-131)
         if shot.result == fire.KILL:
