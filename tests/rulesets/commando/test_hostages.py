@@ -251,3 +251,85 @@ def test_the_role_ai_leads_the_hostages_out_of_the_embassy() -> None:
         rescued += len(events(game, "rescued"))
         assert events(game, "lead")
     assert rescued >= 2
+
+
+# -- captors lead hostages too (ruling C-192) ----------------------------------------------
+
+
+@pytest.mark.parametrize(("at", "offered"), [((38, 8), True), ((37, 7), True),
+                                             ((36, 8), False)])
+def test_a_captor_takes_charge_of_a_held_hostage_on_or_next_to_him(
+        at: tuple[int, int], offered: bool) -> None:
+    game = rescue({"h1": at})
+    activate(game, "g1")
+    assert bool(kinds(game, "guards").get("lead")) is offered
+    assert not kinds(game, "raiders").get("lead")
+
+
+@pytest.mark.parametrize(("tp", "offered"), [(5, True), (4, False)])
+def test_a_captor_pays_five_tp(tp: int, offered: bool) -> None:
+    game = rescue({"h1": (37, 8)})
+    activate(game, "g1")
+    state(game).men["g1"].tp = tp
+    assert bool(kinds(game, "guards").get("lead")) is offered
+
+
+def test_a_captor_walks_his_hostage_away_and_the_raiders_cannot_take_him() -> None:
+    game = rescue({"h1": (6, 4)}, guard=(7, 4))
+    s = state(game)
+    activate(game, "g1")
+    game.apply(Action.make("guards", "lead", figure="g1", hostage="h1"))
+    hold_windows(game)
+    assert (s.hostages["h1"].status, s.hostages["h1"].escort) == ("led", "g1")
+    step(game, "g1", "e")
+    assert s.hostages["h1"].at == Cell(0, 8, 4)
+    # the raiders see him led, not by whom (C-171)
+    [seen] = game.view("raiders")["hostages"]
+    assert seen["status"] == "led" and seen["escort"] is None
+    assert game.view("guards")["hostages"][0]["escort"] == "g1"
+    # he may still be shot by his own captor (C-173, C-192)
+    assert [a.get("hostage") for a in kinds(game, "guards")["execute"]] == ["h1"]
+    game.apply(Action.make("guards", "end"))
+    hold_windows(game)
+    activate(game, "kane")
+    assert not kinds(game, "raiders").get("lead")
+
+
+def test_a_captor_in_the_rescue_zone_rescues_nobody() -> None:
+    game = rescue({"h1": (3, 4)}, guard=(3, 5))
+    s = state(game)
+    activate(game, "g1")
+    game.apply(Action.make("guards", "lead", figure="g1", hostage="h1"))
+    hold_windows(game)
+    step(game, "g1", "w")
+    step(game, "g1", "w")  # (1, 5): in the zone
+    assert s.hostages["h1"].status == "led" and game.result is None
+    assert not events(game, "rescued")
+
+
+def test_a_captor_caught_in_hand_to_hand_lets_go() -> None:
+    game = rescue({"h1": (6, 4)}, guard=(7, 4))
+    s = state(game)
+    activate(game, "g1")
+    game.apply(Action.make("guards", "lead", figure="g1", hostage="h1"))
+    hold_windows(game)
+    game.apply(Action.make("guards", "end"))
+    hold_windows(game)
+    activate(game, "kane")
+    step(game, "kane", "e")
+    step(game, "kane", "e")  # into g1's square: engaged (C-37)
+    assert s.men["g1"].engaged
+    h = s.hostages["h1"]
+    assert (h.status, h.escort, h.at) == ("held", None, Cell(0, 7, 4))
+
+
+def test_the_role_ai_of_the_captors_leads_nobody() -> None:
+    from killhouse.ai.registry import bot_for
+    from killhouse.core.rng import Rng
+
+    game = rescue({"h1": (37, 8)})
+    activate(game, "g1")
+    actions = game.legal_actions("guards")
+    assert any(a.kind == "lead" for a in actions)
+    bot = bot_for(game.scenario, "guards")
+    assert bot.choose(game.view("guards"), actions, Rng.from_seed(1)).kind != "lead"

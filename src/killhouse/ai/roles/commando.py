@@ -160,7 +160,7 @@ class CommandoBot(BaselineBot):
         shot = self.nearest_fire(view, actions)
         if shot is not None:
             return shot
-        if "lead" in by_kind:  # a rescuer next to a hostage takes charge of him (C-172)
+        if "lead" in by_kind and self.attacker:  # a rescuer takes charge of him (C-172)
             return by_kind["lead"][0]
         prepare = self.prepare(view, by_kind.get("prepare", []))
         if prepare is not None:

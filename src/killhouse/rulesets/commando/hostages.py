@@ -1,15 +1,16 @@
-"""Hostages on the map and the rescue mission (rulings C-170 … C-176, C-190, C-191).
+"""Hostages on the map and the rescue mission (rulings C-170 … C-176, C-190 … C-192).
 
 A hostage is a scenario figure of ``kind: hostage`` (the core's figure model: no side). He is
 no man of either side: he never acts, is never the target of a fire task, and does not count
 against a square's stacking; but a blast or Claymore that reaches his square and stray fire into
-it harm him like a man, on his own Endurance (C-190, C-191). A raider next to him (or on his
-square) takes charge of him (``lead``, 5 TP); from then on he walks with his escort, into every
+it harm him like a man, on his own Endurance (C-190, C-191). A man next to him (or on his
+square) takes charge of him (``lead``, 5 TP: a raider to bring him out, a captor to walk him
+away, C-192); from then on he walks with his escort, into every
 square the escort reaches, until he is brought into the ``rescue_zone`` (rescued, off the map)
-or the escort falls or is caught in hand-to-hand (then he stays where he is). A defender next
-to a held hostage may kill him (``execute``: the fire cost of his weapon, one d100 against the
-weapon's range 0-1 band). A side sees a hostage while one of its men in action has him in LOS
-within observation range.
+by a raider, or the escort falls or is caught in hand-to-hand (then he stays where he is). A
+defender next to a held hostage, or leading him, may kill him (``execute``: the fire cost of
+his weapon, one d100 against the weapon's range 0-1 band). A side sees a hostage while one of
+its men in action has him in LOS within observation range.
 """
 
 from __future__ import annotations
@@ -201,12 +202,14 @@ def leading(state: CommandoState, man: str) -> Hostage | None:
 
 def lead_options(state: CommandoState, side: str) -> Iterable[Action]:
     """Ruling C-172: a raider in action, not engaged and leading nobody, takes charge of a held
-    hostage on or next to his square, in his LOS and with no enemy in action on it (5 TP)."""
+    hostage on or next to his square, in his LOS and with no enemy in action on it (5 TP).
+    Ruling C-192: a captor (a man of the second side) may do the same, to walk him away."""
     f = _flow()
-    if state.active_man is None or side != state.sides[0] or not state.hostages:
+    if state.active_man is None or not state.hostages:
         return
     man = f.current(state)
-    if man.engaged or man.tp < LEAD_TP or leading(state, man.id) is not None:
+    if man.side != side or man.engaged or man.tp < LEAD_TP or \
+            leading(state, man.id) is not None:
         return
     here = state.pos[man.id]
     for ident, h in sorted(state.hostages.items()):
@@ -229,7 +232,8 @@ def do_lead(state: CommandoState, action: Action, chance: Chance, log: EventLog)
 
 def execute_options(state: CommandoState, side: str) -> Iterable[Action]:
     """Ruling C-173: a defender in action and not engaged, whose weapon in hand is loaded and
-    who has its fire cost, may fire at a held hostage on or next to his square in his LOS."""
+    who has its fire cost, may fire at a held hostage on or next to his square in his LOS, or
+    at the one he leads himself (C-192)."""
     f = _flow()
     if state.active_man is None or side != state.sides[1] or not state.hostages:
         return
@@ -240,7 +244,8 @@ def execute_options(state: CommandoState, side: str) -> Iterable[Action]:
         return
     here = state.pos[man.id]
     for ident, h in sorted(state.hostages.items()):
-        if h.status == HELD and _adjacent(here, h.at) and f.has_los(state, here, h.at):
+        mine = h.status == LED and h.escort == man.id  # the one he leads (C-192)
+        if mine or (h.status == HELD and _adjacent(here, h.at) and f.has_los(state, here, h.at)):
             yield Action.make(side, "execute", figure=man.id, hostage=ident)
 
 
@@ -248,6 +253,7 @@ def do_execute(state: CommandoState, action: Action, chance: Chance, log: EventL
     f = _flow()
     man = f.current(state)
     h = state.hostages[action.get("hostage")]
+    h.at = where(state, h)
     weapon = man.in_hand or "pistol"
     man.spend(fire.fire_cost(weapon))
     # the enemy learns of it when it sees the hostage or observes the firer (C-173)
@@ -259,7 +265,7 @@ def do_execute(state: CommandoState, action: Action, chance: Chance, log: EventL
     roll = d100(chance, f"{man.id} fires at hostage {h.id}", audience)
     killed = roll <= band
     if killed:
-        h.status = DEAD
+        h.status, h.escort = DEAD, None
     report = fire.mag_check(chance, weapon, False, audience)
     if report:
         man.empty = man.empty | {weapon}
@@ -281,7 +287,7 @@ def update(state: CommandoState, log: EventLog, zone: frozenset[Cell]) -> None:
             h.status, h.escort = HELD, None
             log.emit("let-go", {"hostage": h.id, "at": cell_json(h.at)},
                      _flow().audience_of(state, escort.id))
-        elif h.at in zone:
+        elif h.at in zone and escort.side == state.sides[0]:  # a captor rescues nobody (C-192)
             h.status, h.escort = RESCUED, None
             log.emit("rescued", {"hostage": h.id})  # public (C-174)
     note(state)
