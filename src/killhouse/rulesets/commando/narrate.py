@@ -136,6 +136,9 @@ def narrate_map(k: str, d: Mapping[str, Any]) -> str | None:
                 else f"searchlight {d['light']} swings to {_at(d['aim'])}")
     if k == "sound":
         return f"{d['heard_by']} hears {d['kind']} to the {d['direction']}"
+    if k == "right-place":
+        return (f"{d['figure']} is in the right place at the right time: hostage "
+                f"{d['hostage']} is at {_at(d['at'])} ({d['status']})")
     if k == "hostage-hit":
         hurt = "killed" if d["result"] == "killed" else f"takes {d['damage']} damage"
         return f"hostage {d['hostage']} is hit by the {d['cause']}: {hurt}, {d['status']}"

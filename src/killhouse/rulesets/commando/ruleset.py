@@ -14,7 +14,7 @@ from killhouse.core.layers import LayerSpec
 from killhouse.errors import KillhouseError
 from killhouse.roster.rules import RosterRules
 from killhouse.rulesets.base import GameInfo, Result, RollSpec
-from killhouse.rulesets.commando import devices, hostages, lights, missions, views
+from killhouse.rulesets.commando import devices, hostages, lights, missions, rightplace, views
 from killhouse.rulesets.commando.flow import FLOW, note_sightings, start_turn
 from killhouse.rulesets.commando.ground import LAYERS
 from killhouse.rulesets.commando.rolls import ROLLS
@@ -85,6 +85,7 @@ class CommandoRuleset(FlowRuleset[CommandoState]):
             issues.append(Issue("options.defending", f"unknown side {defending!r}",
                                 "the side that takes the defenders' -20 (C-12), or none"))
         issues.extend(missions.read(scenario)[1])
+        issues.extend(rightplace.check(scenario))  # ruling C-193
         jokes = scenario.options.get("joke_abilities", False)
         if not isinstance(jokes, bool):
             issues.append(Issue("options.joke_abilities", "must be true or false",
