@@ -620,9 +620,15 @@ FLOW: Flow[CommandoState] = Flow(
              "aim an adjacent searchlight at a square (50 TP)"),
         _one("destroy", lights.destroy_options, lights.do_destroy, (FIGURE, Arg("light", "id")),
              "destroy an adjacent searchlight (5 TP)"),
-        _one("shoot_light", lightfire.options, lightfire.do_shoot_light,
-             (FIGURE, Arg("light", "id")),
-             "fire at a burning searchlight: one hit puts it out (fire cost, C-181)"),
+        Move("shoot_light", (
+            FIGURE, Arg("light", "id", help="a burning searchlight in his sight and reach"),
+            Arg("mode", "enum", required=False, choices=lightfire.MODES,
+                help="the fire task: plain fire when left out (C-181, C-194)"),
+            Arg("split", "str", required=False, max_length=400,
+                help="spray only: one light id per fire, the first the light named")),
+            lightfire.options, lightfire.do_shoot_light, check=lightfire.check,
+            help="a fire task at a burning searchlight (plain, aimed, semi-automatic, spray or "
+                 "a sniper's): one hit puts it out (C-181, C-194)"),
         _one("revive", aid.revive_options, aid.do_revive,
              (FIGURE, Arg("patient", "id")),
              "revive an unconscious man of his side next to him (150 TP over activations)"),

@@ -195,6 +195,16 @@ def _rescue_and_pickup(k: str, d: Mapping[str, Any]) -> str:
         return f"{d['figure']} picks up a {d['weapon']} at {_at(d['at'])}"
     need = f"needs {d['chance']}, " if "chance" in d else ""
     rolls = "/".join(map(str, d["rolls"]))
+    how = {"aim": "aimed fire", "semi": "semi-automatic fire", "spray": "spray fire",
+           "snipe": "a sniper's shot"}.get(str(d.get("mode")))
+    if how is not None:  # ruling C-194
+        at = ", ".join(d["split"]) if "split" in d else d["light"]
+        result = (f"{', '.join(d['out']) or 'none'} out" if "out" in d
+                  else "hit" if d["hit"] else "missed")
+        return (f"{d['figure']} puts {how} from his {d['weapon']} on searchlight {at} "
+                f"({d['cost']} TP, {need}rolled {rolls}): {result}"
+                + ("; unobserved" if d.get("sniped") else "")
+                + ("; magazine empty" if d["emptied"] else ""))
     return (f"{d['figure']} fires his {d['weapon']} at searchlight {d['light']} ({need}rolled "
             f"{rolls}): " + ("hit" if d["hit"] else "missed")
             + ("; magazine empty" if d["emptied"] else ""))
