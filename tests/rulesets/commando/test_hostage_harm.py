@@ -204,3 +204,20 @@ def test_stray_fire_into_the_square_hits_the_hostage_on_some_seed() -> None:
         if len(outcomes) == 2 and hurt:
             break
     assert outcomes == {"h1", "kane"}
+
+
+def test_a_plain_fire_into_the_square_names_each_fires_victim() -> None:
+    from killhouse.rulesets.commando.narrate import narrate
+
+    game = game_of({"h1": (30, 4)}, kane=(30, 4), guard=(33, 4), end=40)
+    s = state(game)
+    s.hostages["h1"].status, s.hostages["h1"].escort = "led", "kane"
+    for side in s.sides:
+        s.observed[side] = {m.id for m in s.side_men(s.enemy(side))}
+    activate(game, "g1")
+    declare(game, Action.make("guards", "fire", figure="g1", target="kane"))
+    event = next(e for e in game.log.events if e.kind == "fire")
+    victims = event.data["victims"]
+    assert len(victims) == 3 and set(victims) <= {"h1", "kane"}  # an M16's three fires
+    line = narrate(event)
+    assert line is not None and all(f" on {v}" in line for v in victims)

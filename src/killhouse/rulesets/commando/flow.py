@@ -416,6 +416,8 @@ def shoot(state: CommandoState, firer: ManState, target: str, chance: Chance,
             "rolls": [s.roll for _, s in report.shots],
             "damage": [s.damage for _, s in report.shots],
             "status": state.men[target].wound().value, "emptied": report.emptied}
+    if aim.crowd:  # ruling C-37, C-191: whom each fire drawn in the square went at
+        data["victims"] = [v for v, _ in report.shots]
     # ruling C-99: the chance to hit and to kill go to the firer's side only (C-153)
     own = {**data, "chance": report.chances[0], "kill": fire.kill_chance(report.chances[0])}
     log.emit("fire", own, None, {enemy: data})

@@ -109,8 +109,11 @@ def _fires(d: Mapping[str, Any]) -> str:
     """Each fire of a plain fire task: the d100 rolled and what it did."""
     rolls = d.get("rolls") or [None] * len(d["results"])
     damage = d.get("damage") or [0] * len(d["results"])
-    return ", ".join(_outcome(r, n) if roll is None else f"rolled {roll}: {_outcome(r, n)}"
-                     for r, roll, n in zip(d["results"], rolls, damage, strict=True))
+    # a fire into a crowded square names whom it went at (C-37, C-191)
+    whom = [f" on {v}" for v in d["victims"]] if "victims" in d else [""] * len(d["results"])
+    return ", ".join((_outcome(r, n) if roll is None else f"rolled {roll}: {_outcome(r, n)}")
+                     + w for r, roll, n, w in zip(d["results"], rolls, damage, whom,
+                                                  strict=True))
 
 
 def _shot(s: Mapping[str, Any]) -> str:
