@@ -1,4 +1,4 @@
-"""Ruling C-190: picking up a weapon, shooting at a light, leading and executing a hostage
+"""Ruling C-196: picking up a weapon, shooting at a light, leading and executing a hostage
 wait, like every other task, for a Preserving man's forced move (C-186); up a tree (C-188) a
 man may still fire at a light, but not pick up a weapon lying below."""
 

@@ -499,7 +499,7 @@ def resume_opfire(state: CommandoState, window: Window, chance: Chance, log: Eve
 ALOFT_MOVES = frozenset({"fire", "aim", "semi", "spray", "snipe", "reload", "exchange",
                          "prepare", "throw", "launch", "load", "detonate", "end", "tree",
                          "inspire", "panic", "activate",
-                         # ruling C-190: the fire tasks at a light or a hostage, not pickup/lead
+                         # ruling C-196: the fire tasks at a light or a hostage, not pickup/lead
                          "shoot_light", "execute"})
 
 
@@ -569,7 +569,7 @@ def _one(kind: str, options: Any, resolve: Any, args: tuple[Arg, ...] = (),
 FIGURE = Arg("figure", "figure", help="the man")
 GATED = frozenset(("step", "posture", "fire", "door", "reload", "end", "climb", "force",
                    "pick", "operate", "destroy", "revive", "clip", "exchange", "tree",
-                   # ruling C-190: the later tasks wait for a panic's answer and a forced move
+                   # ruling C-196: the later tasks wait for a panic's answer and a forced move
                    "lead", "execute", "pickup", "shoot_light",
                    *firing.KINDS, *ordnance.KINDS))
 FLOW: Flow[CommandoState] = Flow(
