@@ -16,6 +16,8 @@ from killhouse.errors import IllegalActionError
 from killhouse.rulesets import get_ruleset
 from killhouse.rulesets.base import Action
 from tests.conformance import (
+    MORE_SCENARIOS,
+    SCENARIO_DIR,
     TOYS,
     first_scenario,
     play_out,
@@ -40,6 +42,20 @@ def test_random_play_ends_with_invariants_and_no_leaks(ruleset: str, seed: int) 
     game = play_out(scenario, seed)
     assert game.result is not None
     assert game.result.reason
+
+
+@pytest.mark.parametrize("path", MORE_SCENARIOS)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_more_shipped_scenarios_play_out_with_every_check(path: str, seed: int) -> None:
+    """Random play to a result, every view and event checked for leaks, and the logged game
+    replays identically."""
+    from killhouse.scenario.loader import load_scenario
+
+    scenario = load_scenario(SCENARIO_DIR / path)
+    game = play_out(scenario, seed)
+    assert game.result is not None and game.result.reason
+    report = replay(list(log_lines(game)), scenario)
+    assert report.identical, report.message
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

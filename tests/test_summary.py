@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from killhouse.core.cells import Cell
 from killhouse.core.terrain import Terrain
 from killhouse.rulesets.base import Result
 from killhouse.scenario.loader import load_scenario
@@ -241,3 +242,80 @@ def test_play_board_refuses_an_unknown_side() -> None:
     result = CliRunner().invoke(app, ["play", str(BANK), "--board", "--view", "fbb"])
     assert isinstance(result.exception, KillhouseError)
     assert str(result.exception) == "--view: no side 'fbb' in this scenario (did you mean 'fbi'?)"
+
+
+EMBASSY = ROOT / "scenarios" / "commando" / "embassy_rescue.yaml"
+
+
+def _level_rows(lines: list[str], name: str) -> list[str]:
+    """The rows of one level of a drawn board (a board of several levels heads each)."""
+    start = lines.index(f"-- {name} --") + 1
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith(("--", "key:")))
+    return lines[start:end]
+
+
+def test_side_board_draws_the_hostages_and_weapons_its_view_holds() -> None:
+    """Commando hostages (C-171) and weapons on the ground (C-179) on a side's board: a
+    hostage seen now as h, one last seen as *, a rescued one not at all; weapons as /, under a
+    man standing on them; the key names only what is drawn."""
+    scenario = load_scenario(EMBASSY)
+    view = {
+        "side": "raiders", "turn": 5,
+        "figures": [{"id": "vale", "side": "raiders", "at": [0, 2, 7], "status": "active"}],
+        "seen": [{"id": "k1", "side": "gunmen", "at": [0, 3, 2], "status": "dead"}],
+        "remembered": [],
+        "hostages": [{"id": "h1", "at": [0, 18, 5], "status": "held", "seen": True},
+                     {"id": "h2", "at": [1, 17, 10], "status": "held", "turn": 3, "seen": False},
+                     {"id": "h3", "status": "rescued"}],
+        "weapons": [{"at": [0, 3, 2], "weapons": ["pistol"]},
+                    {"at": [0, 2, 7], "weapons": ["ak47"]}],
+    }
+    lines = side_board(scenario, view)
+    ground, upper = _level_rows(lines, "ground"), _level_rows(lines, "upper")
+    assert ground[5][18] == "h" and upper[10][17] == "*"
+    assert ground[2][3] == "/"  # the weapons lie over the fallen man
+    assert ground[7][2] == "R"  # Vale stands on the AK47
+    body = "".join(ground + upper)
+    assert body.count("h") == 1 and body.count("*") == 1 and body.count("/") == 1
+    assert lines[-1] == ("key: R raiders, G gunmen, h hostage, * hostage last seen there, "
+                         "x out of the fight, / weapons on the ground")
+    bare = side_board(scenario, {"side": "raiders", "turn": 1, "hostages": [], "weapons": []})
+    assert bare[-1] == "key: R raiders, G gunmen, h hostage, x out of the fight"
+
+
+def test_the_umpire_draws_every_hostage_and_weapon_a_side_only_those_it_knows() -> None:
+    """The umpire's board draws the hostages from the snapshot and every weapon on the ground
+    (the ruleset's umpire extras); the raiders' board at the start draws neither, as their
+    view holds neither."""
+    from killhouse.engine.game import Game
+
+    scenario = load_scenario(EMBASSY)
+    game = Game(scenario, seed=1)
+    game.state.men["k4"].kill()  # upstairs, out of the raiders' sight
+    extras = game.ruleset.umpire_extras(game.state)
+    assert extras == {"weapons": [{"at": [1, 18, 9], "weapons": ["rifle"]}]}
+    lines = umpire_board(scenario, game.ruleset.snapshot(game.state), extras)
+    ground, upper = _level_rows(lines, "ground"), _level_rows(lines, "upper")
+    assert ground[5][18] == "h" and upper[10][17] == "h" and upper[9][18] == "/"
+    assert lines[-1].endswith("x out of the fight, / weapons on the ground")
+    assert "/" not in "".join(umpire_board(scenario, game.ruleset.snapshot(game.state)))
+    view = game.view("raiders", events_since=None)
+    assert "weapons" not in view and not view.get("hostages")
+    mine = "".join(side_board(scenario, view)[1:-1])
+    assert "h" not in mine and "/" not in mine and "*" not in mine
+    game.state.pos["k1"] = Cell(0, 4, 7)  # k1 falls in the garden, in Vale's sight
+    game.state.men["k1"].kill()
+    view = game.view("raiders", events_since=None)
+    assert view["weapons"] == [{"at": [0, 4, 7], "weapons": ["pistol"]}]
+    mine = "".join(side_board(scenario, view)[1:-1])
+    assert _level_rows(side_board(scenario, view), "ground")[7][4] == "/"
+    assert mine.count("/") == 1 and "h" not in mine
+
+
+def test_play_board_draws_the_weapons_on_the_ground() -> None:
+    from typer.testing import CliRunner
+
+    from killhouse.cli import app
+
+    out = CliRunner().invoke(app, ["play", str(EMBASSY), "--board", "--seed", "1"]).output
+    assert ", / weapons on the ground" in out and "# ---- end of the game ----" in out

@@ -439,7 +439,7 @@ def play(
             return
         drawn_turn = turn
         if view is None:
-            lines = umpire_board(scn, snapshot)
+            lines = umpire_board(scn, snapshot, game.ruleset.umpire_extras(game.state))
         else:
             lines = side_board(scn, game.view(view, events_since=None))
         for line in lines:

@@ -359,3 +359,12 @@ def test_a_game_no_socket_holds_is_let_go_and_loaded_again_on_hello(store: Sqlit
     assert rooms.loaded(gid) is not None
     assert again["view"] == played["view"] and again["index"] == played["index"]
     assert again["legal"] == played["legal"]
+
+
+def test_the_commando_hold_scenario_is_listed(store: SqliteStore) -> None:
+    """The shipped hold mission (C-177) is offered with the other commando scenarios."""
+    data = client_for(store).get("/api/scenarios").json()
+    commando = next(r for r in data["rulesets"] if r["id"] == "commando")
+    by_file = {s["file"]: s for s in commando["scenarios"]}
+    kessel = by_file["commando/kessel_crossroads.yaml"]
+    assert [s["id"] for s in kessel["sides"]] == ["raiders", "guards"]

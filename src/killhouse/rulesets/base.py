@@ -285,6 +285,11 @@ class Ruleset(ABC, Generic[S]):
     def snapshot(self, state: S) -> dict[str, JSON]:
         """The full true state as JSON (umpire view, state hashes)."""
 
+    def umpire_extras(self, state: S) -> dict[str, JSON]:
+        """What the umpire's text board draws besides the snapshot, kept out of it so that
+        state hashes stay as they were (commando: the weapons on the ground); empty here."""
+        return {}
+
     def invariants(self, state: S) -> list[str]:
         """Broken invariants of ``state`` (empty if all hold); tests check after every step."""
         return []

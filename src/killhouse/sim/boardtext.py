@@ -5,7 +5,9 @@ The umpire's board is the true state: the terrain comes from the snapshot's ``bo
 the snapshot's ``figures``. A side's board is drawn only from that side's view: the
 scenario's map (public to every side), door states if the view lists them (``doors``),
 its own figures, figures in sight (``seen``) and last-known places (``remembered``).
-Nothing here knows a ruleset: it reads the keys every snapshot and view has.
+Where a view or snapshot has them, it also draws ``hostages`` that are no figures (seen now,
+or where last seen) and ``weapons`` lying on the ground (commando, rulings C-171, C-179).
+Nothing here knows a ruleset: it reads the keys the snapshots and views have.
 """
 
 from __future__ import annotations
@@ -35,6 +37,10 @@ _DOOR_STATES = {"open": Terrain.DOOR_OPEN, "closed": Terrain.DOOR_CLOSED}
 _DOOR_STATES["locked"] = Terrain.DOOR_LOCKED
 #: marks for figures that are not sides' fighters, and for those out of the fight
 HOSTAGE, DOWN, MEMORY = "h", "x", "?"
+#: a hostage where the side last saw him, and weapons lying on a square
+HOSTAGE_MEMORY, WEAPONS = "*", "/"
+#: what covers what on one square: a man standing over a weapon over a fallen man
+_LAYER = {DOWN: 0, WEAPONS: 1, MEMORY: 2, HOSTAGE_MEMORY: 2, HOSTAGE: 3}
 #: a wrecked vehicle's squares (a running one is drawn in its side's letter, lower case)
 WRECK = "%"
 
@@ -101,6 +107,24 @@ def vehicle_squares(
     return out
 
 
+def ground_marks(
+    hostages: object, weapons: object, *, umpire: bool = False
+) -> list[tuple[tuple[int, int, int], str]]:
+    """The hostages listed (a view's or snapshot's ``hostages``) and the squares with weapons
+    on them (``weapons``): ``h`` where one is (the umpire's, or seen now), ``*`` where the side
+    last saw one, ``/`` for weapons; a rescued hostage has left the map."""
+    out: list[tuple[tuple[int, int, int], str]] = []
+    for hostage in hostages if isinstance(hostages, list) else ():
+        if isinstance(hostage, Mapping) and hostage.get("status") != "rescued" and (
+                at := _place(hostage.get("at"))) is not None:
+            out.append((at, HOSTAGE if umpire or hostage.get("seen") is not False
+                        else HOSTAGE_MEMORY))
+    for lying in weapons if isinstance(weapons, list) else ():
+        if isinstance(lying, Mapping) and (at := _place(lying.get("at"))) is not None:
+            out.append((at, WEAPONS))
+    return out
+
+
 def draw(
     scenario: Scenario,
     terrain: Sequence[np.ndarray[Any, Any]],
@@ -109,8 +133,10 @@ def draw(
     vehicles: Sequence[tuple[tuple[int, int, int], str]] = (),
 ) -> list[str]:
     """The levels as rows of symbols with the vehicles, then the figures, drawn on top, and
-    a key."""
+    a key. On one square a man standing covers a hostage, who covers a last-seen mark, which
+    covers weapons, which cover a fallen man."""
     grids = [[[SYMBOLS.get(int(c), "?") for c in row] for row in level] for level in terrain]
+    figures = sorted(figures, key=lambda item: _LAYER.get(item[1], 4))
     for (level, x, y), mark in [*vehicles, *figures]:
         if 0 <= level < len(grids) and 0 <= y < len(grids[level]) and 0 <= x < len(grids[level][y]):
             grids[level][y][x] = mark
@@ -123,20 +149,27 @@ def draw(
     key = ", ".join(f"{m} {side}" for side, m in marks.items())
     wrecks = f", {WRECK} wreck" if any(m == WRECK for _, m in vehicles) else ""
     cars = f", lower case: that side's vehicle{wrecks}" if vehicles else ""
-    lines.append(f"key: {key}, {HOSTAGE} hostage, {DOWN} out of the fight{cars}")
+    drawn = {m for _, m in figures}
+    last = f", {HOSTAGE_MEMORY} hostage last seen there" if HOSTAGE_MEMORY in drawn else ""
+    arms = f", {WEAPONS} weapons on the ground" if WEAPONS in drawn else ""
+    lines.append(f"key: {key}, {HOSTAGE} hostage{last}, {DOWN} out of the fight{arms}{cars}")
     return lines
 
 
-def umpire_board(scenario: Scenario, snapshot: Mapping[str, Any]) -> list[str]:
-    """The true board: every figure where it stands, doors as they now are."""
+def umpire_board(
+    scenario: Scenario, snapshot: Mapping[str, Any], extras: Mapping[str, Any] | None = None
+) -> list[str]:
+    """The true board: every figure and hostage where he stands, doors as they now are, and
+    the weapons on the ground (``extras``: what the ruleset's ``umpire_extras`` adds to the
+    snapshot)."""
     terrain = _terrain(scenario, snapshot.get("board"))
     marks = side_marks(scenario)
     figures = []
     for figure in snapshot.get("figures", ()):
         if isinstance(figure, Mapping) and (place := _place(figure.get("at"))) is not None:
             figures.append((place, _mark(figure, marks)))
-    # the active ones last, so a figure standing is not hidden by one lying on the same cell
-    figures.sort(key=lambda item: item[1] == DOWN, reverse=True)
+    more = {**snapshot, **(extras or {})}
+    figures += ground_marks(more.get("hostages"), more.get("weapons"), umpire=True)
     return draw(scenario, terrain, figures, f"turn {snapshot.get('turn', '?')}, umpire",
                 vehicle_squares(snapshot.get("vehicles"), marks))
 
@@ -158,6 +191,7 @@ def side_board(scenario: Scenario, view: Mapping[str, Any]) -> list[str]:
         for figure in entries if isinstance(entries, list) else ():
             if isinstance(figure, Mapping) and (place := _place(figure.get("at"))) is not None:
                 figures.append((place, MEMORY if remembered else _mark(figure, marks)))
+    figures += ground_marks(view.get("hostages"), view.get("weapons"))
     side = view.get("side", "?")
     title = f"turn {view.get('turn', '?')}, as side {side} knows it ({MEMORY}: last seen there)"
     return draw(scenario, terrain, figures, title, vehicle_squares(view.get("vehicles"), marks))

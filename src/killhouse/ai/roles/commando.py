@@ -1,7 +1,10 @@
 """Role AI for Commando: the raiders (the first side) close on the enemy and shoot what they
 observe, throw grenades and fire launchers at enemies (seen, or last seen inside a room) when no
-friend stands near the blast, and aim when a man has TP for only one fire task; the defenders
-plot every man for opportunity fire, hold their ground, shoot and set off their Claymores.
+friend stands near the blast, aim when a man has TP for only one fire task, and shoot out a
+searchlight whose beam lights one of them at night; the defenders plot every man for
+opportunity fire, hold their ground, shoot and set off their Claymores. Both pick up a weapon
+from the ground when a man's own is empty, or one clearly better lies by him; in a hold
+mission the holders keep to the zone and the others make for it.
 
 The bots see only their side's view and their legal actions; distances come from
 ``BaselineBot``'s distance fields on the public map. Use ``bot_for(scenario, side)``.
@@ -32,6 +35,12 @@ AUTOMATIC_COST = 18
 CLAYMORE_REACH = 10
 #: a Claymore is placed only where its cone sweeps at least this many open squares
 OPEN_CONE = 12
+#: picking up a weapon (Task Point Cost Chart) and the −15 of firing an enemy's (C-180)
+PICKUP, ENEMY_WEAPON = 10, 15
+#: a weapon on the ground is clearly better when its firepower is this many times his own
+BETTER = 1.5
+#: a light is shot at only where the table's base chance of one fire is at least this
+LIGHT_SHOT = 30
 
 
 class CommandoBot(BaselineBot):
@@ -88,6 +97,15 @@ class CommandoBot(BaselineBot):
             return None
         return next((a for a in options if a.get("timer") == 1), options[0])
 
+    def hold_zone(self, view: dict[str, Any]) -> tuple[list[Cell], bool]:
+        """A hold mission's zone (C-177, public) and whether this side is the one to hold it;
+        no zone on other missions."""
+        mission = view.get("public", {}).get("mission") or {}
+        if mission.get("kind") != "hold":
+            return [], False
+        cells = [cell_of(c) for c in mission.get("hold_zone", [])]
+        return [c for c in cells if c is not None], mission.get("holder") == self.side
+
     def escorting(self, view: dict[str, Any], figure: object) -> bool:
         """He leads a hostage (his side's view names the escort, C-172)."""
         return any(h.get("escort") == figure for h in view.get("hostages", []))
@@ -117,6 +135,10 @@ class CommandoBot(BaselineBot):
             goals = [g for g in view.get("goals", []) if tuple(g) not in gone]
             remembered = [r for r in view.get("remembered", []) if r["id"] not in self.fallen]
             view = {**view, "remembered": remembered, "goals": goals}
+        zone, ours = self.hold_zone(view)
+        if zone and not ours:  # the zone of a hold mission draws the side that must take it
+            view = {**view, "goals": [*view.get("goals", []), *([c.level, c.x, c.y]
+                                                                 for c in zone)]}
         return super().targets({**view, "seen": live})
 
     def nearest_fire(self, view: dict[str, Any], actions: Sequence[Action]) -> Action | None:
@@ -157,9 +179,18 @@ class CommandoBot(BaselineBot):
                      self.aimed(view, by_kind.get("aim", []))):
             if pick is not None:
                 return pick
+        arm = self.take_weapon(view, by_kind.get("pickup", []))
+        if arm is not None:
+            return arm
+        dark = self.light_out(view, by_kind.get("shoot_light", []), himself=True)
+        if dark is not None:
+            return dark
         shot = self.nearest_fire(view, actions)
         if shot is not None:
             return shot
+        dark = self.light_out(view, by_kind.get("shoot_light", []), himself=False)
+        if dark is not None:
+            return dark
         if "lead" in by_kind and self.attacker:  # a rescuer takes charge of him (C-172)
             return by_kind["lead"][0]
         prepare = self.prepare(view, by_kind.get("prepare", []))
@@ -277,6 +308,60 @@ class CommandoBot(BaselineBot):
 
         return min(options, key=rng)
 
+    def take_weapon(self, view: dict[str, Any], options: list[Action]) -> Action | None:
+        """Pick up the best weapon lying by him (C-178) when his own is empty, or when it is
+        clearly better (BETTER times the firepower, an enemy's at −15, C-180) and he keeps the
+        TP to fire it after."""
+        if not options:
+            return None
+        man = self.me(view, options[0].get("figure"))
+        weapon = man.get("weapon")
+        ours = {f["id"] for f in view["figures"]}
+
+        def worth(a: Action) -> float:
+            kind = str(a.get("weapon"))
+            penalty = 0 if a.get("fallen") in ours or kind == weapon else ENEMY_WEAPON
+            return facts.firepower(kind, penalty)
+
+        best = max(options, key=lambda a: (worth(a), str(a.get("weapon")), str(a.get("fallen"))))
+        if worth(best) <= 0:
+            return None
+        if not weapon or weapon in man.get("empty", []):
+            return best
+        cost = PICKUP + FIRE_COST.get(str(best.get("weapon")), AUTOMATIC_COST)
+        if worth(best) >= BETTER * facts.firepower(str(weapon)) and man.get("tp", 0) >= cost:
+            return best
+        return None
+
+    def light_out(self, view: dict[str, Any], options: list[Action],
+                  himself: bool) -> Action | None:
+        """A raider at night shoots out a burning searchlight whose 5×5 beam lights him
+        (``himself``) or, when he has nobody to shoot, one of his men, if the table gives one
+        fire at its range at least LIGHT_SHOT %; the light lighting most of them first. The
+        lights are the defenders' eyes: their bots leave them burning."""
+        public = view.get("public", {})
+        if not self.attacker or not options or public.get("light") != "night":
+            return None
+        man = self.me(view, options[0].get("figure"))
+        here = cell_of(man.get("at"))
+        standing = [c for f in view["figures"] if f.get("status") in ("active", "wounded")
+                    and (c := cell_of(f.get("at"))) is not None]
+        best: tuple[int, int, str, Action] | None = None
+        for a in options:
+            light = public.get("searchlights", {}).get(str(a.get("light"))) or {}
+            aim, at = cell_of(light.get("aim")), cell_of(light.get("at"))
+            if aim is None or at is None or here is None:
+                continue
+            lit = sum(1 for c in standing if facts.lit_by(aim, c))
+            base = facts.base_chance(str(man.get("weapon")), facts.range_between(here, at))
+            if lit == 0 or (himself and not facts.lit_by(aim, here)) or base is None or \
+                    base < LIGHT_SHOT:
+                continue
+            key = (-lit, -base, str(a.get("light")), a)
+            if best is None or key[:3] < best[:3]:
+                best = key
+        return None if best is None else best[3]
+
     def carries(self, view: dict[str, Any], action: Action, item: str) -> bool:
         carried = view.get("ordnance", {}).get("carried", {})
         return item in carried.get(str(action.get("figure")), [])
@@ -360,7 +445,9 @@ class CommandoBot(BaselineBot):
         out = self.way_out(view, man.get("id"))
         if man.get("tp", 0) + man.get("move_tp", 0) < RESERVE and not fleeing and not out:
             return None
-        sites = out or (self.sites(view) if self.carries(view, steps[0], "demolition") else [])
+        zone, ours = self.hold_zone(view)
+        sites = out or (self.sites(view) if self.carries(view, steps[0], "demolition") else []) \
+            or ([] if ours else zone)  # a zone to take is a square to stand on, as a target is
         targets = sites or self.targets(view) or (
             self.search_goals(view) if self.attacker else []) or (
             [self.far] if self.far is not None else [])
@@ -387,6 +474,22 @@ class CommandoBot(BaselineBot):
                 d_best == 0 and not sites)):  # a target's square is his goal, a man's is not
             return None
         return best[2]
+
+    def step_to(self, view: dict[str, Any], steps: list[Action],
+                goal: list[Cell]) -> Action | None:
+        """The step that brings him nearest ``goal`` (none when no step brings him closer)."""
+        field = self.field(goal)
+        here = cell_of(self.me(view, steps[0].get("figure")).get("at"))
+        if field is None or here is None or (d_here := field.cost(here)) is None:
+            return None
+        best: tuple[float, str, Action] | None = None
+        for step in steps:
+            to = cell_of(step.hint.get("to"))
+            d = field.cost(to) if to is not None else None
+            if d is not None and d < d_here and not self.near_live(view, to) and (
+                    best is None or (d, str(step.get("dir"))) < best[:2]):
+                best = (d, str(step.get("dir")), step)
+        return None if best is None else best[2]
 
     def door_on_the_way(self, view: dict[str, Any], doors: list[Action]) -> Action | None:
         """A door closer to the goal than he is: open it (it may be the way in)."""
@@ -496,9 +599,13 @@ class CommandoBot(BaselineBot):
     def answer_alarm(self, view: dict[str, Any], steps: list[Action]) -> Action | None:
         """Defenders sentry until the alarm: once the side knows of a raider, men who see no
         enemy close on the last known positions (the others keep watch)."""
+        man = self.me(view, steps[0].get("figure"))
+        zone, ours = self.hold_zone(view)
+        if zone and ours:  # the holders stand in the zone (C-177); one outside walks to it
+            here = cell_of(man.get("at"))
+            return None if here in zone else self.step_to(view, steps, zone)
         if not self.threat(view):
             return None
-        man = self.me(view, steps[0].get("figure"))
         ids = sorted(f["id"] for f in view["figures"])
         if ids.index(str(man.get("id"))) % 2 == 1:  # every other man stays a sentry
             return None

@@ -502,7 +502,9 @@ def resume_opfire(state: CommandoState, window: Window, chance: Chance, log: Eve
 #: what a man up a tree may do (ruling C-188): fire, throw, launch, reload, come down
 ALOFT_MOVES = frozenset({"fire", "aim", "semi", "spray", "snipe", "reload", "exchange",
                          "prepare", "throw", "launch", "load", "detonate", "end", "tree",
-                         "inspire", "panic", "activate"})
+                         "inspire", "panic", "activate",
+                         # ruling C-196: the fire tasks at a light or a hostage, not pickup/lead
+                         "shoot_light", "execute"})
 
 
 def forced_reason(state: CommandoState, kind: str) -> str | None:
@@ -571,6 +573,8 @@ def _one(kind: str, options: Any, resolve: Any, args: tuple[Arg, ...] = (),
 FIGURE = Arg("figure", "figure", help="the man")
 GATED = frozenset(("step", "posture", "fire", "door", "reload", "end", "climb", "force",
                    "pick", "operate", "destroy", "revive", "clip", "exchange", "tree",
+                   # ruling C-196: the later tasks wait for a panic's answer and a forced move
+                   "lead", "execute", "pickup", "shoot_light",
                    *firing.KINDS, *ordnance.KINDS))
 FLOW: Flow[CommandoState] = Flow(
     phases=[

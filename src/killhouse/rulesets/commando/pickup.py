@@ -57,8 +57,13 @@ def view(state: CommandoState, side: str) -> list[dict[str, Any]]:
     """Ruling C-179: the weapons lying on the squares the side sees (the kinds, not whose)."""
     from killhouse.rulesets.commando.hostages import sees_cell
 
+    return [w for w in everywhere(state) if sees_cell(state, side, Cell(*w["at"]))]
+
+
+def everywhere(state: CommandoState) -> list[dict[str, Any]]:
+    """Every square with weapons lying on it, in the view's shape (the umpire's board)."""
     return [{"at": cell_json(at), "weapons": sorted(w for _, w in items)}
-            for at, items in sorted(on_the_ground(state).items()) if sees_cell(state, side, at)]
+            for at, items in sorted(on_the_ground(state).items())]
 
 
 def _near(a: Cell, b: Cell) -> bool:

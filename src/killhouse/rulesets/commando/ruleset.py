@@ -14,7 +14,15 @@ from killhouse.core.layers import LayerSpec
 from killhouse.errors import KillhouseError
 from killhouse.roster.rules import RosterRules
 from killhouse.rulesets.base import GameInfo, Result, RollSpec
-from killhouse.rulesets.commando import devices, hostages, lights, missions, rightplace, views
+from killhouse.rulesets.commando import (
+    devices,
+    hostages,
+    lights,
+    missions,
+    pickup,
+    rightplace,
+    views,
+)
 from killhouse.rulesets.commando.flow import FLOW, note_sightings, start_turn
 from killhouse.rulesets.commando.ground import LAYERS
 from killhouse.rulesets.commando.rolls import ROLLS
@@ -148,6 +156,10 @@ class CommandoRuleset(FlowRuleset[CommandoState]):
 
     def snapshot(self, state: CommandoState) -> dict[str, Any]:
         return views.snapshot(state)
+
+    def umpire_extras(self, state: CommandoState) -> dict[str, Any]:
+        # ruling C-179: every weapon on the ground, as a side's view lists those it sees
+        return {"weapons": lying} if (lying := pickup.everywhere(state)) else {}
 
     def sides(self, state: CommandoState) -> tuple[str, ...]:
         return state.sides
