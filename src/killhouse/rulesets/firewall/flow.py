@@ -18,6 +18,7 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.firewall import (  # fwskill hooks: §12, §14.2, §15, §16.2
+    doors,  # fwdoors hook: doors (F-230 … F-234)
     frenzy,
     skillplay,
     storeys,
@@ -138,7 +139,8 @@ FLOW: Flow[FirewallState] = Flow(
                "task", "drop", "drive", "vehicle-fire", "fire-at-vehicle", "embark", "disembark",
                "vehicle-unjam",  # vehicles hook (F-170)
                "ride", "passenger-fire", "assault-vehicle", "hide", "search", "reload", "reflex",
-               "drug", "climb", "jump", "stairs", "repair", "treat", "end"),
+               "drug", "climb", "jump", "stairs", "repair", "treat",
+               "door", "end"),  # fwdoors hook
               "activate a Fire Team, or act with the active team's figures",
               done=activation_done, advance=_finish_activation),
     ],
@@ -262,6 +264,11 @@ FLOW: Flow[FirewallState] = Flow(
              skillplay.treat, check=skillplay.check_treat,
              help="Medical: heal a friend within 2 cm once a game, or revive a body on a "
                   "critical success (§16.2)"),
+        Move("door", (*_figure_args(), Arg("at", "cell"),
+                      Arg("to", "enum", choices=doors.TARGETS)),
+             doors.door_options, doors.door, check=doors.check_door,
+             help="open or close a door beside the figure, or break down a locked one "
+                  "(F-231, F-232)"),
         Move("end", (), end_options, end, help="end the active team's activation"),
     ],
     phase_of=lambda s: s.phase,

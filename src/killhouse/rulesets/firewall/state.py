@@ -84,6 +84,8 @@ class FirewallState:
     entering: set[str] = field(default_factory=set)
     #: team -> the edge it came on by, when its side has no fixed edge (ruling F-199)
     team_edge: dict[str, str] = field(default_factory=dict)
+    #: side -> door square -> the door's terrain as the side last saw it (ruling F-233)
+    doors: dict[str, dict[tuple[int, int, int], int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.players:

@@ -9,6 +9,7 @@ from killhouse.core.events import EventLog
 from killhouse.rulesets.base import Result
 from killhouse.rulesets.firewall.clouds import smoke_layer
 from killhouse.rulesets.firewall.cyberplay import after_cyber
+from killhouse.rulesets.firewall.doors import remember_doors  # fwdoors hook (F-233)
 from killhouse.rulesets.firewall.fireorders import gas
 from killhouse.rulesets.firewall.grid import within
 from killhouse.rulesets.firewall.objectives import (
@@ -222,6 +223,7 @@ def after_action(state: FirewallState, chance: Chance, log: EventLog) -> None:
     after_vehicle_action(state, log)
     state.last = None
     remember(state)
+    remember_doors(state)  # fwdoors hook: doors as each side last saw them (F-233)
     if state.result is None:
         check_over(state)
     state.events_seen = len(log)

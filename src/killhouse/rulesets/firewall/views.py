@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from killhouse.rulesets.firewall.doors import doors_view  # fwdoors hook (F-233)
 from killhouse.rulesets.firewall.objectives import HOSTAGES
 from killhouse.rulesets.firewall.state import FirewallState, side_sees
 from killhouse.rulesets.firewall.tables import tables
@@ -129,6 +130,8 @@ def view(state: FirewallState, side: str) -> dict[str, Any]:
                   and state.teams[state.objective.alarm_team].side == side else None),
         # vehicles hook (§17, §21.4): only in games with vehicles
         **({"vehicles": vehicles_view(state, side)} if state.vehicles else {}),
+        # fwdoors hook (F-233): the map's doors as the side last saw them, on maps with doors
+        **({"doors": d} if (d := doors_view(state, side)) else {}),
         # ruling F-197: the question put to this side in mid-resolution (the GM's lie)
         **({"question": q} if (q := own_question(state.windows, side)) else {}),
         "public": {
@@ -220,6 +223,8 @@ def snapshot(state: FirewallState) -> dict[str, Any]:
         **vehicles_snapshot(state),  # vehicles hook
         **({"windows": windows_json(state.windows)} if state.windows else {}),
         **({"entering": sorted(state.entering)} if state.entering else {}),
+        **({"doors": {s: sorted([*k, v] for k, v in notes.items())  # fwdoors hook (F-233)
+                      for s, notes in sorted(state.doors.items())}} if state.doors else {}),
     }
 
 
