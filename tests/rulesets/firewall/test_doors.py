@@ -279,3 +279,29 @@ def test_door_state_never_leaks_over_random_play() -> None:
                         events += 1
             start = len(game.log)
     assert checked >= 1000 and events >= 1
+
+
+def test_the_role_ai_opens_the_doors_on_its_route() -> None:
+    """Bots on both sides of the SWAT tenement: the assault moves through the street doors
+    into the rooms, and those doors stand open after it (F-230)."""
+    from killhouse.ai.roles.firewall import bot_for
+
+    scenario = load_scenario(TENEMENT)
+    game = Game(scenario, 1)
+    state: FirewallState = game.state
+    bots = {s: bot_for(scenario, s) for s in state.sides}
+    pick = Rng.from_seed(1)
+    opened: set[tuple[int, int, int]] = set()
+    for _ in range(400):
+        if game.result is not None:
+            break
+        side = game.pending()[0].side
+        action = bots[side].choose(game.view(side, None), game.legal_actions(side), pick)
+        for e in game.apply(action):
+            if e.kind == "door" and e.data.get("by") == "move" and side == "swat":
+                opened.add(tuple(e.data["at"]))  # type: ignore[arg-type]
+        if len(opened) >= 2:
+            break
+    assert len(opened) >= 2
+    assert all(state.board.terrain(Cell(*c)) is Terrain.DOOR_OPEN for c in opened)
+    assert not [a for a in game.actions if a.kind == "door"]  # nobody closed one again

@@ -29,6 +29,7 @@ from killhouse.rulesets.firewall.moving import (
 )
 from killhouse.rulesets.firewall.state import FirewallState, _aware, _occupied, _who_sees
 from killhouse.rulesets.firewall.teams import Figure, Status
+from killhouse.rulesets.firewall.trapplay import spring_on_route  # fwdoors hook (F-238)
 
 EDGES = ("n", "e", "s", "w")
 #: inward step of each edge, and the facing index that looks inward (F-13)
@@ -156,4 +157,5 @@ def enter(state: FirewallState, action: Action, chance: Chance, log: EventLog) -
     else:
         resolve_noncombat_move(state.board, state.figures, order, log)
     open_on_route(state, f, start, order.waypoints, log)  # fwdoors hook (F-230)
+    spring_on_route(state, f, start, order.waypoints, chance, log)  # fwdoors hook (F-238)
     state.last = (f.id, "move", order.speed)

@@ -22,6 +22,7 @@ from killhouse.rulesets.firewall import (  # fwskill hooks: §12, §14.2, §15, 
     frenzy,
     skillplay,
     storeys,
+    trapplay,  # fwdoors hook: traps (F-235 … F-241)
 )
 from killhouse.rulesets.firewall import heights as hts  # fwskill hook: §6.6 in play
 from killhouse.rulesets.firewall.cyberplay import check_reflex, reflex, reflex_options
@@ -80,6 +81,7 @@ from killhouse.rulesets.firewall.stealth import (
     search_options,
 )
 from killhouse.rulesets.firewall.taskorders import check_task, task, task_options
+from killhouse.rulesets.firewall.traps import ITEMS  # fwdoors hook: what a trap is made of
 from killhouse.rulesets.firewall.upkeep import (
     _finish_activation,
     activation_done,
@@ -140,7 +142,7 @@ FLOW: Flow[FirewallState] = Flow(
                "vehicle-unjam",  # vehicles hook (F-170)
                "ride", "passenger-fire", "assault-vehicle", "hide", "search", "reload", "reflex",
                "drug", "climb", "jump", "stairs", "repair", "treat",
-               "door", "end"),  # fwdoors hook
+               "door", "set-trap", "disarm-trap", "end"),  # fwdoors hook
               "activate a Fire Team, or act with the active team's figures",
               done=activation_done, advance=_finish_activation),
     ],
@@ -269,6 +271,15 @@ FLOW: Flow[FirewallState] = Flow(
              doors.door_options, doors.door, check=doors.check_door,
              help="open or close a door beside the figure, or break down a locked one "
                   "(F-231, F-232)"),
+        Move("set-trap", (*_figure_args(), Arg("at", "cell"),
+                          Arg("item", "enum", choices=ITEMS)),
+             trapplay.set_options, trapplay.set_trap, check=trapplay.check_set,
+             help="Technical: set a hidden trap on the figure's square or one beside it with "
+                  "an improvised AP bomb or a fragmentation grenade; the whole Turn (F-235)"),
+        Move("disarm-trap", (*_figure_args(), Arg("at", "cell")), trapplay.disarm_options,
+             trapplay.disarm_trap, check=trapplay.check_disarm,
+             help="Technical: disarm a trap the side knows of within 2 cm; the whole Turn "
+                  "(F-241)"),
         Move("end", (), end_options, end, help="end the active team's activation"),
     ],
     phase_of=lambda s: s.phase,

@@ -33,6 +33,7 @@ from killhouse.rulesets.firewall.state import (
     team_figures,
 )
 from killhouse.rulesets.firewall.teams import Figure, Status
+from killhouse.rulesets.firewall.trapplay import spring_on_route  # fwdoors hook (F-238)
 
 
 def _order(action: Action) -> MoveOrder:
@@ -177,6 +178,7 @@ def move(state: FirewallState, action: Action, chance: Chance, log: EventLog) ->
     if f.carrying is not None:
         state.figures[f.carrying].cell = f.cell
     open_on_route(state, f, start, order.waypoints, log)  # fwdoors hook (F-230)
+    spring_on_route(state, f, start, order.waypoints, chance, log)  # fwdoors hook (F-238)
     state.last = (f.id, "move", order.speed)
     if action.get("exit") and moved and f.active and on_edge(state.board, f.level, f.cell):
         _exit(state, f, log, before)

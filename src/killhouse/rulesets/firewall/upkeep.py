@@ -40,6 +40,7 @@ from killhouse.rulesets.firewall.teams import (
     start_turn,
     team_stopped,
 )
+from killhouse.rulesets.firewall.trapplay import spring_near  # fwdoors hook (F-238)
 from killhouse.rulesets.firewall.turn import initiative
 from killhouse.rulesets.firewall.vision import update_awareness
 
@@ -207,6 +208,7 @@ def after_action(state: FirewallState, chance: Chance, log: EventLog) -> None:
     if state.last is not None and state.last[1] == "move" and state.last[0] in state.figures:
         gas(state, state.figures[state.last[0]], chance, log)  # F-26: entering a cloud
     reveal(state, log)
+    spring_near(state, chance, log)  # fwdoors hook: set traps go off (F-238)
     _drop_from_fallen(state, log)
     surrender(state.figures, state.objective, log)
     if state.last is not None:
