@@ -292,3 +292,20 @@ def test_no_side_learns_a_trap_it_has_not_seen_over_random_play() -> None:
                 checked += 1
         placed += state.traps_set
     assert checked >= 1000 and placed >= 3
+
+
+def test_a_known_trap_two_squares_off_is_out_of_reach_for_disarming() -> None:
+    game = _game(at=(20, 19), faces=[])  # 2.5 cm from the trap: one step past 2 cm
+    trap = _gang_trap(game, (20, 17))
+    trap.known.add("swat")
+    assert not [a for a in game.legal_actions("swat") if a.kind == "disarm-trap"]
+    with pytest.raises(IllegalActionError, match="within 2 cm"):
+        game.apply(Action.make("swat", "disarm-trap", figure="alpha-1", at=[0, 20, 17]))
+
+
+def test_a_search_does_not_find_a_trap_out_of_its_line_of_sight() -> None:
+    game = _game(at=(20, 16), faces=[1, 1])  # a CS would beat the setter's S
+    game.state.skills = True
+    trap = _gang_trap(game, (18, 12))  # in the room behind the wall
+    game.apply(Action.make("swat", "search", figure="alpha-1"))
+    assert "swat" not in trap.known
