@@ -305,3 +305,38 @@ def test_the_role_ai_opens_the_doors_on_its_route() -> None:
     assert len(opened) >= 2
     assert all(state.board.terrain(Cell(*c)) is Terrain.DOOR_OPEN for c in opened)
     assert not [a for a in game.actions if a.kind == "door"]  # nobody closed one again
+
+
+def _pick(game: Game) -> None:
+    game.apply(Action.make("swat", "door", figure="alpha-1", at=[0, 12, 14], to="open",
+                           by="pick"))
+
+
+@pytest.mark.parametrize(("offset", "state", "failed"), [
+    (0, Terrain.DOOR_CLOSED, False),  # Intrusion 1: a total of ⌊Gutz/2⌋ picks it (the edge)
+    (1, Terrain.DOOR_LOCKED, True),   # one past: still locked, the figure has failed
+])
+def test_picking_a_lock_with_intrusion_leaves_the_door_shut(offset: int, state: Terrain,
+                                                            failed: bool) -> None:
+    game = _game((12, 15))
+    game.state.board.set_terrain(DOOR, Terrain.DOOR_LOCKED)
+    f = game.state.figures["alpha-1"]
+    f.skills = {"intrusion": 1}
+    total = f.gutz // 2 + offset
+    a = 1 if total - 1 != 1 else 2
+    game.chance = Dice([a, total - a])  # type: ignore[assignment]
+    assert any(a.get("by") == "pick" for a in game.legal_actions("swat") if a.kind == "door")
+    _pick(game)
+    assert _terrain(game, DOOR) is state and f.failed_this_turn is failed
+
+
+def test_picking_needs_intrusion_and_a_locked_door() -> None:
+    game = _game((12, 15), faces=[])
+    before = game.state_hash()
+    with pytest.raises(IllegalActionError, match="locked door's lock"):
+        _pick(game)  # the door is only closed
+    game.state.board.set_terrain(DOOR, Terrain.DOOR_LOCKED)
+    with pytest.raises(IllegalActionError, match="Intrusion"):
+        _pick(game)
+    game.state.board.set_terrain(DOOR, Terrain.DOOR_CLOSED)
+    assert game.state_hash() == before

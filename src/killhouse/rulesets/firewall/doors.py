@@ -1,8 +1,10 @@
-"""Doors in play (digest §6.7, §12, §16.2 Strength; rulings F-230 … F-234).
+"""Doors in play (digest §6.7, §12, §16.2 Strength and Intrusion; rulings F-230 … F-234,
+F-242).
 
 A closed door is an opaque, passable square of the map (``core.terrain``): a move whose route
 reaches it opens it and it stays open (F-230). ``door(figure, at, to)`` opens or closes a door
-beside the figure without passing through it, or breaks down a locked one (F-231, F-232).
+beside the figure without passing through it, breaks down a locked one (F-231, F-232) or
+picks its lock with Intrusion (F-242).
 Each side knows every door as it last saw it (F-233): the map's states at the start, then
 what its figures see; the views carry that knowledge and the events of a door's change go
 to the sides that see the door (F-234).
@@ -40,6 +42,8 @@ STATES: dict[int, str] = {int(Terrain.DOOR_CLOSED): "closed", int(Terrain.DOOR_O
                           int(Terrain.DOOR_LOCKED): "locked"}
 #: what ``door(…, to)`` may ask for
 TARGETS = ("open", "closed")
+#: how a locked door is opened (F-232, F-242): broken down, or its lock picked with Intrusion
+WAYS = ("force", "pick")
 
 Spot = tuple[int, int, int]
 
@@ -158,12 +162,19 @@ def _held(state: FirewallState, c: Cell) -> bool:
                for g in state.figures.values())
 
 
-def door_problem(state: FirewallState, f: Figure, c: Cell, to: str) -> str | None:
-    """Why ``f`` may not open, close or force the door at ``c`` now, or ``None``."""
+def _intrusion(f: Figure) -> int:
+    return max(0, min(3, int(f.skills.get("intrusion", 0))))
+
+
+def door_problem(state: FirewallState, f: Figure, c: Cell, to: str,
+                 by: str | None = None) -> str | None:
+    """Why ``f`` may not open, close, force or pick the door at ``c`` now, or ``None``."""
     if f.move_used or f.failed_this_turn:
         return f"{f.id} has no Movement action left this Turn"
     if to not in TARGETS:
         return f"a door is set 'open' or 'closed', not {to!r}"
+    if by is not None and by not in WAYS:
+        return f"a locked door is opened by 'force' or 'pick', not {by!r}"
     board = state.board
     if not board.in_bounds(c) or board.terrain(c) not in (
             Terrain.DOOR_CLOSED, Terrain.DOOR_OPEN, Terrain.DOOR_LOCKED):
@@ -173,11 +184,15 @@ def door_problem(state: FirewallState, f: Figure, c: Cell, to: str) -> str | Non
     if f.climb_to is not None or f.riding or f.carrying is not None:
         return f"{f.id} needs its hands and feet free to work a door (F-231)"
     kind = board.terrain(c)
+    if by == "pick" and (to != "open" or kind is not Terrain.DOOR_LOCKED):
+        return "only a locked door's lock is picked (F-242)"
+    if by == "pick" and _intrusion(f) < 1:
+        return f"{f.id} has no Intrusion skill to pick a lock (F-242)"
     if to == "open":
         if kind is Terrain.DOOR_OPEN:
             return "that door is already open"
         if kind is Terrain.DOOR_LOCKED and not _aware(state, f):
-            return "breaking down a door is a task: a team not yet aware only walks (F-16)"
+            return "opening a locked door is a task: a team not yet aware only walks (F-16)"
         return None
     if kind is not Terrain.DOOR_OPEN:
         return "that door is not open"
@@ -205,12 +220,17 @@ def door_options(state: FirewallState, side: str) -> Iterable[Action]:
                     forcing = state.board.terrain(c) is Terrain.DOOR_LOCKED
                     out.append(Action.make(side, "door", figure=f.id, at=[c.level, c.x, c.y],
                                            to=to, hint={"role": "door", "force": forcing}))
+            if door_problem(state, f, c, "open", "pick") is None:
+                out.append(Action.make(side, "door", figure=f.id, at=[c.level, c.x, c.y],
+                                       to="open", by="pick", hint={"role": "door"}))
     return out
 
 
 def check_door(state: FirewallState, action: Action) -> None:
     f = mine(state, action)
-    problem = door_problem(state, f, _spot(action), str(action.get("to")))
+    by = action.get("by")
+    problem = door_problem(state, f, _spot(action), str(action.get("to")),
+                           None if by is None else str(by))
     if problem is not None:
         raise IllegalActionError(problem)
 
@@ -233,6 +253,9 @@ def door(state: FirewallState, action: Action, chance: Chance, log: EventLog) ->
         state.board.set_terrain(c, Terrain.DOOR_OPEN)
         _announce(state, f, c, "open", log)
         return
+    if action.get("by") == "pick":
+        _pick(state, f, c, chance, log)
+        return
     if int(f.skills.get("strength", 0)) >= 1:
         state.board.set_terrain(c, Terrain.DOOR_OPEN)  # §16.2: a mundane feat, no roll
         _announce(state, f, c, "open", log, {"forced": True, "result": "S", "dice": []})
@@ -252,3 +275,27 @@ def door(state: FirewallState, action: Action, chance: Chance, log: EventLog) ->
     _announce(state, f, c, new, log,
               {"forced": True, "result": roll.result, "dice": list(roll.dice)})
 
+
+
+def _pick(state: FirewallState, f: Figure, c: Cell, chance: Chance, log: EventLog) -> None:
+    """Ruling F-242: Intrusion picks the lock: the skill roll of §16.1 at the figure's level
+    (in combat when its team is aware) with the leader's bonus and movement drugs, no clutter.
+    S or CS leaves the door closed and unlocked (a quiet way in: it stays shut until opened),
+    CS +1; F nothing; CF −1; F or CF ends the figure's Turn."""
+    level = _intrusion(f)
+    roll = gutz_roll(chance, f.gutz, bonus_for(f, state.teams[f.team], state.figures)
+                     + drug_bonus(f.drug_effects, "movement"), f"{f.id} picks a lock",
+                     frozenset({f.side}), skill_level=level,  # type: ignore[arg-type]
+                     in_combat=_aware(state, f), start_gutz=f.start_gutz)
+    change = change_gutz(f.gutz, roller_change(roll.result),
+                         floor=f.start_gutz if level == 3 else None)
+    f.gutz = change.gutz
+    if change.status != "active":
+        f.status = Status(change.status)
+    if roll.result in ("F", "CF"):
+        f.failed_this_turn = True
+    if roll.result in ("S", "CS") and f.active:
+        state.board.set_terrain(c, Terrain.DOOR_CLOSED)
+    new = STATES[int(state.board.terrain(c))]
+    _announce(state, f, c, new, log,
+              {"picked": True, "result": roll.result, "dice": list(roll.dice)})

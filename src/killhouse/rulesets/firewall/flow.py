@@ -267,10 +267,11 @@ FLOW: Flow[FirewallState] = Flow(
              help="Medical: heal a friend within 2 cm once a game, or revive a body on a "
                   "critical success (§16.2)"),
         Move("door", (*_figure_args(), Arg("at", "cell"),
-                      Arg("to", "enum", choices=doors.TARGETS)),
+                      Arg("to", "enum", choices=doors.TARGETS),
+                      Arg("by", "enum", choices=doors.WAYS, required=False)),
              doors.door_options, doors.door, check=doors.check_door,
-             help="open or close a door beside the figure, or break down a locked one "
-                  "(F-231, F-232)"),
+             help="open or close a door beside the figure; a locked one is broken down, or "
+                  "its lock picked with Intrusion (by: pick) (F-231, F-232, F-242)"),
         Move("set-trap", (*_figure_args(), Arg("at", "cell"),
                           Arg("item", "enum", choices=ITEMS)),
              trapplay.set_options, trapplay.set_trap, check=trapplay.check_set,

@@ -21,6 +21,10 @@ def _at(cell: Any) -> str:
 def narrate_work(kind: str, d: Mapping[str, Any]) -> str | None:
     """The line for a door or trap event, or ``None`` for any other kind."""
     if kind == "door":
+        if d.get("picked"):
+            got = f" ({d['result']})" if d.get("result") else ""
+            return (f"{_who(d.get('figure'))} works at the lock of the door at {_at(d['at'])}"
+                    f"{got}: it is {d['state']}.")
         if d.get("forced"):
             got = f" ({d['result']})" if d.get("result") else ""
             return (f"{_who(d.get('figure'))} tries to break down the door at {_at(d['at'])}"
