@@ -18,6 +18,7 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
+from killhouse.rulesets.firewall.doors import open_on_route  # fwdoors hook (F-230)
 from killhouse.rulesets.firewall.moving import (
     FACINGS,
     MoveOrder,
@@ -28,6 +29,7 @@ from killhouse.rulesets.firewall.moving import (
 )
 from killhouse.rulesets.firewall.state import FirewallState, _aware, _occupied, _who_sees
 from killhouse.rulesets.firewall.teams import Figure, Status
+from killhouse.rulesets.firewall.trapplay import spring_on_route  # fwdoors hook (F-238)
 
 EDGES = ("n", "e", "s", "w")
 #: inward step of each edge, and the facing index that looks inward (F-13)
@@ -148,9 +150,12 @@ def enter(state: FirewallState, action: Action, chance: Chance, log: EventLog) -
     log.emit("enter", {"figure": f.id, "at": [f.level, *f.cell], "edge": edge},
              frozenset({f.side}))
     order = _order(action)
+    start = f.cell
     if _aware(state, f):
         resolve_move(state.board, state.figures, state.teams, order, chance, log,
                      watch=lambda g: _who_sees(state, g))
     else:
         resolve_noncombat_move(state.board, state.figures, order, log)
+    open_on_route(state, f, start, order.waypoints, log)  # fwdoors hook (F-230)
+    spring_on_route(state, f, start, order.waypoints, chance, log)  # fwdoors hook (F-238)
     state.last = (f.id, "move", order.speed)

@@ -18,9 +18,11 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.firewall import (  # fwskill hooks: §12, §14.2, §15, §16.2
+    doors,  # fwdoors hook: doors (F-230 … F-234)
     frenzy,
     skillplay,
     storeys,
+    trapplay,  # fwdoors hook: traps (F-235 … F-241)
 )
 from killhouse.rulesets.firewall import heights as hts  # fwskill hook: §6.6 in play
 from killhouse.rulesets.firewall.cyberplay import check_reflex, reflex, reflex_options
@@ -79,6 +81,7 @@ from killhouse.rulesets.firewall.stealth import (
     search_options,
 )
 from killhouse.rulesets.firewall.taskorders import check_task, task, task_options
+from killhouse.rulesets.firewall.traps import ITEMS  # fwdoors hook: what a trap is made of
 from killhouse.rulesets.firewall.upkeep import (
     _finish_activation,
     activation_done,
@@ -138,7 +141,8 @@ FLOW: Flow[FirewallState] = Flow(
                "task", "drop", "drive", "vehicle-fire", "fire-at-vehicle", "embark", "disembark",
                "vehicle-unjam",  # vehicles hook (F-170)
                "ride", "passenger-fire", "assault-vehicle", "hide", "search", "reload", "reflex",
-               "drug", "climb", "jump", "stairs", "repair", "treat", "end"),
+               "drug", "climb", "jump", "stairs", "repair", "treat",
+               "door", "set-trap", "disarm-trap", "end"),  # fwdoors hook
               "activate a Fire Team, or act with the active team's figures",
               done=activation_done, advance=_finish_activation),
     ],
@@ -262,6 +266,21 @@ FLOW: Flow[FirewallState] = Flow(
              skillplay.treat, check=skillplay.check_treat,
              help="Medical: heal a friend within 2 cm once a game, or revive a body on a "
                   "critical success (§16.2)"),
+        Move("door", (*_figure_args(), Arg("at", "cell"),
+                      Arg("to", "enum", choices=doors.TARGETS),
+                      Arg("by", "enum", choices=doors.WAYS, required=False)),
+             doors.door_options, doors.door, check=doors.check_door,
+             help="open or close a door beside the figure; a locked one is broken down, or "
+                  "its lock picked with Intrusion (by: pick) (F-231, F-232, F-242)"),
+        Move("set-trap", (*_figure_args(), Arg("at", "cell"),
+                          Arg("item", "enum", choices=ITEMS)),
+             trapplay.set_options, trapplay.set_trap, check=trapplay.check_set,
+             help="Technical: set a hidden trap on the figure's square or one beside it with "
+                  "an improvised AP bomb or a fragmentation grenade; the whole Turn (F-235)"),
+        Move("disarm-trap", (*_figure_args(), Arg("at", "cell")), trapplay.disarm_options,
+             trapplay.disarm_trap, check=trapplay.check_disarm,
+             help="Technical: disarm a trap the side knows of within 2 cm; the whole Turn "
+                  "(F-241)"),
         Move("end", (), end_options, end, help="end the active team's activation"),
     ],
     phase_of=lambda s: s.phase,

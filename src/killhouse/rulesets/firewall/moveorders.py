@@ -11,6 +11,7 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
+from killhouse.rulesets.firewall.doors import open_on_route  # fwdoors hook (F-230)
 from killhouse.rulesets.firewall.drugs import no_movement
 from killhouse.rulesets.firewall.grid import within
 from killhouse.rulesets.firewall.moving import (
@@ -32,6 +33,7 @@ from killhouse.rulesets.firewall.state import (
     team_figures,
 )
 from killhouse.rulesets.firewall.teams import Figure, Status
+from killhouse.rulesets.firewall.trapplay import spring_on_route  # fwdoors hook (F-238)
 
 
 def _order(action: Action) -> MoveOrder:
@@ -160,6 +162,7 @@ def move(state: FirewallState, action: Action, chance: Chance, log: EventLog) ->
         log.emit("pick-up", {"figure": f.id, "carried": carried.id}, _who_sees(state, f))
     # §21.4: a figure that leaves the table is watched only by those who saw it before
     before = _who_sees(state, f) if action.get("exit") else None
+    start = f.cell
     if _aware(state, f):
         report = resolve_move(state.board, state.figures, state.teams, order, chance, log,
                               watchers_only=before, watch=lambda g: _who_sees(state, g))
@@ -174,6 +177,8 @@ def move(state: FirewallState, action: Action, chance: Chance, log: EventLog) ->
         moved = True
     if f.carrying is not None:
         state.figures[f.carrying].cell = f.cell
+    open_on_route(state, f, start, order.waypoints, log)  # fwdoors hook (F-230)
+    spring_on_route(state, f, start, order.waypoints, chance, log)  # fwdoors hook (F-238)
     state.last = (f.id, "move", order.speed)
     if action.get("exit") and moved and f.active and on_edge(state.board, f.level, f.cell):
         _exit(state, f, log, before)

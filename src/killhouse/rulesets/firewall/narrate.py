@@ -34,6 +34,10 @@ def narrate(event: Event) -> str | None:
     line = narrate_skills(k, d)
     if line is not None:
         return line
+    from killhouse.rulesets.firewall.worknarrate import narrate_work  # fwdoors hook
+    line = narrate_work(k, d)
+    if line is not None:
+        return line
     if k == "turn":
         return f"--- Turn {d['turn']} --- initiative: {', '.join(d['order'])}"
     if k == "activate":

@@ -14,6 +14,7 @@ from killhouse.rulesets.firewall.clouds import Cloud
 from killhouse.rulesets.firewall.moving import FACINGS
 from killhouse.rulesets.firewall.objectives import Counter, Objective
 from killhouse.rulesets.firewall.teams import Figure, Status, Team, active_members, team_stopped
+from killhouse.rulesets.firewall.traps import Trap
 from killhouse.rulesets.firewall.vehicles.model import Vehicle
 from killhouse.rulesets.kit.flow import Window
 
@@ -84,6 +85,11 @@ class FirewallState:
     entering: set[str] = field(default_factory=set)
     #: team -> the edge it came on by, when its side has no fixed edge (ruling F-199)
     team_edge: dict[str, str] = field(default_factory=dict)
+    #: side -> door square -> the door's terrain as the side last saw it (ruling F-233)
+    doors: dict[str, dict[tuple[int, int, int], int]] = field(default_factory=dict)
+    #: traps set in play (ruling F-235) and how many were ever set (their secret ids)
+    traps: list[Trap] = field(default_factory=list)
+    traps_set: int = 0
 
     def __post_init__(self) -> None:
         if not self.players:

@@ -178,4 +178,6 @@ def search(state: FirewallState, action: Action, chance: Chance, log: EventLog) 
             s: {"figure": o.id, "by": f.id if f.id in known_ids(state, s) else None,
                 "dice": None, "result": None} if s != o.side else data
             for s in audience})
+    from killhouse.rulesets.firewall.trapplay import find_traps  # fwdoors hook (F-240)
+    find_traps(state, f, roll, chance, log)
     state.last = (f.id, "search", "")

@@ -9,6 +9,7 @@ from killhouse.core.events import EventLog
 from killhouse.rulesets.base import Result
 from killhouse.rulesets.firewall.clouds import smoke_layer
 from killhouse.rulesets.firewall.cyberplay import after_cyber
+from killhouse.rulesets.firewall.doors import remember_doors  # fwdoors hook (F-233)
 from killhouse.rulesets.firewall.fireorders import gas
 from killhouse.rulesets.firewall.grid import within
 from killhouse.rulesets.firewall.objectives import (
@@ -39,6 +40,7 @@ from killhouse.rulesets.firewall.teams import (
     start_turn,
     team_stopped,
 )
+from killhouse.rulesets.firewall.trapplay import spring_near  # fwdoors hook (F-238)
 from killhouse.rulesets.firewall.turn import initiative
 from killhouse.rulesets.firewall.vision import update_awareness
 
@@ -206,6 +208,7 @@ def after_action(state: FirewallState, chance: Chance, log: EventLog) -> None:
     if state.last is not None and state.last[1] == "move" and state.last[0] in state.figures:
         gas(state, state.figures[state.last[0]], chance, log)  # F-26: entering a cloud
     reveal(state, log)
+    spring_near(state, chance, log)  # fwdoors hook: set traps go off (F-238)
     _drop_from_fallen(state, log)
     surrender(state.figures, state.objective, log)
     if state.last is not None:
@@ -222,6 +225,7 @@ def after_action(state: FirewallState, chance: Chance, log: EventLog) -> None:
     after_vehicle_action(state, log)
     state.last = None
     remember(state)
+    remember_doors(state)  # fwdoors hook: doors as each side last saw them (F-233)
     if state.result is None:
         check_over(state)
     state.events_seen = len(log)

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from killhouse.rulesets.firewall.doors import doors_view  # fwdoors hook (F-233)
 from killhouse.rulesets.firewall.objectives import HOSTAGES
 from killhouse.rulesets.firewall.state import FirewallState, side_sees
 from killhouse.rulesets.firewall.tables import tables
 from killhouse.rulesets.firewall.teams import Figure, Status
+from killhouse.rulesets.firewall.trapplay import traps_view  # fwdoors hook (F-237)
 from killhouse.rulesets.kit.flow import own_question, windows_json
 from killhouse.rulesets.kit.view import Status as ViewStatus
 from killhouse.rulesets.kit.view import viewer
@@ -129,6 +131,10 @@ def view(state: FirewallState, side: str) -> dict[str, Any]:
                   and state.teams[state.objective.alarm_team].side == side else None),
         # vehicles hook (§17, §21.4): only in games with vehicles
         **({"vehicles": vehicles_view(state, side)} if state.vehicles else {}),
+        # fwdoors hook (F-233): the map's doors as the side last saw them, on maps with doors
+        **({"doors": d} if (d := doors_view(state, side)) else {}),
+        # fwdoors hook (F-237): the traps the side knows of, once there are any
+        **({"traps": t} if (t := traps_view(state, side)) else {}),
         # ruling F-197: the question put to this side in mid-resolution (the GM's lie)
         **({"question": q} if (q := own_question(state.windows, side)) else {}),
         "public": {
@@ -220,6 +226,11 @@ def snapshot(state: FirewallState) -> dict[str, Any]:
         **vehicles_snapshot(state),  # vehicles hook
         **({"windows": windows_json(state.windows)} if state.windows else {}),
         **({"entering": sorted(state.entering)} if state.entering else {}),
+        **({"traps": [{"id": t.id, "side": t.side, "at": list(t.spot), "result": t.result,
+                       "known": sorted(t.known)} for t in state.traps],
+            "traps_set": state.traps_set} if state.traps_set else {}),  # fwdoors hook
+        **({"doors": {s: sorted([*k, v] for k, v in notes.items())  # fwdoors hook (F-233)
+                      for s, notes in sorted(state.doors.items())}} if state.doors else {}),
     }
 
 
