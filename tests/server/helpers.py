@@ -7,8 +7,11 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from killhouse.engine.game import Game
+from killhouse.scenario.loader import load_scenario
 from killhouse.server.app import create_app
 from killhouse.server.store import Store
+from killhouse.sim.seats import Seats
 from tests.conformance import SCENARIO_DIR
 
 
@@ -52,3 +55,20 @@ def pass_action(legal: list[dict[str, Any]]) -> dict[str, Any]:
 
 def scenario_path(name: str) -> Path:
     return SCENARIO_DIR / name
+
+
+def played_until_a_weapon_lies_unseen(name: str, seed: int, side: str,
+                                      limit: int = 600) -> Game:
+    """A game of the shipped scenario ``name`` played by the role AI on every side (as an
+    all-AI game is played) until a weapon lies on the ground that ``side`` does not see:
+    one the umpire's extras hold and ``side``'s view does not (ruling C-179)."""
+    game = Game(load_scenario(scenario_path(name)), seed)
+    seats = Seats(game, [])
+    for _ in range(limit):
+        if game.over or seats.ai_step() is None:
+            break
+        lying = game.ruleset.umpire_extras(game.state).get("weapons")
+        seen = game.view(side, events_since=None).get("weapons") or []
+        if isinstance(lying, list) and any(w not in seen for w in lying):
+            return game
+    raise AssertionError(f"no weapon lay unseen by {side} within {limit} actions")

@@ -286,8 +286,9 @@ class Ruleset(ABC, Generic[S]):
         """The full true state as JSON (umpire view, state hashes)."""
 
     def umpire_extras(self, state: S) -> dict[str, JSON]:
-        """What the umpire's text board draws besides the snapshot, kept out of it so that
-        state hashes stay as they were (commando: the weapons on the ground); empty here."""
+        """What the umpire's boards (text and web) draw besides the snapshot, kept out of it
+        so that state hashes stay as they were (commando: the weapons on the ground); the
+        server sends it to the umpire's seat alone (ruling W-19); empty here."""
         return {}
 
     def invariants(self, state: S) -> list[str]:

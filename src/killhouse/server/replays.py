@@ -90,6 +90,7 @@ def replay_step(room: Room, data: dict[str, Any]) -> dict[str, Any]:
     }
     if perspective == UMPIRE:
         out["view"] = snapshot
+        out["extras"] = game.ruleset.umpire_extras(game.state)  # ruling W-19
         out["events"] = present.umpire_events(game, 0)
     else:
         view = game.view(perspective, events_since=None)

@@ -370,6 +370,9 @@ class Room:
         if role == UMPIRE:
             out["actions"] = len(game.actions)
             out["view"] = game.ruleset.snapshot(game.state)
+            # what the umpire's board draws besides the hashed snapshot (commando: every weapon
+            # on the ground, C-179); the umpire's alone, never a side's or a spectator's (W-19)
+            out["extras"] = game.ruleset.umpire_extras(game.state)
             out["state_hash"] = game.state_hash()
             out["events"] = present.umpire_events(game, since)
             if self.ai_error:

@@ -59,6 +59,17 @@ export function knownTerrain(board, view, level) {
   return rows;
 }
 
+// What the umpire's board draws: the true state's figures, vehicles and hostages, and the
+// ruleset's extras that the hashed snapshot leaves out (commando: every weapon on the ground,
+// ruling W-19); only the umpire's messages carry ``extras``.
+export function umpireView(snapshot, extras) {
+  const s = snapshot || {};
+  return {
+    ...(extras || {}),
+    figures: s.figures || [], vehicles: s.vehicles || [], hostages: s.hostages || [],
+  };
+}
+
 // A small picture of a level for the start page.
 export function miniMap(board, level = 0, size = 4) {
   const lv = board.levels[level];
@@ -236,11 +247,15 @@ export function drawBoard(board, opts) {
     if (h.seen === false) drawFig(f, "remembered hostage", `t${h.turn ?? "?"}`);
     else drawFig(f, opts.umpire ? "true hostage" : "seen hostage");
   }
-  // weapons lying where the side sees (ruling C-179): a marker with the kinds in its title
+  // weapons lying where the side sees (ruling C-179), or all of them on the umpire's board
+  // (the umpire's extras, W-19): a slash in the square's lower left corner, as the text
+  // board's "/", drawn as a line (a glyph such as ⚒ is missing from many fonts and drew
+  // nothing), over a fallen man's circle; the kinds are in its title
   for (const w of view.weapons || []) {
     if (!isCell(w.at) || w.at[0] !== level) continue;
-    const g = el("g", { class: "weapons", "pointer-events": "none" });
-    g.append(el("text", { x: w.at[1] * S + 3, y: w.at[2] * S + S - 3, class: "tiny" }, "⚒"));
+    const g = el("g", { class: "weapons", "pointer-events": "none", "data-cell": cellKey(w.at) });
+    const slash = { x1: w.at[1] * S + 2, y1: w.at[2] * S + S - 2, x2: w.at[1] * S + 8, y2: w.at[2] * S + S - 8, "stroke-linecap": "round" };
+    g.append(el("line", { ...slash, stroke: "#fff", "stroke-width": 5 }), el("line", { ...slash, stroke: "#222", "stroke-width": 2.5 }));
     g.append(el("title", {}, `weapons on the ground: ${(w.weapons || []).join(", ")}`));
     figs.append(g);
   }

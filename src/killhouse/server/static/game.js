@@ -1,6 +1,6 @@
 // The game page: one socket per seat token in the URL fragment (several = hotseat).
 // It draws what the server sends and sends back one of the legal actions; it decides nothing.
-import { h, drawBoard, isCell, cellKey } from "./draw.js";
+import { h, drawBoard, isCell, cellKey, umpireView } from "./draw.js";
 import { eventLine, eventText, actionLabel, actorOf, targetsOf, positions } from "./present.js";
 import { newForm, formView, guideTargets, boardPick, argsOf, strip } from "./controls.js";
 
@@ -193,7 +193,7 @@ function legalOf(seat) {
 function renderBoard(seat) {
   const st = seat.state;
   const legal = legalOf(seat);
-  const view = st.role === "umpire" ? { figures: st.view.figures || [], vehicles: st.view.vehicles || [], hostages: st.view.hostages || [] } : (st.view || {});
+  const view = st.role === "umpire" ? umpireView(st.view, st.extras) : (st.view || {});
   const schema = ui.form && ui.schemas[ui.form.kind];
   let targets = new Map();
   if (schema) {

@@ -1,6 +1,6 @@
 // The replay page: step through a finished game (or any game, as its umpire) from any side's
 // view or the umpire's; play on from a step as a new game.
-import { h, drawBoard } from "./draw.js";
+import { h, drawBoard, umpireView } from "./draw.js";
 import { eventLine } from "./present.js";
 
 const gameId = location.pathname.split("/").filter(Boolean).pop();
@@ -37,7 +37,7 @@ function render() {
   levels.replaceChildren(h("span", {}, "level: "), ...ui.board.levels.map((lv, i) =>
     h("button", { class: i === ui.level ? "on" : "", onclick: () => { ui.level = i; render(); } }, lv.name)));
   const umpire = ui.perspective === "umpire";
-  const view = umpire ? { figures: d.view.figures || [], vehicles: d.view.vehicles || [], hostages: d.view.hostages || [] } : d.view;
+  const view = umpire ? umpireView(d.view, d.extras) : d.view;
   $("boardwrap").replaceChildren(drawBoard(ui.board, {
     view, fog: d.fog || null, level: ui.level, sides: ui.scenario.sides.map((s) => s.id), umpire,
   }));
