@@ -84,6 +84,8 @@ class FirewallState:
     entering: set[str] = field(default_factory=set)
     #: team -> the edge it came on by, when its side has no fixed edge (ruling F-199)
     team_edge: dict[str, str] = field(default_factory=dict)
+    #: the height of one storey in cm: level i's floor stands i storeys up (§1.2, F-250)
+    storey_cm: int = 10
 
     def __post_init__(self) -> None:
         if not self.players:
