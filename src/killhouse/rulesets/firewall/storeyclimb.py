@@ -46,7 +46,7 @@ def _open_air(board: Board, cell: Cell) -> bool:
     return not board.in_bounds(cell) or board.terrain(cell) is Terrain.OUTSIDE
 
 
-def face(state: FirewallState, foot: Cell, top: Cell) -> Face | None:
+def board_face(board: Board, storey_cm: int, foot: Cell, top: Cell) -> Face | None:
     """The face joining ``foot`` to ``top`` on the storey above, or None (ruling F-251).
 
     Over a roof's edge: ``top`` is beside ``foot`` (eight directions), the square under
@@ -54,7 +54,6 @@ def face(state: FirewallState, foot: Cell, top: Cell) -> Face | None:
     Through a window: ``top`` is two squares from ``foot`` along a row or column, the square
     between is a window on the storey above with wall or window under it, and the air over
     ``foot`` is open. ``top`` must be passable; heights add to the storey (F-250)."""
-    board = state.board
     if top.level != foot.level + 1 or not board.in_bounds(foot) or not board.in_bounds(top):
         return None
     if not board.passable(foot) or not board.passable(top):
@@ -62,7 +61,7 @@ def face(state: FirewallState, foot: Cell, top: Cell) -> Face | None:
     if not _open_air(board, Cell(top.level, foot.x, foot.y)):
         return None
     dx, dy = top.x - foot.x, top.y - foot.y
-    height = (state.storey_cm + surface(board, top.level, (top.x, top.y))
+    height = (storey_cm + surface(board, top.level, (top.x, top.y))
               - surface(board, foot.level, (foot.x, foot.y)))
     if max(abs(dx), abs(dy)) == 1:
         if board.passable(Cell(foot.level, top.x, top.y)):
@@ -74,6 +73,11 @@ def face(state: FirewallState, foot: Cell, top: Cell) -> Face | None:
         if board.terrain(window) is Terrain.WINDOW and not board.passable(under):
             return Face(foot, top, window, height) if height > 0 else None
     return None
+
+
+def face(state: FirewallState, foot: Cell, top: Cell) -> Face | None:
+    """The face joining ``foot`` to ``top`` in this game (``board_face`` with its storey)."""
+    return board_face(state.board, state.storey_cm, foot, top)
 
 
 def faces_from(state: FirewallState, f: Figure) -> list[Face]:
