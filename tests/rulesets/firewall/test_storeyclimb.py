@@ -213,3 +213,10 @@ def test_leaps_and_climbs_that_are_refused_leave_the_state_unchanged() -> None:
     unaware.state.teams["r"].aware = False
     with pytest.raises(IllegalActionError, match="not yet aware"):
         _act(unaware, "climb", (1, 1, 2))
+
+
+def test_a_wall_crumbling_under_a_climber_leaves_it_a_way_up_and_down() -> None:
+    # the wall square under the roof's edge turns to rubble (a section falls, F-36)
+    game = _game(climb_to=(1, 2), climb_level=1, hang=Fraction(6))
+    game.state.board.levels[0].terrain[2, 1] = 1  # floor
+    assert _offered(game, "climb") == {(1, 1, 2), (0, 0, 2)}

@@ -103,9 +103,18 @@ def _free(state: FirewallState, f: Figure, cell: Cell) -> bool:
 
 
 def _hanging_face(state: FirewallState, f: Figure) -> Face | None:
+    """The wall between storeys the figure hangs on: read from where it hangs, not from the
+    map again (a section collapsing under it must not leave it stuck on the face)."""
     if f.climb_to is None or f.climb_level is None:
         return None
-    return face(state, Cell(f.level, *f.cell), Cell(f.climb_level, *f.climb_to))
+    foot, top = Cell(f.level, *f.cell), Cell(f.climb_level, *f.climb_to)
+    found = face(state, foot, top)
+    if found is not None:
+        return found
+    height = (state.storey_cm * (top.level - foot.level)
+              + surface(state.board, top.level, f.climb_to)
+              - surface(state.board, foot.level, f.cell))
+    return Face(foot, top, None, max(1, height))
 
 
 # -- climbing ------------------------------------------------------------------------------
