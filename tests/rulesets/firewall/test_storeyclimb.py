@@ -220,3 +220,17 @@ def test_a_wall_crumbling_under_a_climber_leaves_it_a_way_up_and_down() -> None:
     game = _game(climb_to=(1, 2), climb_level=1, hang=Fraction(6))
     game.state.board.levels[0].terrain[2, 1] = 1  # floor
     assert _offered(game, "climb") == {(1, 1, 2), (0, 0, 2)}
+
+
+@pytest.mark.parametrize(("faces", "acrobatics", "reached"), [
+    ([1, 3], 0, True),  # 4 ≤ 7 − 3: the room's clutter 3 counts (the edge)
+    ([2, 3], 0, False),  # 5: one past, F
+    ([2, 3], 1, True),  # Acrobatics 1 takes one off the clutter: 5 ≤ 7 − 2
+])
+def test_the_climb_rolls_the_higher_clutter_of_the_foot_and_the_room(
+        faces: list[int], acrobatics: int, reached: bool) -> None:
+    game = _game(at=(0, 9, 0), faces=faces, storey=6, skills={"acrobatics": acrobatics})
+    game.state.board.levels[1].clutter[2, 9] = 3  # the room behind the window
+    _act(game, "climb", (1, 9, 2))
+    f = game.state.figures["r1"]
+    assert (f.level == 1) is reached and f.failed_this_turn is not reached
