@@ -80,8 +80,10 @@ def _offered(game: Game, kind: str) -> set[tuple[int, int, int]]:
 def test_the_storey_height_defaults_to_ten_cm_and_a_scenario_sets_it() -> None:
     assert _game().state.storey_cm == 10
     assert _game(storey=12).state.storey_cm == 12
-    with pytest.raises(ScenarioError, match="storey_cm"):
-        _game(storey=0)
+    for bad in (0, 100):  # one past each end of 1..99
+        with pytest.raises(ScenarioError, match=r"options\.storey_cm: expected a whole number"):
+            _game(storey=bad)
+    assert _game(storey=1).state.storey_cm == 1 and _game(storey=99).state.storey_cm == 99
 
 
 def test_roof_edges_and_windows_are_offered_and_nothing_through_a_ceiling() -> None:
