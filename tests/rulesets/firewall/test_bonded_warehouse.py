@@ -46,8 +46,11 @@ def test_it_validates_with_armoured_sections_and_ten_cm_storeys() -> None:
     state: FirewallState = Game(scenario, 1).state
     assert state.storey_cm == 10
     assert {s.id: (len(s.squares), s.armour) for s in state.sections.values()} == {
-        "vault-west": (16, "medium"), "vault-east": (20, "medium"),
-        "vault-south": (27, "medium")}
+        "vault-nw": (20, "medium"), "vault-ne": (16, "medium"), "vault-sw": (15, "medium"),
+        "vault-se": (12, "medium")}
+    vault = {(x, y) for x in range(1, 10) for y in range(1, 8)}
+    covered = [c for s in state.sections.values() for c in s.squares]
+    assert sorted(covered) == sorted(vault)  # the whole vault, each square once
 
 
 def test_the_ways_over_walls_containers_and_the_dock() -> None:
