@@ -236,3 +236,46 @@ def test_the_climb_rolls_the_higher_clutter_of_the_foot_and_the_room(
     _act(game, "climb", (1, 9, 2))
     f = game.state.figures["r1"]
     assert (f.level == 1) is reached and f.failed_this_turn is not reached
+
+
+def _after(game: Game) -> None:
+    from killhouse.rulesets.firewall.upkeep import after_action
+    after_action(game.state, game.chance, game.log)
+
+
+@pytest.mark.parametrize(("hang", "faces", "status", "gutz"), [
+    (Fraction(3), [], Status.INCAPACITATED, 7),  # under 4 cm: no attack (the edge)
+    (Fraction(4), [3, 4], Status.INCAPACITATED, 5),  # one attack at Gutz 8: 7 ≤ 8, S −2
+    (Fraction(8), [3, 4, 6, 6], Status.INCAPACITATED, 5),  # two attacks: S, then (6,6) CF
+    (Fraction(8), [3, 4, 3, 3], Status.KILLED, 7),  # the second a CS: killed (F-18)
+])
+def test_a_climber_made_helpless_lets_go_and_falls(hang: Fraction, faces: list[int],
+                                                     status: Status, gutz: int) -> None:
+    game = _game(faces=faces, climb_to=(1, 2), climb_level=1, hang=hang)
+    f = game.state.figures["r1"]
+    f.status = Status.INCAPACITATED  # a stunner's CS, a gas, a tangler …
+    _after(game)
+    assert f.status is status and f.gutz == gutz and f.climb_to is None
+    assert (f.level, f.cell, f.climb_level, f.hang) == (0, (0, 2), None, 0)
+    fall = [e for e in game.log.events if e.kind == "fall"]
+    assert [e.data["height"] for e in fall] == [str(hang)]
+
+
+def test_a_helpless_climber_taken_below_2_by_the_fall_dies() -> None:
+    game = _game(faces=[3, 4], climb_to=(1, 2), climb_level=1, hang=Fraction(4), gutz=3)
+    f = game.state.figures["r1"]
+    f.status = Status.INCAPACITATED
+    _after(game)
+    assert f.status is Status.KILLED and f.gutz == 1  # F-70, not a rout
+
+
+def test_a_killed_climber_drops_without_attacks_and_a_suppressed_one_holds_on() -> None:
+    game = _game(climb_to=(1, 2), climb_level=1, hang=Fraction(8))
+    f = game.state.figures["r1"]
+    f.suppressed = True
+    _after(game)
+    assert f.climb_to == (1, 2) and f.hang == 8
+    f.status = Status.KILLED
+    _after(game)
+    assert f.climb_to is None and f.climb_level is None
+    assert not [e for e in game.log.events if e.kind == "fall"]

@@ -79,8 +79,9 @@ def _apply_fall(state: FirewallState, f: Figure, height: Fraction, chance: Chanc
     elif lost:
         change = change_gutz(f.gutz, -lost)
         f.gutz = change.gutz
-        if change.status != "active":
-            f.status = Status(change.status)
+        if change.status != "active":  # F-70: a helpless figure taken below 2 dies (F-254)
+            helpless = f.status is Status.INCAPACITATED
+            f.status = Status.KILLED if helpless else Status(change.status)
     log.emit("fall", {"figure": f.id, "height": str(height), "attacks": results,
                       "status": f.status.value}, watchers)
 

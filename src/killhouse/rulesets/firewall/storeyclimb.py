@@ -277,3 +277,17 @@ def leap(state: FirewallState, f: Figure, to: Cell, chance: Chance, log: EventLo
     log.emit("leap", {"figure": f.id, "to": [*to]}, _who_sees(state, f))
     _apply_fall(state, f, Fraction(wall.height), chance, log)
 
+
+
+# -- a climber who can hold on no longer ------------------------------------------------------
+
+def let_go(state: FirewallState, chance: Chance, log: EventLog) -> None:
+    """Ruling F-254: a climber made helpless on any face lets go and falls from the height it
+    hung at to the foot (it stands there already); a killed one's body drops without attacks;
+    one that left the table stops hanging. A suppressed climber holds on (F-181)."""
+    for f in state.figures.values():
+        if f.climb_to is None or f.status is Status.ACTIVE:
+            continue
+        if f.status is Status.INCAPACITATED and f.hang > 0:
+            _apply_fall(state, f, f.hang, chance, log)
+        f.climb_to, f.climb_level, f.hang = None, None, Fraction(0)

@@ -207,6 +207,8 @@ def after_action(state: FirewallState, chance: Chance, log: EventLog) -> None:
         gas(state, state.figures[state.last[0]], chance, log)  # F-26: entering a cloud
     reveal(state, log)
     _drop_from_fallen(state, log)
+    from killhouse.rulesets.firewall.storeyclimb import let_go  # fwclimb hook: F-254
+    let_go(state, chance, log)
     surrender(state.figures, state.objective, log)
     if state.last is not None:
         actor = state.figures.get(state.last[0])
