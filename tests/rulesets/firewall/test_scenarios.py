@@ -38,8 +38,9 @@ SWAT = ROOT / "scenarios" / "firewall" / "swat_tenement.yaml"
 
 
 def test_the_issue_names_three_scenarios_and_each_validates_clean() -> None:
-    assert [p.stem for p in SCENARIOS] == ["a_walk_in_the_park", "escape_from_ash_end",
-                                          "swat_tenement", "triple_cross"]
+    assert [p.stem for p in SCENARIOS] == ["a_walk_in_the_park", "bonded_warehouse",
+                                          "escape_from_ash_end", "swat_tenement",
+                                          "triple_cross"]
     ruleset = get_ruleset("firewall")
     for path in SCENARIOS:
         scenario = load_scenario(path)

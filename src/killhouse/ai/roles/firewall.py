@@ -25,10 +25,16 @@ hostage or a helpless figure, never a blast where it would catch a friend.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from killhouse.ai.baseline import BaselineBot, cell_of
+from killhouse.ai.roles.firewall_heights import (
+    ACTION_SQUARES,
+    SAFE_FALL_CM,
+    HeightRoutes,
+    uses_heights,
+)
 from killhouse.core.cells import Cell
 from killhouse.core.paths import DistanceField
 from killhouse.core.rng import Rng
@@ -39,6 +45,8 @@ from killhouse.scenario.model import Scenario
 BLAST_SQUARES = 4
 #: the shot worth taking rather than moving (P of S or CS)
 GOOD_SHOT = 0.3
+#: squares a climb's or jump's route may be longer than the best and still be taken
+ROUTE_SLACK = 2
 #: the single shot's P above which two-weapon fire at −3 each is the better bet (F-34)
 TWO_WEAPON_P = 0.85
 
@@ -96,6 +104,23 @@ class FirewallBot(BaselineBot):
             # the distance fields walk round by the streets where they can
             self._enter_cost = [self._cluttered_cost(i) for i in range(len(self.board.levels))]
             self._fields.clear()
+        # fwclimb: on a map with heights or walls between storeys the routes go over them
+        storey = int(scenario.options.get("storey_cm", 10))
+        self.heights = HeightRoutes.of(self.board, storey, self._enter_cost, self._squeeze) \
+            if uses_heights(self.board, storey) else None
+
+    def field(self, targets: Iterable[Cell]) -> DistanceField | None:
+        """The distance field to the targets; over heights and walls where the map has them."""
+        if self.heights is None:
+            return super().field(targets)
+        key = frozenset(targets)
+        if not key:
+            return None
+        if key not in self._fields:
+            if len(self._fields) > 256:
+                self._fields.clear()
+            self._fields[key] = self.heights.field(key)
+        return self._fields[key]
 
     def _cluttered_cost(self, level: int) -> Any:
         cost = self._walk_cost(level)
@@ -272,7 +297,7 @@ class FirewallBot(BaselineBot):
                          and a.get("weapon2") is None and not a.get("grenade")}
         for action in actions:
             fid = str(action.get("figure")) if action.get("figure") is not None else ""
-            if action.kind in ("move", "stairs", "enter") and fid not in fields:
+            if action.kind in ("move", "stairs", "enter", "climb", "jump") and fid not in fields:
                 fields[fid] = self.field(self.targets_for(view, mine.get(fid, {})))
             scores.append(self.rate(view, action, fields.get(fid), mine))
         best = max(scores)
@@ -324,7 +349,64 @@ class FirewallBot(BaselineBot):
             return self.move_value(view, action, field, fig, enemies)
         if kind in ("reload", "drug", "reflex", "hide", "search"):
             return self.kit_value(view, action, fig, enemies)
+        if kind in ("climb", "jump"):  # fwclimb: over an obstacle when the route is shorter
+            return self.climb_value(view, action, field, fig)
+        if kind in ("repair", "treat"):  # fwclimb: Technical and Medical (§14.2, §16.2)
+            return self.care_value(view, action, enemies)
         return 0.0  # the GM's spike and lie: the tie-break draws among them (F-195, F-197)
+
+    # -- climbing, jumping, repair and Medical (fwclimb) -----------------------------------
+    def climb_value(self, view: dict[str, Any], action: Action, field: DistanceField | None,
+                    fig: dict[str, Any]) -> float:
+        """A climb, jump or leap when it lies on the shortest route to the goal, within
+        ``ROUTE_SLACK`` squares (the field counts each climbing action as a Walk's worth of
+        squares): a little above a walk's best gain, so the figure goes over rather than
+        round; never a leap that falls 4 cm or more (§6.6: a fall attack), never a step off
+        the route."""
+        here, to = cell_of(fig.get("at")), cell_of(action.hint.get("to"))
+        if self.heights is None or field is None or here is None or to is None \
+                or fig.get("suppressed"):
+            return -1.0
+        if action.kind == "jump" and self._height_of(here) - self._height_of(to) >= SAFE_FALL_CM:
+            return -1.0  # a leap that falls 4 cm or more costs fall attacks (§6.6)
+        if self.role == "lonnie":
+            return -1.0  # he keeps away from the teams on foot
+        hanging = cell_of((fig.get("climbing") or {}).get("to"))
+        d_here, d_to = field.cost(here), field.cost(hanging or to)
+        step = self.heights.step_cost(here, hanging or to)
+        # how much longer the route over this step is than the best (0 on the best route)
+        detour = (d_to + step - d_here if d_here is not None and d_to is not None
+                  and step is not None else None)
+        on_route = detour is not None and detour <= ROUTE_SLACK
+        if hanging is not None and to == here:  # climbing back down from the face
+            return -1.0 if on_route else 6.0
+        if detour is None or not on_route:
+            return -1.0
+        return 10.0 + ACTION_SQUARES + 0.5 - max(0, detour)
+
+    def _height_of(self, cell: Cell) -> int:
+        """A square's surface above the ground floor in cm (F-250), from the public map."""
+        layer = self.board.levels[cell.level].layers.get("height")
+        surface = 0 if layer is None else int(layer[cell.y, cell.x])
+        return cell.level * (self.heights.storey_cm if self.heights else 10) + surface
+
+    def care_value(self, view: dict[str, Any], action: Action,
+                   enemies: list[dict[str, Any]]) -> float:
+        """Repair a stopped cyber system and treat a wounded friend only while no enemy is
+        in sight (the Movement action and a failure, which counts to the 1/3 rule, are then
+        cheap): a helpless friend first; a body (revived only on a CS) never."""
+        if enemies:
+            return -1.0
+        if action.kind == "repair":
+            return 640.0
+        patient = self._mine(view).get(str(action.get("patient")), {})
+        status = patient.get("status")
+        if status == "incapacitated":
+            return 650.0
+        if status == "active" and int(patient.get("start_gutz", 0)) - int(
+                patient.get("gutz", 0)) >= 2:
+            return 8.0
+        return -1.0
 
     # -- the kit of §8.0, §14-§16 and §21.5 ----------------------------------------------
     def kit_value(self, view: dict[str, Any], action: Action, fig: dict[str, Any],

@@ -250,10 +250,12 @@ FLOW: Flow[FirewallState] = Flow(
              help="Observation against the Stealth of every Hidden enemy in sight (§21.5)"),
         Move("climb", (*_figure_args(), Arg("to", "cell")), hts.climb_options, hts.climb,
              check=hts.check_climb, help="climb a face toward a higher or lower square beside the "
-                                     "figure, or on up or down the face it hangs on (§6.6)"),
+                                     "figure, or on up or down the face it hangs on; an "
+                                     "outside wall to the storey above or below (§6.6)"),
         Move("jump", (*_figure_args(), Arg("to", "cell")), hts.jump_options, hts.jump,
              check=hts.check_jump, help="jump a gap or a low obstacle to a square of the same "
-                                    "height, or leap down from a ledge (a fall, §6.6)"),
+                                    "height, or leap down from a ledge or a storey (a fall, "
+                                    "§6.6)"),
         Move("stairs", (*_figure_args(), Arg("to", "cell")), storeys.stairs_options,
              storeys.stairs, check=storeys.check_stairs,
              help="take the stairs the figure stands on to the linked square on the next "

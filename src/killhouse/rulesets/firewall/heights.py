@@ -71,7 +71,7 @@ def _apply_fall(state: FirewallState, f: Figure, height: Fraction, chance: Chanc
                 log: EventLog) -> None:
     """Land ``f`` where it stands now after a fall of ``height`` cm; everyone who sees it
     sees the fall (its new Gutz goes to its own side only)."""
-    f.climb_to, f.hang = None, Fraction(0)
+    f.climb_to, f.hang, f.climb_level = None, Fraction(0), None
     watchers = _who_sees(state, f)
     results, killed, lost = fall(chance, height, f.id, watchers)
     if killed:
@@ -79,8 +79,9 @@ def _apply_fall(state: FirewallState, f: Figure, height: Fraction, chance: Chanc
     elif lost:
         change = change_gutz(f.gutz, -lost)
         f.gutz = change.gutz
-        if change.status != "active":
-            f.status = Status(change.status)
+        if change.status != "active":  # F-70: a helpless figure taken below 2 dies (F-254)
+            helpless = f.status is Status.INCAPACITATED
+            f.status = Status.KILLED if helpless else Status(change.status)
     log.emit("fall", {"figure": f.id, "height": str(height), "attacks": results,
                       "status": f.status.value}, watchers)
 
@@ -149,10 +150,13 @@ def climb_problem(state: FirewallState, f: Figure, to: XY) -> str | None:
 
 
 def climb_options(state: FirewallState, side: str) -> Iterable[Action]:
-    out: list[Action] = []
+    from killhouse.rulesets.firewall import storeyclimb  # fwclimb hook: F-251
+    out: list[Action] = storeyclimb.climb_options(state, side)
     if not any("height" in lv.layers for lv in state.board.levels):
         return out
     for f in team_figures(state, side):
+        if f.climb_level is not None:
+            continue  # on a wall between storeys: storeyclimb offers it (F-251)
         cells = [f.climb_to, f.cell] if f.climb_to is not None else [
             (f.cell[0] + dx, f.cell[1] + dy) for dx, dy in FACINGS]
         for to in cells:
@@ -165,8 +169,11 @@ def climb_options(state: FirewallState, side: str) -> Iterable[Action]:
 def check_climb(state: FirewallState, action: Action) -> None:
     f = mine(state, action)
     to = action.get("to")
-    problem = ("a climb stays on the figure's level" if int(to[0]) != f.level
-               else climb_problem(state, f, (int(to[1]), int(to[2]))))
+    if int(to[0]) != f.level or f.climb_level is not None:  # fwclimb hook: F-251
+        from killhouse.rulesets.firewall.storeyclimb import climb_problem as storey_problem
+        problem = storey_problem(state, f, Cell(int(to[0]), int(to[1]), int(to[2])))
+    else:
+        problem = climb_problem(state, f, (int(to[1]), int(to[2])))
     if problem is not None:
         raise IllegalActionError(problem)
 
@@ -180,6 +187,10 @@ def climb(state: FirewallState, action: Action, chance: Chance, log: EventLog) -
     distance, S the distance, F no movement, CF −1 and a fall from the height reached."""
     f = state.figures[str(action.get("figure"))]
     to = action.get("to")
+    if int(to[0]) != f.level or f.climb_level is not None:  # fwclimb hook: F-251
+        from killhouse.rulesets.firewall import storeyclimb
+        storeyclimb.climb(state, f, Cell(int(to[0]), int(to[1]), int(to[2])), chance, log)
+        return
     target: XY = (int(to[1]), int(to[2]))
     board = state.board
     # the face: the figure's square (its foot) and the square at the top
@@ -276,7 +287,8 @@ def jump_problem(state: FirewallState, f: Figure, to: XY) -> str | None:
 
 
 def jump_options(state: FirewallState, side: str) -> Iterable[Action]:
-    out: list[Action] = []
+    from killhouse.rulesets.firewall import storeyclimb  # fwclimb hook: F-252
+    out: list[Action] = storeyclimb.leap_options(state, side)
     if not any("height" in lv.layers for lv in state.board.levels):
         return out
     for f in team_figures(state, side):
@@ -293,8 +305,11 @@ def jump_options(state: FirewallState, side: str) -> Iterable[Action]:
 def check_jump(state: FirewallState, action: Action) -> None:
     f = mine(state, action)
     to = action.get("to")
-    problem = ("a jump stays on the figure's level" if int(to[0]) != f.level
-               else jump_problem(state, f, (int(to[1]), int(to[2]))))
+    if int(to[0]) != f.level:  # fwclimb hook: a leap down a storey (F-252)
+        from killhouse.rulesets.firewall.storeyclimb import leap_problem
+        problem = leap_problem(state, f, Cell(int(to[0]), int(to[1]), int(to[2])))
+    else:
+        problem = jump_problem(state, f, (int(to[1]), int(to[2])))
     if problem is not None:
         raise IllegalActionError(problem)
 
@@ -305,6 +320,10 @@ def jump(state: FirewallState, action: Action, chance: Chance, log: EventLog) ->
     needs no roll: the figure drops and takes the fall."""
     f = state.figures[str(action.get("figure"))]
     to = action.get("to")
+    if int(to[0]) != f.level:  # fwclimb hook: a leap down a storey (F-252)
+        from killhouse.rulesets.firewall import storeyclimb
+        storeyclimb.leap(state, f, Cell(int(to[0]), int(to[1]), int(to[2])), chance, log)
+        return
     target: XY = (int(to[1]), int(to[2]))
     board = state.board
     here = surface(board, f.level, f.cell)

@@ -73,7 +73,7 @@ class FirewallRuleset(FlowRuleset[FirewallState]):
             # side chooses it as its first decision (ruling F-195)
             spike = chance.pick(sorted(setup.counters), "the data-spike counter", gm)
             log.emit("spike-is", {"counter": spike}, gm)
-        return new_game(
+        state = new_game(
             scenario.board.copy(), copy.deepcopy(setup.figures), copy.deepcopy(setup.teams),
             setup.sides, chance, log, scenario.turn_limit or DEFAULT_TURN_LIMIT,
             players=setup.players, objective=setup.objective, entry=dict(setup.entry),
@@ -81,6 +81,8 @@ class FirewallRuleset(FlowRuleset[FirewallState]):
             night=setup.night, skills=setup.skills, spike=spike,
             sections=copy.deepcopy(setup.sections), vehicles=copy.deepcopy(setup.vehicles),
         )
+        state.storey_cm = setup.storey_cm  # ruling F-250: the scenario's storey height
+        return state
 
     def result(self, state: FirewallState) -> Result | None:
         return state.result

@@ -30,7 +30,7 @@ FIGURE_KEYS = frozenset({
 #: drugs a scenario may not carry: none since Berserk and Paranoid are played (F-192, F-193)
 UNBUILT_DRUGS: frozenset[str] = frozenset()
 SIDE_KEYS = frozenset({"entry"})
-OPTIONS = ("night", "skills")
+OPTIONS = ("night", "skills", "storey_cm")
 CYBER = frozenset({
     "lo_light", "target_optic", "enhanced_vision", "ir_goggles", "combat_computer",
     "cyber_legs_basic", "cyber_legs_advanced", "cyber_arm", "cyber_ear", "wired_reflexes",
@@ -60,6 +60,8 @@ class Setup:
     vehicles: dict[str, Any] = field(default_factory=dict)
     #: the optional skills rules (Hide and Search, ruling F-104)
     skills: bool = False
+    #: the height of one storey in cm (§1.2's 10 cm unless the scenario says, ruling F-250)
+    storey_cm: int = 10
 
 
 def _facing(value: str | None, index: int) -> tuple[int, int]:
@@ -242,6 +244,10 @@ def read_scenario(scenario: Scenario) -> tuple[Setup | None, list[Issue]]:
         if key not in OPTIONS:
             issues.append(Issue(f"options.{key}", f"unknown option {key!r}",
                                 "known: " + ", ".join(OPTIONS)))
+    storey = scenario.options.get("storey_cm", 10)
+    if not _int(storey) or not 1 <= storey <= 99:
+        issues.append(Issue("options.storey_cm", "expected a whole number of cm 1..99",
+                            "the height of one storey; §1.2 gives 10 (F-250)"))
     figures: dict[str, Figure] = {}
     members: dict[str, list[str]] = {}
     leaders: dict[str, list[str]] = {}
@@ -329,6 +335,7 @@ def read_scenario(scenario: Scenario) -> tuple[Setup | None, list[Issue]]:
     return Setup(figures, teams, sides, players, objective, entry, counters, arrival,
                  night=bool(scenario.options.get("night", False)),
                  skills=bool(scenario.options.get("skills", False)),
+                 storey_cm=int(storey),
                  spike=None if spike is None else str(spike), sections=sections,
                  vehicles=vehicles), []
 

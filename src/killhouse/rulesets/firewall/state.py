@@ -90,6 +90,8 @@ class FirewallState:
     #: traps set in play (ruling F-235) and how many were ever set (their secret ids)
     traps: list[Trap] = field(default_factory=list)
     traps_set: int = 0
+    #: the height of one storey in cm: level i's floor stands i storeys up (§1.2, F-250)
+    storey_cm: int = 10
 
     def __post_init__(self) -> None:
         if not self.players:

@@ -103,6 +103,8 @@ class Figure:
     #: height in cm above its own square's surface
     climb_to: tuple[int, int] | None = None
     hang: Fraction = Fraction(0)
+    #: the level of that square when the face joins two storeys (ruling F-251), else None
+    climb_level: int | None = None
     #: cyber functions a Technical CF left dead for the game (§14.2, ruling F-188); the one
     #: Medical treatment of the game spent (§16.2); the Turn a medic revived it (F-190)
     cyber_dead: frozenset[str] = frozenset()

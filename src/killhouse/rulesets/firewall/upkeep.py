@@ -210,6 +210,8 @@ def after_action(state: FirewallState, chance: Chance, log: EventLog) -> None:
     reveal(state, log)
     spring_near(state, chance, log)  # fwdoors hook: set traps go off (F-238)
     _drop_from_fallen(state, log)
+    from killhouse.rulesets.firewall.storeyclimb import let_go  # fwclimb hook: F-254
+    let_go(state, chance, log)
     surrender(state.figures, state.objective, log)
     if state.last is not None:
         actor = state.figures.get(state.last[0])

@@ -65,7 +65,8 @@ def _climbing(f: Figure) -> dict[str, Any]:
     """Where a climber hangs (§6.6, F-181): public like its position, shown only when so."""
     if f.climb_to is None:
         return {}
-    return {"climbing": {"to": [f.level, *f.climb_to], "height": float(f.hang)}}
+    level = f.level if f.climb_level is None else f.climb_level  # F-251: to the storey above
+    return {"climbing": {"to": [level, *f.climb_to], "height": float(f.hang)}}
 
 
 def _in_hand(f: Figure) -> list[str]:
