@@ -28,7 +28,7 @@ from killhouse.rulesets.firewall.teams import Status
 from killhouse.rulesets.firewall.upkeep import after_action, begin_turn
 from killhouse.scenario.loader import load_scenario
 from tests.conformance import play_out
-from tests.rulesets.firewall.thames import thames
+from tests.rulesets.firewall.thames import choose_edges, thames
 
 ROOT = Path(__file__).resolve().parents[3]
 SCENARIOS = sorted((ROOT / "scenarios" / "firewall").glob("*.yaml"))
@@ -614,7 +614,9 @@ def test_the_game_master_chooses_the_spike_before_turn_1() -> None:
     with pytest.raises(IllegalActionError):
         game.apply(Action.make("gm", "spike", counter="c9"))
     game.apply(Action.make("gm", "spike", counter="c4"))
-    assert state.spike == "c4" and state.turn == 1
+    assert state.spike == "c4" and state.turn == 0  # the players' edges follow (F-210)
+    choose_edges(game)
+    assert state.turn == 1
     told = [e for e in game.log.events if e.kind == "spike-is"]
     assert [e.audience for e in told] == [frozenset({"gm"})]
     for side in state.players:

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from killhouse.ai.baseline import BaselineBot, cell_of
+from killhouse.ai.roles.firewall_setup import setup_value
 from killhouse.core.cells import Cell
 from killhouse.core.paths import DistanceField
 from killhouse.core.rng import Rng
@@ -258,6 +259,9 @@ class FirewallBot(BaselineBot):
 
     # -- choosing ----------------------------------------------------------------------
     def choose(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action:
+        edge = view.get("public", {}).get("entry", {}).get(self.side)
+        if edge is not None and edge != self.entry:  # fwsetup: the edge chosen in set-up
+            self.entry, self.home = edge, self._edge_cells(edge)
         mine = self._mine(view)
         for f in mine.values():
             at = cell_of(f.get("at"))
@@ -324,6 +328,8 @@ class FirewallBot(BaselineBot):
             return self.move_value(view, action, field, fig, enemies)
         if kind in ("reload", "drug", "reflex", "hide", "search"):
             return self.kit_value(view, action, fig, enemies)
+        if hint.get("role") == "setup":  # fwsetup: edges (F-210 …); the spike stays uniform
+            return setup_value(self, view, action)
         return 0.0  # the GM's spike and lie: the tie-break draws among them (F-195, F-197)
 
     # -- the kit of §8.0, §14-§16 and §21.5 ----------------------------------------------

@@ -76,7 +76,9 @@ class FirewallRuleset(FlowRuleset[FirewallState]):
         return new_game(
             scenario.board.copy(), copy.deepcopy(setup.figures), copy.deepcopy(setup.teams),
             setup.sides, chance, log, scenario.turn_limit or DEFAULT_TURN_LIMIT,
-            players=setup.players, objective=setup.objective, entry=dict(setup.entry),
+            players=setup.players, objective=setup.objective,
+            # fwsetup: edges chosen in set-up start empty (F-210, F-212)
+            entry={} if setup.edges is not None else dict(setup.entry), edge_plan=setup.edges,
             counters=copy.deepcopy(setup.counters), arrival=dict(setup.arrival),
             night=setup.night, skills=setup.skills, spike=spike,
             sections=copy.deepcopy(setup.sections), vehicles=copy.deepcopy(setup.vehicles),

@@ -30,7 +30,7 @@ FIGURE_KEYS = frozenset({
 #: drugs a scenario may not carry: none since Berserk and Paranoid are played (F-192, F-193)
 UNBUILT_DRUGS: frozenset[str] = frozenset()
 SIDE_KEYS = frozenset({"entry"})
-OPTIONS = ("night", "skills")
+OPTIONS = ("night", "skills", "edges", "closed_edges")  # edges: fwsetup (F-210 …)
 CYBER = frozenset({
     "lo_light", "target_optic", "enhanced_vision", "ir_goggles", "combat_computer",
     "cyber_legs_basic", "cyber_legs_advanced", "cyber_arm", "cyber_ear", "wired_reflexes",
@@ -60,6 +60,8 @@ class Setup:
     vehicles: dict[str, Any] = field(default_factory=dict)
     #: the optional skills rules (Hide and Search, ruling F-104)
     skills: bool = False
+    #: entry edges chosen in set-up (``options.edges``, rulings F-210 … F-212)
+    edges: Any = None
 
 
 def _facing(value: str | None, index: int) -> tuple[int, int]:
@@ -314,8 +316,12 @@ def read_scenario(scenario: Scenario) -> tuple[Setup | None, list[Issue]]:
     if spike is not None and spike not in counters:
         issues.append(Issue("objectives.spike", f"no counter {spike!r}",
                             "the id of the counter that is the data-spike"))
-    if objective.kind == "spike" and set(players) - set(entry):
-        issues.append(Issue("sides", "every player side names its entry edge (entry: n/e/s/w)"))
+    from killhouse.rulesets.firewall.entryedges import read_edges  # fwsetup hook
+    edges = read_edges(scenario, entry, players, issues)
+    if objective.kind == "spike" and set(players) - set(entry) \
+            and "edges" not in scenario.options:
+        issues.append(Issue("sides", "every player side names its entry edge (entry: n/e/s/w)",
+                            "or let the players choose them: options: {edges: choose}"))
     arrival: dict[str, int] = {}
     for tid, when in arrivals.items():
         if when == "alarm":
@@ -330,7 +336,7 @@ def read_scenario(scenario: Scenario) -> tuple[Setup | None, list[Issue]]:
                  night=bool(scenario.options.get("night", False)),
                  skills=bool(scenario.options.get("skills", False)),
                  spike=None if spike is None else str(spike), sections=sections,
-                 vehicles=vehicles), []
+                 vehicles=vehicles, edges=edges), []
 
 
 def _section(scenario: Scenario, j: int, obj: Any, issues: list[Issue]) -> Section | None:

@@ -4,6 +4,7 @@ figures may act, who sees a figure."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from killhouse.core.board import Board
 from killhouse.core.cells import Cell
@@ -16,6 +17,9 @@ from killhouse.rulesets.firewall.objectives import Counter, Objective
 from killhouse.rulesets.firewall.teams import Figure, Status, Team, active_members, team_stopped
 from killhouse.rulesets.firewall.vehicles.model import Vehicle
 from killhouse.rulesets.kit.flow import Window
+
+if TYPE_CHECKING:
+    from killhouse.rulesets.firewall.entryedges import EdgePlan
 
 ACT, OVER = "act", "over"
 #: the game master's set-up decisions before Turn 1 (ruling F-195)
@@ -84,6 +88,11 @@ class FirewallState:
     entering: set[str] = field(default_factory=set)
     #: team -> the edge it came on by, when its side has no fixed edge (ruling F-199)
     team_edge: dict[str, str] = field(default_factory=dict)
+    #: set-up in play (fwsetup, rulings F-210 …): how entry edges are chosen, the sides yet
+    #: to choose in roll order (None until rolled), the counters the GM has yet to place
+    edge_plan: EdgePlan | None = None
+    edge_order: list[str] | None = None
+    unplaced: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.players:

@@ -157,9 +157,12 @@ def new_game(
     """A game at its first decision: Turn 1's upkeep and initiative are rolled."""
     state = FirewallState(board, figures, teams, sides, turn_limit=turn_limit,
                           **scenario)  # type: ignore[arg-type]
-    if state.counters and state.spike is None and state.players != state.sides:
-        state.phase = SETUP  # ruling F-195: the game master chooses the spike first
-        return state
+    from killhouse.rulesets.firewall.setupphase import next_step, setup_finished  # fwsetup
+    if not setup_finished(state):
+        state.phase = SETUP  # rulings F-195, F-210: set-up decisions before Turn 1
+        next_step(state, chance, log)
+        if not setup_finished(state):
+            return state
     start_play(state, chance, log)
     return state
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from killhouse.rulesets.firewall.entryedges import edges_view
 from killhouse.rulesets.firewall.objectives import HOSTAGES
 from killhouse.rulesets.firewall.state import FirewallState, side_sees
 from killhouse.rulesets.firewall.tables import tables
@@ -137,6 +138,7 @@ def view(state: FirewallState, side: str) -> dict[str, Any]:
                          for x in sorted(state.sections.values(), key=lambda x: x.id)],
             "scenario": state.objective.kind,
             "entry": dict(sorted(state.entry.items())),
+            **edges_view(state),  # fwsetup: who chooses an edge next, which are free (F-211)
             "turn_limit": state.turn_limit,
             "initiative": list(state.order),
             "acting_side": active.side if active else None,

@@ -1,0 +1,208 @@
+"""Set-up decisions made in play (rulings F-210 …): the players' entry edges of Triple-Cross
+(§18.3) and Ash End (§18.2), the game master's counters (§18.3), the deployment of "A Walk
+in the Park" (§18.1): rolled and chosen as legal actions, refused with a reason and no
+change, heard only by those who may know, and chosen by the role AI for its own side."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from killhouse.ai.registry import bot_for
+from killhouse.cli import app
+from killhouse.core.chance import Chance
+from killhouse.core.events import Audience
+from killhouse.core.rng import Rng
+from killhouse.engine.game import Game
+from killhouse.errors import IllegalActionError, ScenarioError
+from killhouse.rulesets import get_ruleset
+from killhouse.rulesets.base import Action
+from killhouse.rulesets.firewall.entryedges import roll_edges
+from killhouse.rulesets.firewall.state import FirewallState
+from killhouse.scenario.loader import load_scenario
+from tests.conformance import play_out
+
+ROOT = Path(__file__).resolve().parents[3]
+THAMES = ROOT / "scenarios" / "firewall" / "triple_cross.yaml"
+ASH = ROOT / "scenarios" / "firewall" / "escape_from_ash_end.yaml"
+
+
+class Dice(Chance):
+    """A chance that gives the listed die faces in order (1-based)."""
+
+    def __init__(self, faces: Sequence[int]) -> None:
+        self.faces = list(faces)
+
+    def _choose(self, weights: Sequence[int], what: str, purpose: str, audience: Audience) -> int:
+        return self.faces.pop(0) - 1
+
+
+def _snap(game: Game) -> str:
+    return json.dumps(game.ruleset.snapshot(game.state), sort_keys=True)
+
+
+def _gm_done(game: Game) -> None:
+    """The game master's set-up of Triple-Cross, taken as the scenario file has it."""
+    state: FirewallState = game.state
+    while game.pending() and game.pending()[0].side == "gm":
+        legal = game.legal_actions("gm")
+        game.apply(legal[0])
+    assert state.spike is not None
+
+
+def _edge_game(faces: Sequence[int], seed: int = 1) -> Game:
+    """Triple-Cross at the players' edge step, with the edge dice ``faces`` (daewoo, thorco,
+    mafia, then any re-rolls)."""
+    game = Game(load_scenario(THAMES), seed)
+    _gm_done(game)
+    state: FirewallState = game.state
+    state.entry.clear()
+    state.edge_order = None
+    roll_edges(state, Dice(faces), game.log)
+    return game
+
+
+# -- Triple-Cross: each player rolls, then chooses in descending order (§18.3) -------------
+
+def test_the_players_choose_their_edges_highest_roll_first() -> None:
+    game = _edge_game([2, 5, 3])
+    state: FirewallState = game.state
+    assert state.edge_order == ["thorco", "mafia", "daewoo"]
+    assert [d.side for d in game.pending()] == ["thorco"]
+    assert state.turn == 0 and all(game.legal_actions(s) == [] for s in ("daewoo", "mafia",
+                                                                          "gm"))
+    assert sorted(a.get("edge") for a in game.legal_actions("thorco")) == ["e", "n", "w"]
+    game.apply(Action.make("thorco", "edge", edge="w"))
+    assert sorted(a.get("edge") for a in game.legal_actions("mafia")) == ["e", "n"]
+    game.apply(Action.make("mafia", "edge", edge="n"))
+    # ruling F-210: the last side takes the one edge left, and Turn 1 begins
+    assert state.entry == {"thorco": "w", "mafia": "n", "daewoo": "e"}
+    assert state.turn == 1 and state.phase == "act"
+    last = [e for e in game.log.events if e.kind == "edge-chosen"][-1]
+    assert last.data == {"side": "daewoo", "edge": "e", "how": "last"}
+
+
+def test_tied_sides_re_roll_among_themselves() -> None:
+    """Ruling F-210 (as F-8): daewoo and thorco tie on 4 and re-roll; mafia's 6 stands."""
+    game = _edge_game([4, 4, 6, 1, 3])
+    state: FirewallState = game.state
+    assert state.edge_order == ["mafia", "thorco", "daewoo"]
+    order = [e for e in game.log.events if e.kind == "edge-order"][-1]
+    assert order.data["rolls"] == [{"daewoo": 4, "thorco": 4, "mafia": 6},
+                                   {"daewoo": 1, "thorco": 3}]
+
+
+@pytest.mark.parametrize(("side", "edge", "reason"), [
+    ("thorco", "s", "closed"),         # the river (F-56)
+    ("mafia", "w", "two sides"),       # thorco's already
+    ("daewoo", "n", "not to decide"),  # not daewoo's turn to choose
+])
+def test_a_bad_edge_choice_is_refused_and_changes_nothing(side: str, edge: str,
+                                                          reason: str) -> None:
+    game = _edge_game([2, 5, 3])
+    if side == "mafia":
+        game.apply(Action.make("thorco", "edge", edge="w"))
+    before = _snap(game)
+    with pytest.raises(IllegalActionError, match=reason):
+        game.apply(Action.make(side, "edge", edge=edge))
+    assert _snap(game) == before
+
+
+def test_edges_and_their_rolls_are_public() -> None:
+    """Ruling F-211: every side hears the dice and the choices and sees who chooses next."""
+    game = _edge_game([2, 5, 3])
+    game.apply(Action.make("thorco", "edge", edge="w"))
+    for kind in ("edge-order", "edge-chosen"):
+        assert all(e.audience is None for e in game.log.events if e.kind == kind)
+    for side in ("daewoo", "thorco", "mafia", "gm"):
+        public = game.view(side)["public"]
+        assert public["entry"] == {"thorco": "w"}
+        assert public["edge_choice"]["order"] == ["mafia", "daewoo"]
+        assert public["edge_choice"]["free"] == ["n", "e"]
+    assert "open n, e; taken: thorco w" in game.pending()[0].prompt
+
+
+def test_a_team_enters_over_the_edge_its_side_chose_only() -> None:
+    game = _edge_game([2, 5, 3])
+    game.apply(Action.make("thorco", "edge", edge="w"))
+    game.apply(Action.make("mafia", "edge", edge="n"))
+    state: FirewallState = game.state
+    while game.pending()[0].side != "daewoo":
+        side = game.pending()[0].side
+        game.apply(next(a for a in game.legal_actions(side) if a.kind in ("activate", "end")))
+    game.apply(next(a for a in game.legal_actions("daewoo") if a.kind == "activate"))
+    enters = [a for a in game.legal_actions("daewoo") if a.kind == "enter"]
+    assert enters and all(a.get("at")[1] == 47 for a in enters)  # the east edge: x = 47
+    before = _snap(game)
+    with pytest.raises(IllegalActionError, match="table edge"):
+        game.apply(Action.make("daewoo", "enter", figure="mr-seoul", at=[0, 0, 18],
+                               speed="walk", path=[]))
+    assert _snap(game) == before
+    assert state.entry["daewoo"] == "e"
+
+
+def test_the_hunters_bot_chooses_the_free_edge_nearest_the_counters() -> None:
+    """With every counter moved near the north edge, a hunter takes the north edge; with
+    them near the west edge, the west one."""
+    for edge, cells in (("n", [(10 + 5 * i, 7) for i in range(6)]),
+                        ("w", [(7, 8 + 5 * i) for i in range(6)])):
+        game = _edge_game([2, 5, 3])
+        state: FirewallState = game.state
+        for c, cell in zip(sorted(state.counters.values(), key=lambda c: c.number), cells,
+                           strict=True):
+            c.cell = cell
+        bot = bot_for(game.scenario, "thorco")
+        act = bot.choose(game.view("thorco"), game.legal_actions("thorco"), Rng.from_seed(1))
+        assert act.kind == "edge" and act.get("edge") == edge
+
+
+def test_cli_play_offers_the_edge_choice_to_a_human_side() -> None:
+    """``killhouse play --as daewoo`` reaches the set-up and takes a numbered edge."""
+    result = CliRunner().invoke(app, ["play", str(THAMES), "--as", "daewoo", "--seed", "1"],
+                                input="2\n")
+    out = result.output
+    assert "daewoo decides (setup): choose your table edge" in out
+    assert "edge edge=n" in out and "edge edge=s" not in out
+    assert "daewoo chooses the east edge." in out
+
+
+# -- scenario files --------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ("  edges: choose\n", "  edges: sideways\n", "options.edges: unknown edge rule"),
+    ("  closed_edges: [s]\n", "  closed_edges: [south]\n", "options.closed_edges: expected"),
+    ("    controller: ai\n  - id: thorco", "    controller: ai\n    entry: w\n  - id: thorco",
+     "edges are chosen in play"),
+])
+def test_bad_edge_options_get_one_clear_message(tmp_path: Path, old: str, new: str,
+                                                message: str) -> None:
+    text = THAMES.read_text()
+    assert old in text
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace(old, new, 1))
+    with pytest.raises(ScenarioError) as info:
+        scenario = load_scenario(bad)
+        if get_ruleset("firewall").check_scenario(scenario):
+            Game(scenario, 1)
+    assert message in str(info.value)
+    assert str(info.value).count("bad.yaml:") == 1
+
+
+def test_triple_cross_plays_out_with_the_edges_chosen_in_play() -> None:
+    game = play_out(load_scenario(THAMES), 2)
+    state: FirewallState = game.state
+    assert sorted(state.entry.values()) == ["e", "n", "w"] and game.result is not None
+
+
+def test_the_edge_rolls_are_seeded_events() -> None:
+    a, b = Game(load_scenario(THAMES), 4), Game(load_scenario(THAMES), 4)
+    _gm_done(a)
+    _gm_done(b)
+    assert a.state.edge_order == b.state.edge_order
+    rolls = [e for e in a.log.events if e.kind == "roll"
+             and str(e.data.get("purpose", "")).startswith("entry edge")]
+    assert len(rolls) >= 3 and all(e.audience is None for e in rolls)
