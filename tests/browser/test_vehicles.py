@@ -47,7 +47,9 @@ def test_a_person_drives_and_fires_a_vehicle_through_the_forms(
         before = state["actions"]
         crew = page.locator('#actions > button.act[data-kind="activate"]',
                             has_text="team=uav-crew")
-        if crew.count():
+        if "edge" in kinds:  # set-up (F-212): the edge the file is drawn for
+            page.locator('#actions > button.act[data-kind="edge"]', has_text="edge=s").click()
+        elif crew.count():
             crew.click()
         elif "end" in kinds:
             page.click('#actions > button.act[data-kind="end"]')
@@ -120,7 +122,9 @@ def test_the_vehicle_is_selected_and_driven_the_quick_way(
         before = state["actions"]
         crew = page.locator('#actions > button.act[data-kind="activate"]',
                             has_text="team=uav-crew")
-        if crew.count():
+        if "edge" in kinds:  # set-up (F-212): the edge the file is drawn for
+            page.locator('#actions > button.act[data-kind="edge"]', has_text="edge=s").click()
+        elif crew.count():
             crew.click()
         elif "end" in kinds:
             page.click('#actions > button.act[data-kind="end"]')

@@ -206,3 +206,99 @@ def test_the_edge_rolls_are_seeded_events() -> None:
     rolls = [e for e in a.log.events if e.kind == "roll"
              and str(e.data.get("purpose", "")).startswith("entry edge")]
     assert len(rolls) >= 3 and all(e.audience is None for e in rolls)
+
+
+# -- Escape from Ash End: the higher roller chooses, the other takes the opposite (§18.2) ---
+
+def _ash(faces: Sequence[int], seed: int = 1) -> Game:
+    """Ash End at its edge choice, with the edge dice ``faces`` (mayor, gang, re-rolls)."""
+    game = Game(load_scenario(ASH), seed)
+    state: FirewallState = game.state
+    assert state.phase == "setup" and state.turn == 0
+    state.entry.clear()
+    state.edge_order = None
+    roll_edges(state, Dice(faces), game.log)
+    return game
+
+
+def test_ash_end_the_higher_roller_chooses_and_the_other_takes_the_opposite_edge() -> None:
+    game = _ash([2, 5])
+    state: FirewallState = game.state
+    assert [d.side for d in game.pending()] == ["gang"]
+    assert sorted(a.get("edge") for a in game.legal_actions("gang")) == ["e", "n", "s", "w"]
+    before = _snap(game)
+    with pytest.raises(IllegalActionError, match="not to decide"):
+        game.apply(Action.make("mayor", "edge", edge="e"))
+    assert _snap(game) == before
+    game.apply(Action.make("gang", "edge", edge="w"))
+    assert state.entry == {"gang": "w", "mayor": "e"} and state.turn == 1
+    told = [e.data for e in game.log.events if e.kind == "edge-chosen"]
+    assert told == [{"side": "gang", "edge": "w", "how": "chose"},
+                    {"side": "mayor", "edge": "e", "how": "opposite"}]
+    assert "opposite" in game.ruleset.narrate(
+        next(e for e in game.log.events if e.kind == "edge-chosen" and e.data["side"] == "mayor"))
+
+
+def test_ash_end_ties_re_roll() -> None:
+    game = _ash([3, 3, 1, 6])
+    assert game.state.edge_order == ["gang", "mayor"]
+
+
+@pytest.mark.parametrize(("edge", "uav", "apc"), [
+    # (mayor's edge, the UAV's place and facing, the APC's place and facing)
+    ("s", ((22, 43), "n"), ((26, 0), "s")),  # as drawn: nothing turns
+    ("n", ((23, 0), "s"), ((20, 44), "n")),  # half a turn: each on the other's edge
+    ("e", ((43, 28), "w"), ((0, 18), "e")),  # a quarter: along the east and west edges
+])
+def test_ash_end_vehicles_arrive_turned_with_their_side_s_edge(
+        edge: str, uav: tuple[tuple[int, int], str], apc: tuple[tuple[int, int], str]) -> None:
+    """Ruling F-212: a side's vehicle arrives over its chosen edge, its footprint touching
+    that edge, facing into the table."""
+    game = _ash([6, 1])
+    game.apply(Action.make("mayor", "edge", edge=edge))
+    state: FirewallState = game.state
+    width = state.board.levels[0].width
+    for vid, (anchor, facing), side in (("uav", uav, "mayor"), ("apc", apc, "gang")):
+        v = state.vehicles[vid]
+        assert (v.anchor, v.facing) == (anchor, facing), vid
+        feet = v.squares()
+        on = {"n": any(y == 0 for _, y in feet), "s": any(y == width - 1 for _, y in feet),
+              "w": any(x == 0 for x, _ in feet), "e": any(x == width - 1 for x, _ in feet)}
+        assert on[state.entry[side]], vid
+
+
+@pytest.mark.parametrize(("edge", "squares", "facing"), [
+    ("n", [(17, 0), (18, 0), (19, 0), (20, 0)], (0, 1)),     # as drawn
+    ("e", [(47, 17), (47, 18), (47, 19), (47, 20)], (-1, 0)),  # a quarter turn
+    ("s", [(30, 47), (29, 47), (28, 47), (27, 47)], (0, -1)),  # half a turn
+])
+def test_ash_end_gang_first_team_stands_on_the_gang_s_edge(
+        edge: str, squares: list[tuple[int, int]], facing: tuple[int, int]) -> None:
+    """Ruling F-212: the first team's squares on the drawn edge turn with the gang's edge."""
+    game = _ash([1, 6])
+    game.apply(Action.make("gang", "edge", edge=edge))
+    state: FirewallState = game.state
+    team = ["mildred", "theo", "yardie-1", "yardie-2"]
+    assert [state.figures[f].cell for f in team] == squares
+    assert all(state.figures[f].facing == facing for f in team)
+    assert {tuple(s["at"][1:]) for s in game.view("gang")["figures"]
+            if s["id"] in team} == set(squares)
+
+
+def test_the_extract_bot_chooses_the_edge_nearest_the_mayor() -> None:
+    """The Mayor lies at the central ruin's east doorway: the east edge is nearest."""
+    game = _ash([6, 1])
+    bot = bot_for(game.scenario, "mayor")
+    act = bot.choose(game.view("mayor"), game.legal_actions("mayor"), Rng.from_seed(3))
+    assert act == Action.make("mayor", "edge", edge="e")
+
+
+def test_ash_end_needs_opposite_drawn_edges(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(ASH.read_text().replace("Janga Yardies, entry: n}", "Janga Yardies, entry: e}"))
+    with pytest.raises(ScenarioError) as info:
+        scenario = load_scenario(bad)
+        if get_ruleset("firewall").check_scenario(scenario):
+            Game(scenario, 1)
+    assert "options.edges: edges: opposite needs two player sides" in str(info.value)
+    assert str(info.value).count("bad.yaml:") == 1

@@ -15,10 +15,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from killhouse.core.cells import Cell
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.firewall.state import FirewallState
+from killhouse.rulesets.firewall.teams import Status
 from killhouse.rulesets.firewall.vehicles.model import Vehicle
 from killhouse.scenario.model import Issue, Scenario
 
@@ -172,7 +174,7 @@ def _take(state: FirewallState, side: str, edge: str, how: str, log: EventLog) -
     if state.edge_order is not None and side in state.edge_order:
         state.edge_order.remove(side)
     log.emit("edge-chosen", {"side": side, "edge": edge, "how": how})
-    _turn_vehicles(state, side, edge)
+    _turn_side(state, side, edge)
 
 
 def edges_done(state: FirewallState) -> bool:
@@ -193,12 +195,15 @@ def turn_square(x: int, y: int, width: int, height: int, turns: int) -> tuple[in
     return min(max(x, 0), width - 1), min(max(y, 0), height - 1)
 
 
-def _turn_vehicles(state: FirewallState, side: str, edge: str) -> None:
+def _turn_side(state: FirewallState, side: str, edge: str) -> None:
+    """Ruling F-212: what stands on the side's drawn edge (figures) or arrives over it
+    (vehicles) turns with the edge chosen."""
     plan = state.edge_plan
     drawn = (plan.drawn or {}).get(side) if plan is not None else None
     if drawn is None or drawn == edge:
         return
     turns = _quarter_turns(drawn, edge)
+    _turn_figures(state, side, drawn, edge, turns)
     for v in state.vehicles.values():
         if v.side != side or v.on_table:
             continue
@@ -209,6 +214,41 @@ def _turn_vehicles(state: FirewallState, side: str, edge: str) -> None:
         anchor = (min(x for x, _ in turned), min(y for _, y in turned))
         v.facing = EDGES[(EDGES.index(v.facing) + turns) % 4]
         v.anchor = _on_edge(state, v, anchor, edge)
+
+
+def _turn_figures(state: FirewallState, side: str, drawn: str, edge: str, turns: int) -> None:
+    """Figures of ``side`` standing on its drawn edge go to the turned square (the nearest
+    free passable square of the chosen edge when that one is not), facing turned too."""
+    moving = [f for f in state.figures.values() if f.side == side
+              and f.status is Status.ACTIVE and f.aboard is None
+              and _edge_at(*f.cell, *_size(state, f.level)) == drawn]
+    taken = {(g.level, *g.cell) for g in state.figures.values() if g not in moving
+             and g.status in (Status.ACTIVE, Status.INCAPACITATED, Status.KILLED)}
+    for f in moving:
+        width, height = _size(state, f.level)
+        want = turn_square(*f.cell, width, height, turns)
+        line = [sq for sq in _edge_line(width, height, edge)
+                if (f.level, *sq) not in taken
+                and state.board.passable(Cell(f.level, *sq))]
+        line.sort(key=lambda sq: (abs(sq[0] - want[0]) + abs(sq[1] - want[1]), sq[1], sq[0]))
+        if line:
+            f.cell = line[0]
+        taken.add((f.level, *f.cell))
+        dx, dy = f.facing
+        for _ in range(turns):
+            dx, dy = -dy, dx
+        f.facing = (dx, dy)
+
+
+def _size(state: FirewallState, level: int) -> tuple[int, int]:
+    lv = state.board.levels[level]
+    return lv.width, lv.height
+
+
+def _edge_line(width: int, height: int, edge: str) -> list[tuple[int, int]]:
+    return {"n": [(x, 0) for x in range(width)], "s": [(x, height - 1) for x in range(width)],
+            "w": [(0, y) for y in range(height)], "e": [(width - 1, y) for y in range(height)]
+            }[edge]
 
 
 def _on_edge(state: FirewallState, v: Vehicle, anchor: tuple[int, int],
