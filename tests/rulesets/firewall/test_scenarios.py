@@ -608,6 +608,9 @@ def test_the_game_master_chooses_the_spike_before_turn_1() -> None:
     game = Game(load_scenario(THAMES), 3)
     state: FirewallState = game.state
     assert state.spike is None and state.turn == 0
+    for cid in list(state.unplaced):  # first the counters go down (ruling F-214)
+        c = state.counters[cid]
+        game.apply(Action.make("gm", "place-counter", counter=cid, at=[c.level, *c.cell]))
     assert [d.side for d in game.pending()] == ["gm"]
     assert sorted(a.get("counter") for a in game.legal_actions("gm")) == sorted(state.counters)
     assert all(game.legal_actions(s) == [] for s in state.players)
@@ -657,6 +660,12 @@ def test_a_scripted_human_game_master_plays_triple_cross_to_the_end() -> None:
             # his team ends its activation unless it may walk away
             pick = {"spike": "c6"}
             by_kind = {a.kind: a for a in legal}
+            if "place-counter" in by_kind:  # the counters where the file has them (F-214)
+                c = state.counters[str(by_kind["place-counter"].get("counter"))]
+                act = Action.make("gm", "place-counter", counter=c.id, at=[c.level, *c.cell])
+                game.apply(act)
+                gm_kinds.append(act.kind)
+                continue
             if "spike" in by_kind:
                 act = next(a for a in legal if a.get("counter") == pick["spike"])
             elif "lie" in by_kind:
@@ -669,7 +678,8 @@ def test_a_scripted_human_game_master_plays_triple_cross_to_the_end() -> None:
             act = bots[side].choose(game.view(side), legal, rng)
         game.apply(act)
     assert game.result is not None and game.result.reason
-    assert state.spike == "c6" and gm_kinds[0] == "spike" and "activate" in gm_kinds
+    assert gm_kinds[:7] == ["place-counter"] * 6 + ["spike"]
+    assert state.spike == "c6" and "activate" in gm_kinds
 
 
 def test_talk_needs_the_captive_within_2_cm() -> None:

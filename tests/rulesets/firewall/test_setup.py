@@ -302,3 +302,153 @@ def test_ash_end_needs_opposite_drawn_edges(tmp_path: Path) -> None:
             Game(scenario, 1)
     assert "options.edges: edges: opposite needs two player sides" in str(info.value)
     assert str(info.value).count("bad.yaml:") == 1
+
+
+# -- the game master's counters (§18.3, rulings F-213, F-214) ------------------------------
+
+def _at_counters(seed: int = 1, upto: int = 0) -> Game:
+    """Triple-Cross with the first ``upto`` counters placed on the file's squares."""
+    game = Game(load_scenario(THAMES), seed)
+    state: FirewallState = game.state
+    for cid in list(state.unplaced)[:upto]:
+        c = state.counters[cid]
+        game.apply(Action.make("gm", "place-counter", counter=cid, at=[c.level, *c.cell]))
+    return game
+
+
+def _place(game: Game, cell: tuple[int, int], counter: str | None = None) -> None:
+    state: FirewallState = game.state
+    game.apply(Action.make("gm", "place-counter", counter=counter or state.unplaced[0],
+                           at=[0, *cell]))
+
+
+def test_the_game_master_places_the_counters_first_in_number_order() -> None:
+    game = _at_counters()
+    state: FirewallState = game.state
+    assert state.unplaced == ["c1", "c2", "c3", "c4", "c5", "c6"] and state.turn == 0
+    assert [d.side for d in game.pending()] == ["gm"]
+    assert all(game.legal_actions(s) == [] for s in state.players)
+    legal = game.legal_actions("gm")
+    assert {a.kind for a in legal} == {"place-counter"}  # no spike before the counters
+    assert {a.get("counter") for a in legal} == {"c1"}
+    assert list(legal[0].get("at")) == [0, 9, 8] and legal[0].hint.get("scenario")  # the file's
+    for side in ("daewoo", "thorco", "mafia", "gm"):
+        assert game.view(side)["counters"] == []  # nothing on the table yet
+    before = _snap(game)
+    with pytest.raises(IllegalActionError, match="number order"):
+        _place(game, (20, 20), counter="c2")
+    with pytest.raises(IllegalActionError, match="not to decide"):
+        game.apply(Action.make("mafia", "place-counter", counter="c1", at=[0, 20, 20]))
+    assert _snap(game) == before
+
+
+@pytest.mark.parametrize(("cell", "ok"), [
+    ((6, 20), True), ((5, 20), False),      # the west edge: 6 squares in, and one short
+    ((20, 6), True), ((20, 5), False),      # the north edge
+    ((41, 20), True), ((42, 20), False),    # the east edge (x = 47)
+    ((20, 44), True),                       # the river edge is closed: the wharf is fair
+])
+def test_a_counter_lies_at_least_6_squares_in_from_an_open_edge(cell: tuple[int, int],
+                                                               ok: bool) -> None:
+    game = _at_counters()
+    state: FirewallState = game.state
+    before = _snap(game)
+    if ok:
+        _place(game, cell)
+        assert state.counters["c1"].cell == cell and state.unplaced[0] == "c2"
+    else:
+        with pytest.raises(IllegalActionError, match=r"from the [nsew] edge"):
+            _place(game, cell)
+        assert _snap(game) == before
+
+
+@pytest.mark.parametrize(("offset", "ok"), [
+    ((6, 0), True), ((5, 0), False),        # 10 cm edge to edge is 5 squares (F-1)
+    ((4, 4), True), ((3, 4), False),        # on the diagonal: 32 > 25 ≥ 25
+])
+def test_counters_lie_more_than_10_cm_apart(offset: tuple[int, int], ok: bool) -> None:
+    game = _at_counters()
+    _place(game, (20, 10))
+    state: FirewallState = game.state
+    cell = (20 + offset[0], 10 + offset[1])
+    before = _snap(game)
+    if ok:
+        _place(game, cell)
+        assert state.counters["c2"].cell == cell
+    else:
+        with pytest.raises(IllegalActionError, match="within 10 cm of counter 1"):
+            _place(game, cell)
+        assert _snap(game) == before
+
+
+@pytest.mark.parametrize(("cell", "reason"), [
+    ((23, 22), "held by a figure"),   # Lonnie's square
+    ((4, 4), "not passable"),        # the warehouse's wall corner (and near the edge)
+    ((15, 9), "not passable"),       # a warehouse wall
+])
+def test_a_counter_goes_on_a_free_passable_square(cell: tuple[int, int], reason: str) -> None:
+    game = _at_counters()
+    before = _snap(game)
+    with pytest.raises(IllegalActionError, match=reason):
+        _place(game, cell)
+    assert _snap(game) == before
+
+
+def test_counters_are_public_as_they_go_down_and_the_spike_stays_the_gm_s() -> None:
+    game = _at_counters(upto=6)
+    placed = [e for e in game.log.events if e.kind == "counter-placed"]
+    assert len(placed) == 6 and all(e.audience is None for e in placed)
+    assert game.ruleset.narrate(placed[0]) == "the game master places counter 1 at (9,8)."
+    for side in ("daewoo", "thorco", "mafia"):
+        shown = game.view(side)["counters"]
+        assert [c["number"] for c in shown] == [1, 2, 3, 4, 5, 6]
+        assert all("is" not in c for c in shown)
+    game.apply(Action.make("gm", "spike", counter="c3"))
+    assert [e.audience for e in game.log.events if e.kind == "spike-is"] == [frozenset({"gm"})]
+    assert all("is" not in c for s in ("daewoo", "thorco", "mafia")
+               for c in game.view(s)["counters"])
+
+
+def test_the_computer_gm_places_its_counters_spread_and_seeded() -> None:
+    """The GM's bot places six legal counters, none within 10 cm of another, the same for
+    the same seed; then chooses the spike among them."""
+    def setup(seed: int) -> list[tuple[int, int]]:
+        game = Game(load_scenario(THAMES), seed)
+        bot = bot_for(game.scenario, "gm")
+        rng = Rng.from_seed(seed)
+        state: FirewallState = game.state
+        while state.unplaced or state.spike is None:
+            game.apply(bot.choose(game.view("gm"), game.legal_actions("gm"), rng))
+        return [state.counters[c].cell for c in sorted(state.counters)]
+    first = setup(2)
+    assert first == setup(2)
+    for i, a in enumerate(first):
+        for b in first[i + 1:]:
+            assert (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 > 25
+        assert 6 <= a[0] <= 41 and a[1] >= 6
+
+
+def test_without_a_game_master_the_file_s_squares_are_the_table(tmp_path: Path) -> None:
+    text = THAMES.read_text()
+    gm_side = text[text.index("  - id: gm\n"):text.index("\nobjectives:")]
+    lonnie = text[text.index("  - {id: lonnie"):]
+    text = text.replace(gm_side, "").replace(lonnie, "")
+    text = text.replace("  still: [lonnie]\n  surrenders: [lonnie]\n", "")
+    path = tmp_path / "no_gm.yaml"
+    path.write_text(text)
+    game = Game(load_scenario(path), 1)
+    state: FirewallState = game.state
+    assert state.unplaced == [] and state.spike is not None  # drawn (F-85)
+    assert state.counters["c1"].cell == (9, 8)
+    assert {d.side for d in game.pending()} <= {"daewoo", "thorco", "mafia"}
+
+
+def test_cli_play_offers_the_counters_to_a_human_game_master() -> None:
+    result = CliRunner().invoke(app, ["play", str(THAMES), "--as", "gm", "--seed", "1"],
+                                input="1\n2\n1\n1\n1\n1\n1\n")
+    out = result.output
+    assert "gm decides (setup): game master: place counter 1" in out
+    assert "place-counter at=0:9,8 counter=c1" in out
+    assert "the game master places counter 1 at (9,8)." in out
+    assert "the game master places counter 6 at" in out
+    assert "gm decides (setup): game master: choose which counter is the data-spike" in out

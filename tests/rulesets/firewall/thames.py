@@ -30,9 +30,13 @@ EDGES = {"daewoo": "w", "thorco": "n", "mafia": "e"}
 
 
 def gm_spike(game: Game, counter: str | None = None) -> None:
-    """The GM's set-up: the spike (by default a counter that varies with the seed); then
-    the players choose their edges (``EDGES``, ruling F-210)."""
+    """The GM's set-up: the counters on the file's squares (ruling F-214) and the spike (by
+    default a counter that varies with the seed); then the players choose their edges
+    (``EDGES``, ruling F-210)."""
     state: FirewallState = game.state
+    for cid in list(state.unplaced):  # the counters where the scenario file has them
+        c = state.counters[cid]
+        game.apply(Action.make("gm", "place-counter", counter=cid, at=[c.level, *c.cell]))
     if state.spike is None:
         ids = sorted(state.counters)
         cid = counter or ids[game.seed % len(ids)]

@@ -23,6 +23,7 @@ from killhouse.rulesets.firewall import (  # fwskill hooks: §12, §14.2, §15, 
     storeys,
 )
 from killhouse.rulesets.firewall import heights as hts  # fwskill hook: §6.6 in play
+from killhouse.rulesets.firewall.counterplace import check_place, place, place_options
 from killhouse.rulesets.firewall.cyberplay import check_reflex, reflex, reflex_options
 from killhouse.rulesets.firewall.drugplay import check_drug, drug_options, take
 from killhouse.rulesets.firewall.entry import check_enter, enter, enter_options
@@ -135,7 +136,7 @@ def _figure_args() -> tuple[Arg, ...]:
 FLOW: Flow[FirewallState] = Flow(
     phases=[
         # rulings F-195, F-210 …: the set-up decisions before Turn 1 (setupphase.py)
-        Phase(SETUP, "single", setup_deciders, ("spike", "edge"),
+        Phase(SETUP, "single", setup_deciders, ("place-counter", "spike", "edge"),
               setup_prompt, done=setup_finished, advance=start_play),
         Phase(ACT, "single", lambda s: [d] if (d := deciding_side(s)) else [],
               ("activate", "move", "enter", "shoot", "cloud", "blast", "close-combat", "unjam",
@@ -147,6 +148,10 @@ FLOW: Flow[FirewallState] = Flow(
               done=activation_done, advance=_finish_activation),
     ],
     moves=[
+        Move("place-counter", (Arg("counter", "id"), Arg("at", "cell")), place_options,
+             then_next(place), check=check_place,
+             help="game master: put the next numbered counter down on a square (§18.3, "
+                  "F-213)"),
         Move("spike", (Arg("counter", "id"),), spike_options, then_next(choose_spike),
              help="game master: secretly make one counter the data-spike (§18.3)"),
         Move("edge", (Arg("edge", "enum", choices=EDGES),), edge_options,

@@ -82,6 +82,10 @@ class FirewallRuleset(FlowRuleset[FirewallState]):
             counters=copy.deepcopy(setup.counters), arrival=dict(setup.arrival),
             night=setup.night, skills=setup.skills, spike=spike,
             sections=copy.deepcopy(setup.sections), vehicles=copy.deepcopy(setup.vehicles),
+            # fwsetup (ruling F-214): a GM side places the counters; the file's squares are
+            # the table's only without one
+            unplaced=sorted(setup.counters, key=lambda c: setup.counters[c].number) if gm
+            else [],
         )
 
     def result(self, state: FirewallState) -> Result | None:

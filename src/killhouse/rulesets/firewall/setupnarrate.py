@@ -20,4 +20,8 @@ def narrate_setup(k: str, d: Mapping[str, Any]) -> str | None:
         how = {"chose": "chooses", "opposite": "takes the opposite edge,",
                "last": "takes the edge left,"}.get(str(d.get("how")), "takes")
         return f"{d['side']} {how} the {NAMES.get(d['edge'], d['edge'])} edge."
+    if k == "counter-placed":
+        level, x, y = d["at"]
+        where = f"({x},{y})" if level == 0 else f"({x},{y} level {level})"
+        return f"the game master places counter {d['number']} at {where}."
     return None

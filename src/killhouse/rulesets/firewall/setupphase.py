@@ -1,7 +1,7 @@
 """The set-up phase before Turn 1 (§18; rulings F-195, F-210 …): the players' and the game
 master's set-up decisions, made in play as legal actions, one step after another.
 
-Triple-Cross: the GM places the six counters, then secretly makes one the spike, then the
+Triple-Cross: the GM places the six counters (public), then secretly makes one the spike, then the
 players roll for and choose their entry edges (they see where the counters lie). Ash End:
 the edge roll and the higher roller's choice. A step nobody has to take is skipped; when
 every step is done Turn 1 begins.
@@ -14,6 +14,7 @@ from collections.abc import Callable
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.rulesets.base import Action
+from killhouse.rulesets.firewall.counterplace import place_deciders, place_prompt
 from killhouse.rulesets.firewall.entryedges import (
     edge_deciders,
     edge_prompt,
@@ -29,6 +30,7 @@ Resolve = Callable[[FirewallState, Action, Chance, EventLog], None]
 #: the set-up steps in order: who decides each (an empty list: nothing to decide there)
 STEPS: tuple[tuple[Callable[[FirewallState], str], Callable[[FirewallState], list[str]]],
             ...] = (
+    (place_prompt, place_deciders),
     (lambda s: "game master: choose which counter is the data-spike", gm_deciders),
     (edge_prompt, edge_deciders),
 )

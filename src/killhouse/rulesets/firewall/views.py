@@ -122,6 +122,7 @@ def view(state: FirewallState, side: str) -> dict[str, Any]:
             {"id": c.id, "number": c.number, "at": [c.level, *c.cell],
              **({"is": "spike" if c.id == state.spike else "trap"} if umpire else {})}
             for c in sorted(state.counters.values(), key=lambda c: c.number) if not c.resolved
+            and c.id not in state.unplaced  # fwsetup: not yet on the table (F-214)
         ],
         "spike": _spike(state, side, known),
         "lonnie_says": state.intel.get(side),
@@ -170,7 +171,8 @@ def _spike(state: FirewallState, side: str, known: set[str]) -> dict[str, Any] |
 def _goals(state: FirewallState, side: str) -> list[list[int]]:
     """Cells the scenario draws the side to (public facts only): unresolved counters, a
     dropped spike, its entry edge's middle once it holds the spike."""
-    goals = [[c.level, *c.cell] for c in state.counters.values() if not c.resolved]
+    goals = [[c.level, *c.cell] for c in state.counters.values() if not c.resolved
+             and c.id not in state.unplaced]
     if state.spike_at is not None:
         goals.append(list(state.spike_at))
     return goals
@@ -222,6 +224,9 @@ def snapshot(state: FirewallState) -> dict[str, Any]:
         **vehicles_snapshot(state),  # vehicles hook
         **({"windows": windows_json(state.windows)} if state.windows else {}),
         **({"entering": sorted(state.entering)} if state.entering else {}),
+        # fwsetup: set-up in play (F-210, F-214)
+        **({"edge_order": list(state.edge_order)} if state.edge_order else {}),
+        **({"unplaced": list(state.unplaced)} if state.unplaced else {}),
     }
 
 
