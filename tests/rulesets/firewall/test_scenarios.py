@@ -28,6 +28,7 @@ from killhouse.rulesets.firewall.teams import Status
 from killhouse.rulesets.firewall.upkeep import after_action, begin_turn
 from killhouse.scenario.loader import load_scenario
 from tests.conformance import play_out
+from tests.rulesets.firewall.park import as_written
 from tests.rulesets.firewall.thames import choose_edges, thames
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -56,7 +57,8 @@ def test_random_play_of_each_scenario_keeps_every_check(path: Path) -> None:
 
 
 def _game(path: Path, seed: int = 1) -> Game:
-    return Game(load_scenario(path), seed)
+    """A game at Turn 1; A Walk in the Park's set-up as the file has it (F-215, F-217)."""
+    return as_written(Game(load_scenario(path), seed))
 
 
 def _fresh(state: FirewallState) -> None:

@@ -452,3 +452,160 @@ def test_cli_play_offers_the_counters_to_a_human_game_master() -> None:
     assert "the game master places counter 1 at (9,8)." in out
     assert "the game master places counter 6 at" in out
     assert "gm decides (setup): game master: choose which counter is the data-spike" in out
+
+
+# -- A Walk in the Park: the squad deploys in secret, Anfield chooses its end (§18.1) ------
+
+PARK = ROOT / "scenarios" / "firewall" / "a_walk_in_the_park.yaml"
+SQUAD = ["snatch-lead", "snatch-2", "snatch-3", "snatch-4", "snatch-5"]
+
+
+def _park(seed: int = 1) -> Game:
+    return Game(load_scenario(PARK), seed)
+
+
+def _deploy(game: Game, cells: Sequence[tuple[int, int] | None]) -> None:
+    for fid, cell in zip(SQUAD, cells, strict=True):
+        args = {"at": [0, *cell]} if cell is not None else {}
+        game.apply(Action.make("snatch", "deploy", figure=fid, **args))
+
+
+#: the file's squares (all in cover), the squad's suggestions
+FILE_SQUARES = [(20, 21), (23, 21), (26, 21), (24, 26), (28, 26)]
+
+
+def test_the_squad_deploys_first_in_secret_and_off_the_table_until_then() -> None:
+    game = _park()
+    state: FirewallState = game.state
+    assert state.turn == 0 and [d.side for d in game.pending()] == ["snatch"]
+    assert game.legal_actions("anfield") == []
+    assert all(state.figures[f].status.value == "reserve" for f in SQUAD)
+    legal = game.legal_actions("snatch")
+    assert {a.get("figure") for a in legal} == {"snatch-lead"}
+    assert list(legal[0].get("at")) == [0, 20, 21] and legal[-1].get("at") is None
+    _deploy(game, FILE_SQUARES)
+    assert all(state.figures[f].hidden and state.figures[f].active for f in SQUAD)
+    assert [d.side for d in game.pending()] == ["anfield"]
+
+
+@pytest.mark.parametrize(("cell", "ok"), [
+    ((12, 20), True), ((11, 20), False),   # a bush (Light cover) and the grass beside it
+    ((18, 15), True), ((18, 14), False),   # a wood (Medium cover) and the grass above it
+    ((10, 23), False),                     # the path: no cover
+])
+def test_a_snatcher_deploys_only_in_light_or_medium_cover(cell: tuple[int, int],
+                                                          ok: bool) -> None:
+    game = _park()
+    before = _snap(game)
+    act = Action.make("snatch", "deploy", figure="snatch-lead", at=[0, *cell])
+    if ok:
+        game.apply(act)
+        assert game.state.figures["snatch-lead"].cell == cell
+    else:
+        with pytest.raises(IllegalActionError, match="Light or Medium cover"):
+            game.apply(act)
+        assert _snap(game) == before
+
+
+def test_bad_deployments_are_refused_with_a_reason_and_no_change() -> None:
+    game = _park()
+    game.apply(Action.make("snatch", "deploy", figure="snatch-lead", at=[0, 20, 21]))
+    before = _snap(game)
+    for act, reason in (
+        (Action.make("snatch", "deploy", figure="snatch-3", at=[0, 26, 21]), "next is snatch-2"),
+        (Action.make("snatch", "deploy", figure="snatch-2", at=[0, 20, 21]), "held"),
+        (Action.make("anfield", "path-end", end="e"), "not to decide"),
+    ):
+        with pytest.raises(IllegalActionError, match=reason):
+            game.apply(act)
+        assert _snap(game) == before
+
+
+@pytest.mark.parametrize(("end", "cells", "facing"), [
+    ("w", {"kewell": (1, 24), "ed": (2, 23), "phil": (2, 24)}, (1, 0)),
+    ("e", {"kewell": (46, 24), "ed": (45, 23), "phil": (45, 24)}, (-1, 0)),
+])
+def test_anfield_chooses_the_end_of_the_path_kewell_starts_at(
+        end: str, cells: dict[str, tuple[int, int]], facing: tuple[int, int]) -> None:
+    game = _park()
+    _deploy(game, FILE_SQUARES)
+    assert sorted(a.get("end") for a in game.legal_actions("anfield")) == ["e", "w"]
+    game.apply(Action.make("anfield", "path-end", end=end))
+    state: FirewallState = game.state
+    assert {f: state.figures[f].cell for f in cells} == cells
+    assert all(state.figures[f].facing == facing for f in cells)
+    assert state.turn == 1 and state.phase == "act"
+    told = [e for e in game.log.events if e.kind == "path-end"]
+    assert [e.audience for e in told] == [frozenset({"anfield"})]
+
+
+def test_the_secret_deployment_tells_anfield_nothing() -> None:
+    """Two different secret deployments (one with a snatcher off the table): Anfield's view,
+    its copies of the events, its choices and its prompt are the same until it decides."""
+    seen = []
+    for cells in (FILE_SQUARES, [(7, 40), (12, 20), None, (44, 28), (38, 10)]):
+        game = _park(3)
+        _deploy(game, cells)
+        copies = [e.for_side("anfield") for e in game.log.events]
+        seen.append((json.dumps(game.view("anfield"), sort_keys=True),
+                     [(c.kind, c.data) for c in copies if c is not None],
+                     game.legal_actions("anfield"), game.pending()[0].prompt))
+    assert seen[0] == seen[1]
+    told = [e for e in game.log.events if e.kind == "deployed"]
+    assert len(told) == 5 and all(e.audience == frozenset({"snatch"}) for e in told)
+
+
+def test_a_snatcher_kept_off_the_table_enters_over_any_edge() -> None:
+    game = _park()
+    _deploy(game, [None, None, (26, 21), (24, 26), (28, 26)])
+    game.apply(Action.make("anfield", "path-end", end="w"))
+    assert game.result is None  # still to come: not removed (ruling F-216)
+    while game.pending()[0].side != "snatch":
+        side = game.pending()[0].side
+        game.apply(next(a for a in game.legal_actions(side) if a.kind in ("activate", "end")))
+    game.apply(Action.make("snatch", "activate", team="squad"))
+    enters = [a for a in game.legal_actions("snatch") if a.kind == "enter"]
+    edges = {(a.get("at")[1] in (0, 47), a.get("at")[2] in (0, 47)) for a in enters
+             if a.get("figure") == "snatch-lead"}
+    assert edges == {(True, False), (False, True)}  # west/east and north/south squares
+    game.apply(Action.make("snatch", "enter", figure="snatch-lead", at=[0, 0, 10],
+                           speed="crawl", path=[]))
+    again = {a.get("at")[1] for a in game.legal_actions("snatch") if a.kind == "enter"
+             and a.get("figure") == "snatch-2"}
+    assert 47 in again and 0 in again  # no team edge is fixed by the first entry
+
+
+def test_the_escort_bot_strolls_away_from_its_end() -> None:
+    for end, far_x in (("w", 47), ("e", 0)):
+        game = _park()
+        _deploy(game, FILE_SQUARES)
+        game.apply(Action.make("anfield", "path-end", end=end))
+        bot = bot_for(game.scenario, "anfield")
+        side = game.pending()[0].side
+        legal = game.legal_actions(side)
+        if side == "anfield":
+            bot.choose(game.view("anfield"), legal, Rng.from_seed(1))
+        else:
+            bot.choose(game.view("anfield"), [Action.make("anfield", "end")], Rng.from_seed(1))
+        me = bot._mine(game.view("anfield"))["kewell"]
+        assert {c.x for c in bot.targets_for(game.view("anfield"), me)} == {far_x}
+
+
+def test_the_squad_bot_deploys_hidden_near_the_path() -> None:
+    game = _park(2)
+    bot = bot_for(game.scenario, "snatch")
+    rng = Rng.from_seed(2)
+    while game.pending()[0].side == "snatch":
+        game.apply(bot.choose(game.view("snatch"), game.legal_actions("snatch"), rng))
+    state: FirewallState = game.state
+    for f in SQUAD:
+        assert state.figures[f].hidden and 18 <= state.figures[f].cell[1] <= 29
+
+
+def test_cli_play_offers_the_end_of_the_path_to_anfield() -> None:
+    result = CliRunner().invoke(app, ["play", str(PARK), "--as", "anfield", "--seed", "1"],
+                                input="2\n")
+    out = result.output
+    assert "anfield decides (setup): choose the end of the path" in out
+    assert "path-end end=e" in out and "kewell starts at the east end of the path." in out
+    assert "deploys hidden" not in out  # the squad's deployment is never told to Anfield

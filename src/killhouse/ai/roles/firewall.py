@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from killhouse.ai.baseline import BaselineBot, cell_of
-from killhouse.ai.roles.firewall_setup import setup_value
+from killhouse.ai.roles.firewall_setup import far_end, setup_value
 from killhouse.core.cells import Cell
 from killhouse.core.paths import DistanceField
 from killhouse.core.rng import Rng
@@ -92,6 +92,10 @@ class FirewallBot(BaselineBot):
         self.mayor = str(self.objectives.get("target", ""))
         self.mayor_start = next((f.at for f in scenario.figures if f.id == self.mayor), None)
         self.mayor_seen: Cell | None = None
+        #: escort: the far end of the path is known (from Kewell's start, F-217)
+        self.strolling = False
+        #: where the scenario file puts each figure (public: the set-up suggestions)
+        self.starts = {f.id: f.at for f in scenario.figures}
         if self.role == "extract":
             # Ash End's ruins are Clutter 4-5: a route through them costs failed moves, so
             # the distance fields walk round by the streets where they can
@@ -262,6 +266,8 @@ class FirewallBot(BaselineBot):
         edge = view.get("public", {}).get("entry", {}).get(self.side)
         if edge is not None and edge != self.entry:  # fwsetup: the edge chosen in set-up
             self.entry, self.home = edge, self._edge_cells(edge)
+        if self.role == "escort" and not self.strolling and view.get("phase") == "act":
+            self.east, self.strolling = far_end(self, view), True  # fwsetup: F-217
         mine = self._mine(view)
         for f in mine.values():
             at = cell_of(f.get("at"))

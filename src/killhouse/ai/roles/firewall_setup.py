@@ -4,6 +4,8 @@
   for hunters the unresolved counters on the table (public, F-83), for the extract role the
   Mayor's square in the scenario (public);
 * the game master's counters (§18.3, F-214): spread over the table, in cluttered places;
+* the snatch squad's secret deployment (§18.1, F-215): hidden a few rows off the path;
+  the end of the path of Kewell's team is a uniform draw, and the team strolls away from it;
 * the game master's spike stays a uniform draw (F-195): every counter rates the same.
 
 Values only; the bot's seeded tie-break chooses among equal ones.
@@ -62,9 +64,44 @@ def counter_value(bot: FirewallBot, view: dict[str, Any], action: Action) -> flo
     return float(min(apart, SPREAD)) + (2.0 if bot.board.clutter(to) >= 2 else 0.0)
 
 
+#: rows from the path where a snatcher waits: near enough to strike, not within 2 cm
+AMBUSH_ROWS = 3
+
+
+def deploy_value(bot: FirewallBot, view: dict[str, Any], action: Action) -> float:
+    """The snatch squad hides about ``AMBUSH_ROWS`` rows off the path (Kewell's row in the
+    scenario), toward the middle of the table (either end may be chosen after it), and not
+    bunched (a friend within 2 squares costs); it keeps nobody off the table."""
+    to = cell_of(action.hint.get("to"))
+    if to is None:
+        return -10.0
+    kewell = bot.starts.get(str(bot.objectives.get("target")))
+    row = kewell.y if kewell is not None else bot.board.levels[to.level].height // 2
+    width = bot.board.levels[to.level].width
+    friends = [c for c in (cell_of(f.get("at")) for f in view.get("figures", [])) if c]
+    near = sum(1 for c in friends if max(abs(c.x - to.x), abs(c.y - to.y)) <= 2)
+    return -abs(abs(to.y - row) - AMBUSH_ROWS) - 0.1 * abs(to.x - width // 2) - 2.0 * near
+
+
+def far_end(bot: FirewallBot, view: dict[str, Any]) -> list[Cell]:
+    """Where Kewell's team strolls: the clear squares of the edge away from the end of the
+    path where Kewell stands at the start (§18.1, the Anfield player's end, F-217)."""
+    me = next((f for f in view.get("figures", []) if f.get("id") == bot.objectives.get("target")),
+              None)
+    at = cell_of(me.get("at")) if me else None
+    if at is None:
+        return bot.east
+    level = bot.board.levels[at.level]
+    x = 0 if at.x * 2 > level.width - 1 else level.width - 1
+    return [c for c in bot.board.cells(at.level) if c.x == x and bot.board.clutter(c) == 0
+            and bot.board.passable(c)]
+
+
 def setup_value(bot: FirewallBot, view: dict[str, Any], action: Action) -> float:
     if action.kind == "edge":
         return edge_value(bot, view, action)
     if action.kind == "place-counter":
         return counter_value(bot, view, action)
-    return 0.0
+    if action.kind == "deploy":
+        return deploy_value(bot, view, action)
+    return 0.0  # the spike (F-195) and the end of the path: drawn by the tie-break

@@ -23,6 +23,7 @@ from killhouse.rulesets.firewall import (  # fwskill hooks: §12, §14.2, §15, 
     storeys,
 )
 from killhouse.rulesets.firewall import heights as hts  # fwskill hook: §6.6 in play
+from killhouse.rulesets.firewall import parkdeploy as pd  # fwsetup: §18.1 set-up
 from killhouse.rulesets.firewall.counterplace import check_place, place, place_options
 from killhouse.rulesets.firewall.cyberplay import check_reflex, reflex, reflex_options
 from killhouse.rulesets.firewall.drugplay import check_drug, drug_options, take
@@ -136,7 +137,8 @@ def _figure_args() -> tuple[Arg, ...]:
 FLOW: Flow[FirewallState] = Flow(
     phases=[
         # rulings F-195, F-210 …: the set-up decisions before Turn 1 (setupphase.py)
-        Phase(SETUP, "single", setup_deciders, ("place-counter", "spike", "edge"),
+        Phase(SETUP, "single", setup_deciders, ("place-counter", "spike", "edge", "deploy",
+                                                 "path-end"),
               setup_prompt, done=setup_finished, advance=start_play),
         Phase(ACT, "single", lambda s: [d] if (d := deciding_side(s)) else [],
               ("activate", "move", "enter", "shoot", "cloud", "blast", "close-combat", "unjam",
@@ -160,6 +162,13 @@ FLOW: Flow[FirewallState] = Flow(
                   "rolls (§18.2, §18.3)"),
         Move("lie", (Arg("counter", "int", minimum=1),), lie_options, None, check=check_lie,
              help="game master: the trap counter Lonnie names when he lies (§18.3)"),
+        Move("deploy", (Arg("figure", "figure"), Arg("at", "cell", required=False)),
+             pd.deploy_options, then_next(pd.deploy), check=pd.check_deploy,
+             help="deploy the next figure in secret: at a square of Light or Medium cover "
+                  "(Hidden), or without at off the table, to enter later (§18.1)"),
+        Move("path-end", (Arg("end", "enum", choices=pd.ENDS),), pd.end_options,
+             then_next(pd.choose_end),
+             help="the end of the path the team starts at: w or e (§18.1)"),
         Move("activate", (Arg("team", "id"),), activate_options, activate,
              help="give a Fire Team that has not acted this Turn the initiative"),
         Move("move", (*_figure_args(), Arg("speed", "enum", choices=SPEEDS),

@@ -86,6 +86,9 @@ class FirewallRuleset(FlowRuleset[FirewallState]):
             # the table's only without one
             unplaced=sorted(setup.counters, key=lambda c: setup.counters[c].number) if gm
             else [],
+            # fwsetup (F-215 … F-217): §18.1's deployment and path end in set-up
+            deploy_plan=setup.deploy,
+            end_team=setup.deploy.end_team if setup.deploy is not None else None,
         )
 
     def result(self, state: FirewallState) -> Result | None:

@@ -30,7 +30,8 @@ FIGURE_KEYS = frozenset({
 #: drugs a scenario may not carry: none since Berserk and Paranoid are played (F-192, F-193)
 UNBUILT_DRUGS: frozenset[str] = frozenset()
 SIDE_KEYS = frozenset({"entry"})
-OPTIONS = ("night", "skills", "edges", "closed_edges")  # edges: fwsetup (F-210 …)
+OPTIONS = ("night", "skills", "edges", "closed_edges",  # edges: fwsetup (F-210 …)
+           "hidden_deploy", "path_end")  # fwsetup: §18.1 in set-up (F-215 … F-217)
 CYBER = frozenset({
     "lo_light", "target_optic", "enhanced_vision", "ir_goggles", "combat_computer",
     "cyber_legs_basic", "cyber_legs_advanced", "cyber_arm", "cyber_ear", "wired_reflexes",
@@ -62,6 +63,8 @@ class Setup:
     skills: bool = False
     #: entry edges chosen in set-up (``options.edges``, rulings F-210 … F-212)
     edges: Any = None
+    #: §18.1's secret deployment and path end (``parkdeploy.DeployPlan``, F-215 … F-217)
+    deploy: Any = None
 
 
 def _facing(value: str | None, index: int) -> tuple[int, int]:
@@ -318,6 +321,8 @@ def read_scenario(scenario: Scenario) -> tuple[Setup | None, list[Issue]]:
                             "the id of the counter that is the data-spike"))
     from killhouse.rulesets.firewall.entryedges import read_edges  # fwsetup hook
     edges = read_edges(scenario, entry, players, issues)
+    from killhouse.rulesets.firewall.parkdeploy import read_deploy  # fwsetup hook
+    deploy = read_deploy(scenario, players, teams, issues)
     if objective.kind == "spike" and set(players) - set(entry) \
             and "edges" not in scenario.options:
         issues.append(Issue("sides", "every player side names its entry edge (entry: n/e/s/w)",
@@ -336,7 +341,7 @@ def read_scenario(scenario: Scenario) -> tuple[Setup | None, list[Issue]]:
                  night=bool(scenario.options.get("night", False)),
                  skills=bool(scenario.options.get("skills", False)),
                  spike=None if spike is None else str(spike), sections=sections,
-                 vehicles=vehicles, edges=edges), []
+                 vehicles=vehicles, edges=edges, deploy=deploy), []
 
 
 def _section(scenario: Scenario, j: int, obj: Any, issues: list[Issue]) -> Section | None:

@@ -20,6 +20,14 @@ def narrate_setup(k: str, d: Mapping[str, Any]) -> str | None:
         how = {"chose": "chooses", "opposite": "takes the opposite edge,",
                "last": "takes the edge left,"}.get(str(d.get("how")), "takes")
         return f"{d['side']} {how} the {NAMES.get(d['edge'], d['edge'])} edge."
+    if k == "deployed":
+        if d.get("at") is None:
+            return f"{d['figure']} waits off the table, to come on over any edge."
+        level, x, y = d["at"]
+        return f"{d['figure']} deploys hidden at ({x},{y})."
+    if k == "path-end":
+        side = {"w": "west", "e": "east"}.get(str(d["end"]), d["end"])
+        return f"{d['team']} starts at the {side} end of the path."
     if k == "counter-placed":
         level, x, y = d["at"]
         where = f"({x},{y})" if level == 0 else f"({x},{y} level {level})"

@@ -3,7 +3,8 @@ master's set-up decisions, made in play as legal actions, one step after another
 
 Triple-Cross: the GM places the six counters (public), then secretly makes one the spike, then the
 players roll for and choose their entry edges (they see where the counters lie). Ash End:
-the edge roll and the higher roller's choice. A step nobody has to take is skipped; when
+the edge roll and the higher roller's choice. A Walk in the Park: the squad's secret
+deployment, then the Anfield player's end of the path. A step nobody has to take is skipped; when
 every step is done Turn 1 begins.
 """
 
@@ -23,6 +24,14 @@ from killhouse.rulesets.firewall.entryedges import (
     roll_edges,
 )
 from killhouse.rulesets.firewall.gmorders import gm_deciders
+from killhouse.rulesets.firewall.parkdeploy import (
+    begin,
+    deploy_deciders,
+    deploy_done,
+    deploy_prompt,
+    end_deciders,
+    end_prompt,
+)
 from killhouse.rulesets.firewall.state import FirewallState, _gm
 
 Resolve = Callable[[FirewallState, Action, Chance, EventLog], None]
@@ -33,6 +42,8 @@ STEPS: tuple[tuple[Callable[[FirewallState], str], Callable[[FirewallState], lis
     (place_prompt, place_deciders),
     (lambda s: "game master: choose which counter is the data-spike", gm_deciders),
     (edge_prompt, edge_deciders),
+    (deploy_prompt, deploy_deciders),
+    (end_prompt, end_deciders),
 )
 
 
@@ -56,7 +67,12 @@ def setup_finished(state: FirewallState) -> bool:
     """Every set-up decision is made: counters placed and the spike chosen by a GM side
     (F-195), every player side's edge chosen (F-210)."""
     spike = state.spike is not None or not state.counters or not _gm(state)
-    return spike and not state.unplaced and edges_done(state)
+    return spike and not state.unplaced and edges_done(state) and deploy_done(state)
+
+
+def prepare(state: FirewallState) -> None:
+    """Before the first set-up decision: a secret side's figures wait off the table."""
+    begin(state)
 
 
 def next_step(state: FirewallState, chance: Chance, log: EventLog) -> None:

@@ -20,6 +20,7 @@ from killhouse.rulesets.kit.flow import Window
 
 if TYPE_CHECKING:
     from killhouse.rulesets.firewall.entryedges import EdgePlan
+    from killhouse.rulesets.firewall.parkdeploy import DeployPlan
 
 ACT, OVER = "act", "over"
 #: the game master's set-up decisions before Turn 1 (ruling F-195)
@@ -93,6 +94,12 @@ class FirewallState:
     edge_plan: EdgePlan | None = None
     edge_order: list[str] | None = None
     unplaced: list[str] = field(default_factory=list)
+    #: §18.1 (F-215 … F-217): the secret side's figures yet to deploy, those that may enter
+    #: over any edge, and the team still to be given its end of the path
+    deploy_plan: DeployPlan | None = None
+    deploying: list[str] = field(default_factory=list)
+    any_edge: set[str] = field(default_factory=set)
+    end_team: str | None = None
 
     def __post_init__(self) -> None:
         if not self.players:

@@ -227,6 +227,9 @@ def snapshot(state: FirewallState) -> dict[str, Any]:
         # fwsetup: set-up in play (F-210, F-214)
         **({"edge_order": list(state.edge_order)} if state.edge_order else {}),
         **({"unplaced": list(state.unplaced)} if state.unplaced else {}),
+        **({"deploying": list(state.deploying)} if state.deploying else {}),
+        **({"any_edge": sorted(state.any_edge)} if state.any_edge else {}),
+        **({"end_team": state.end_team} if state.end_team else {}),
     }
 
 
