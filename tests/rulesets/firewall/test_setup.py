@@ -609,3 +609,19 @@ def test_cli_play_offers_the_end_of_the_path_to_anfield() -> None:
     assert "anfield decides (setup): choose the end of the path" in out
     assert "path-end end=e" in out and "kewell starts at the east end of the path." in out
     assert "deploys hidden" not in out  # the squad's deployment is never told to Anfield
+
+
+def test_kewell_s_team_is_off_the_table_until_its_end_is_chosen() -> None:
+    """Ruling F-218: the squad deploys seeing nothing of Kewell's team (its end is not yet
+    chosen); the team comes on at its end when Anfield has chosen."""
+    game = _park()
+    state: FirewallState = game.state
+    assert all(state.figures[f].status.value == "reserve" for f in ("kewell", "ed", "phil"))
+    game.apply(Action.make("snatch", "deploy", figure="snatch-lead", at=[0, 12, 22]))
+    assert game.view("snatch")["seen"] == [] and game.view("snatch")["remembered"] == []
+    _deploy_rest = [(23, 21), (26, 21), (24, 26), (28, 26)]
+    for fid, cell in zip(SQUAD[1:], _deploy_rest, strict=True):
+        game.apply(Action.make("snatch", "deploy", figure=fid, at=[0, *cell]))
+    assert all(state.figures[f].status.value == "reserve" for f in ("kewell", "ed", "phil"))
+    game.apply(Action.make("anfield", "path-end", end="w"))
+    assert all(state.figures[f].active for f in ("kewell", "ed", "phil"))

@@ -58,15 +58,18 @@ def read_deploy(scenario: Scenario, players: Sequence[str], teams: Iterable[str]
 
 
 def begin(state: FirewallState) -> None:
-    """Set-up: the secret side's figures (those placed in the file) wait off the table."""
+    """Set-up: the secret side's figures (those placed in the file) and the team whose end
+    is still to be chosen wait off the table, seen by nobody (ruling F-218)."""
     plan = state.deploy_plan
-    if plan is None or plan.side is None:
+    if plan is None:
         return
     for f in state.figures.values():
-        if f.side == plan.side and f.status is Status.ACTIVE:
+        if plan.side is not None and f.side == plan.side and f.status is Status.ACTIVE:
             f.status = Status.RESERVE
             f.hidden = False
             state.deploying.append(f.id)
+        elif f.team == plan.end_team and f.status is Status.ACTIVE:
+            f.status = Status.RESERVE
 
 
 # -- the secret deployment (§18.1, rulings F-215, F-216) ------------------------------------
@@ -186,9 +189,11 @@ def choose_end(state: FirewallState, action: Action, chance: Chance, log: EventL
     Only its side hears of it; the others see the team when their figures do."""
     team = state.teams[str(state.end_team)]
     end = str(action.get("end"))
-    if end != written_end(state):
-        for m in team.members:
-            f = state.figures[m]
+    mirror = end != written_end(state)
+    for m in team.members:
+        f = state.figures[m]
+        f.status = Status.ACTIVE
+        if mirror:
             width = state.board.levels[f.level].width
             f.cell = (width - 1 - f.cell[0], f.cell[1])
             f.facing = (-f.facing[0], f.facing[1])
