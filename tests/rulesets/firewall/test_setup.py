@@ -625,3 +625,43 @@ def test_kewell_s_team_is_off_the_table_until_its_end_is_chosen() -> None:
     assert all(state.figures[f].status.value == "reserve" for f in ("kewell", "ed", "phil"))
     game.apply(Action.make("anfield", "path-end", end="w"))
     assert all(state.figures[f].active for f in ("kewell", "ed", "phil"))
+
+
+@pytest.mark.parametrize(("kind", "data", "line"), [
+    ("edge-order", {"order": ["mafia", "daewoo"], "rolls": [{"daewoo": 2, "mafia": 5}]},
+     "entry edges are chosen in the order mafia, daewoo (1d6: daewoo 2, mafia 5)."),
+    ("edge-chosen", {"side": "gang", "edge": "w", "how": "chose"},
+     "gang chooses the west edge."),
+    ("edge-chosen", {"side": "mafia", "edge": "e", "how": "last"},
+     "mafia takes the edge left, the east edge."),
+    ("counter-placed", {"counter": "c2", "number": 2, "at": [1, 4, 9]},
+     "the game master places counter 2 at (4,9 level 1)."),
+    ("deployed", {"figure": "snatch-2", "at": [0, 12, 20]},
+     "snatch-2 deploys hidden at (12,20)."),
+    ("deployed", {"figure": "snatch-3", "at": None},
+     "snatch-3 waits off the table, to come on over any edge."),
+    ("path-end", {"team": "kewell", "end": "e"}, "kewell starts at the east end of the path."),
+])
+def test_every_set_up_event_has_a_line(kind: str, data: dict[str, object], line: str) -> None:
+    from killhouse.core.events import Event
+
+    assert get_ruleset("firewall").narrate(Event(0, kind, data)) == line
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ("  hidden_deploy: snatch\n", "  hidden_deploy: ninjas\n",
+     "options.hidden_deploy: no player side 'ninjas'"),
+    ("  path_end: kewell\n", "  path_end: barry\n", "options.path_end: no team 'barry'"),
+])
+def test_bad_deployment_options_get_one_clear_message(tmp_path: Path, old: str, new: str,
+                                                      message: str) -> None:
+    text = PARK.read_text()
+    assert old in text
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace(old, new, 1))
+    with pytest.raises(ScenarioError) as info:
+        scenario = load_scenario(bad)
+        if get_ruleset("firewall").check_scenario(scenario):
+            Game(scenario, 1)
+    assert message in str(info.value)
+    assert str(info.value).count("bad.yaml:") == 1

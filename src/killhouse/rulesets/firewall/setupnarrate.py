@@ -9,6 +9,12 @@ from typing import Any
 NAMES = {"n": "north", "e": "east", "s": "south", "w": "west"}
 
 
+def _square(cell: Any) -> str:
+    """``[level, x, y]`` as ``(x,y)``, with the level above the ground (as ``narrate``)."""
+    level, x, y = cell
+    return f"({x},{y})" if level == 0 else f"({x},{y} level {level})"
+
+
 def narrate_setup(k: str, d: Mapping[str, Any]) -> str | None:
     """One line for a set-up event; else ``None``."""
     if k == "edge-order":
@@ -23,13 +29,10 @@ def narrate_setup(k: str, d: Mapping[str, Any]) -> str | None:
     if k == "deployed":
         if d.get("at") is None:
             return f"{d['figure']} waits off the table, to come on over any edge."
-        level, x, y = d["at"]
-        return f"{d['figure']} deploys hidden at ({x},{y})."
+        return f"{d['figure']} deploys hidden at {_square(d['at'])}."
     if k == "path-end":
         side = {"w": "west", "e": "east"}.get(str(d["end"]), d["end"])
         return f"{d['team']} starts at the {side} end of the path."
     if k == "counter-placed":
-        level, x, y = d["at"]
-        where = f"({x},{y})" if level == 0 else f"({x},{y} level {level})"
-        return f"the game master places counter {d['number']} at {where}."
+        return f"the game master places counter {d['number']} at {_square(d['at'])}."
     return None
