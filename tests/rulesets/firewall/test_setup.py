@@ -665,3 +665,16 @@ def test_bad_deployment_options_get_one_clear_message(tmp_path: Path, old: str, 
             Game(scenario, 1)
     assert message in str(info.value)
     assert str(info.value).count("bad.yaml:") == 1
+
+
+def test_each_side_s_view_shows_only_its_own_set_up_still_to_do() -> None:
+    thames = Game(load_scenario(THAMES), 1)
+    assert thames.view("gm")["setup"] == {"counters_to_place": [1, 2, 3, 4, 5, 6]}
+    assert all("setup" not in thames.view(s) for s in ("daewoo", "thorco", "mafia"))
+    park = _park()
+    assert park.view("snatch")["setup"] == {"to_deploy": SQUAD}
+    assert park.view("anfield")["setup"] == {"end_to_choose": "kewell"}
+    _deploy(park, FILE_SQUARES)
+    assert "setup" not in park.view("snatch")
+    park.apply(Action.make("anfield", "path-end", end="e"))
+    assert "setup" not in park.view("anfield")

@@ -11,6 +11,7 @@ every step is done Turn 1 begins.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
@@ -32,7 +33,7 @@ from killhouse.rulesets.firewall.parkdeploy import (
     end_deciders,
     end_prompt,
 )
-from killhouse.rulesets.firewall.state import FirewallState, _gm
+from killhouse.rulesets.firewall.state import SETUP, FirewallState, _gm
 
 Resolve = Callable[[FirewallState, Action, Chance, EventLog], None]
 
@@ -88,3 +89,19 @@ def then_next(resolve: Resolve) -> Resolve:
         resolve(state, action, chance, log)
         next_step(state, chance, log)
     return run
+
+
+def setup_view(state: FirewallState, side: str) -> dict[str, Any]:
+    """What ``side`` has still to decide in set-up, for a person choosing (only its own):
+    a GM the counters still to place, a secret side its figures still to deploy."""
+    if state.phase != SETUP:
+        return {}
+    todo: dict[str, Any] = {}
+    if side in _gm(state) and state.unplaced:
+        todo["counters_to_place"] = [state.counters[c].number for c in state.unplaced]
+    plan = state.deploy_plan
+    if plan is not None and plan.side == side and state.deploying:
+        todo["to_deploy"] = list(state.deploying)
+    if state.end_team is not None and state.teams[state.end_team].side == side:
+        todo["end_to_choose"] = state.end_team
+    return {"setup": todo} if todo else {}

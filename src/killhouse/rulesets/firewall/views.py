@@ -95,6 +95,7 @@ def _carrying(state: FirewallState, f: Figure, known: set[str]) -> dict[str, Any
 
 def view(state: FirewallState, side: str) -> dict[str, Any]:
     """The side's view: its own figures, the enemies it sees now, the public Turn facts."""
+    from killhouse.rulesets.firewall.setupphase import setup_view  # fwsetup
     from killhouse.rulesets.firewall.vehicles.views import vehicles_view
     seen = side_sees(state, side)  # vehicle crews' sight; a GM sees all (F-196)
     own = [own_figure(f) for f in state.figures.values() if f.side == side]
@@ -131,6 +132,7 @@ def view(state: FirewallState, side: str) -> dict[str, Any]:
                   and state.teams[state.objective.alarm_team].side == side else None),
         # vehicles hook (§17, §21.4): only in games with vehicles
         **({"vehicles": vehicles_view(state, side)} if state.vehicles else {}),
+        **setup_view(state, side),  # fwsetup: what this side still decides in set-up
         # ruling F-197: the question put to this side in mid-resolution (the GM's lie)
         **({"question": q} if (q := own_question(state.windows, side)) else {}),
         "public": {
