@@ -15,13 +15,14 @@ from killhouse.rulesets.firewall.teams import Status
 from killhouse.rulesets.firewall.vehicles.model import ACTIVE
 from killhouse.rulesets.firewall.vehicles.sight import stamp
 from killhouse.scenario.loader import load_scenario
+from tests.rulesets.firewall.ashend import drawn_edges
 
 ASH = Path(__file__).resolve().parents[2] / "scenarios" / "firewall" / "escape_from_ash_end.yaml"
 
 
 def _game_with_uav() -> tuple[Game, FirewallBot]:
     scenario = load_scenario(ASH)
-    game = Game(scenario, 1)
+    game = drawn_edges(Game(scenario, 1))
     state = game.state
     v = state.vehicles["uav"]
     v.status, v.anchor, v.facing, v.arrives_roll = ACTIVE, (22, 36), "n", None

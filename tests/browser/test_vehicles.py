@@ -14,7 +14,9 @@ from tests.browser.test_play import TIMEOUT, acted, seat_state, wait_ready
 from tests.live import ServerProcess
 
 ASH_END = "firewall/escape_from_ash_end.yaml"
-SEED = 2  # the UAV comes on, drives and then has a target in sight of its mount in Turn 5
+# the UAV comes on, drives and then has a target in sight of its mount in Turn 4 (after the
+# set-up's edge roll, F-212; checked headlessly through the same seats, the browser is absent)
+SEED = 2
 
 
 def open_seeded(page: Page, server: ServerProcess) -> str:
@@ -47,7 +49,9 @@ def test_a_person_drives_and_fires_a_vehicle_through_the_forms(
         before = state["actions"]
         crew = page.locator('#actions > button.act[data-kind="activate"]',
                             has_text="team=uav-crew")
-        if crew.count():
+        if "edge" in kinds:  # set-up (F-212): the edge the file is drawn for
+            page.locator('#actions > button.act[data-kind="edge"]', has_text="edge=s").click()
+        elif crew.count():
             crew.click()
         elif "end" in kinds:
             page.click('#actions > button.act[data-kind="end"]')
@@ -120,7 +124,9 @@ def test_the_vehicle_is_selected_and_driven_the_quick_way(
         before = state["actions"]
         crew = page.locator('#actions > button.act[data-kind="activate"]',
                             has_text="team=uav-crew")
-        if crew.count():
+        if "edge" in kinds:  # set-up (F-212): the edge the file is drawn for
+            page.locator('#actions > button.act[data-kind="edge"]', has_text="edge=s").click()
+        elif crew.count():
             crew.click()
         elif "end" in kinds:
             page.click('#actions > button.act[data-kind="end"]')

@@ -15,12 +15,15 @@ def test_a_human_game_master_chooses_the_spike_through_the_socket(store: SqliteS
     with client.websocket_connect(f"/ws/{game['game']}") as ws:
         _, state = hello(ws, token(game["links"]["gm"]))
         assert [p["side"] for p in state["pending"]] == ["gm"]
-        kinds = {a["kind"] for a in state["legal"]}
-        assert kinds == {"spike"}
-        choice = next(a for a in state["legal"] if a["counter"] == "c3")
-        action = {k: v for k, v in choice.items() if k != "hint"}
-        ws.send_json({"type": "action", "seq": 1, "action": action})
-        ack = ws.receive_json()
-        assert ack["type"] == "ack" and ack["seq"] == 1, ack
-        pushed = ws.receive_json()
-        assert pushed["type"] == "state" and pushed["index"] > state["index"]
+        for seq in range(1, 8):  # six counters on the file's squares (F-214), then the spike
+            kinds = {a["kind"] for a in state["legal"]}
+            assert kinds == ({"place-counter"} if seq <= 6 else {"spike"})
+            choice = state["legal"][0] if seq <= 6 else next(
+                a for a in state["legal"] if a["counter"] == "c3")
+            action = {k: v for k, v in choice.items() if k != "hint"}
+            ws.send_json({"type": "action", "seq": seq, "action": action})
+            ack = ws.receive_json()
+            assert ack["type"] == "ack" and ack["seq"] == seq, ack
+            pushed = ws.receive_json()
+            assert pushed["type"] == "state" and pushed["index"] > state["index"]
+            state = pushed

@@ -113,6 +113,12 @@ def test_a_computer_gm_chooses_the_spike_among_its_legal_actions() -> None:
 
     game = Game(load_scenario(THAMES), 2)
     bot = FirewallBot(game.scenario, "gm")
-    legal = game.legal_actions("gm")
-    pick = bot.choose(game.view("gm"), legal, Rng.from_seed(2))
-    assert pick in legal and pick.kind == "spike"
+    rng = Rng.from_seed(2)
+    kinds = []
+    while game.state.spike is None:  # the six counters first (ruling F-214), then the spike
+        legal = game.legal_actions("gm")
+        pick = bot.choose(game.view("gm"), legal, rng)
+        assert pick in legal
+        kinds.append(pick.kind)
+        game.apply(pick)
+    assert kinds == ["place-counter"] * 6 + ["spike"]

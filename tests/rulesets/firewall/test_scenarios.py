@@ -28,7 +28,8 @@ from killhouse.rulesets.firewall.teams import Status
 from killhouse.rulesets.firewall.upkeep import after_action, begin_turn
 from killhouse.scenario.loader import load_scenario
 from tests.conformance import play_out
-from tests.rulesets.firewall.thames import thames
+from tests.rulesets.firewall.park import as_written
+from tests.rulesets.firewall.thames import choose_edges, thames
 
 ROOT = Path(__file__).resolve().parents[3]
 SCENARIOS = sorted((ROOT / "scenarios" / "firewall").glob("*.yaml"))
@@ -57,7 +58,8 @@ def test_random_play_of_each_scenario_keeps_every_check(path: Path) -> None:
 
 
 def _game(path: Path, seed: int = 1) -> Game:
-    return Game(load_scenario(path), seed)
+    """A game at Turn 1; A Walk in the Park's set-up as the file has it (F-215, F-217)."""
+    return as_written(Game(load_scenario(path), seed))
 
 
 def _fresh(state: FirewallState) -> None:
@@ -609,13 +611,18 @@ def test_the_game_master_chooses_the_spike_before_turn_1() -> None:
     game = Game(load_scenario(THAMES), 3)
     state: FirewallState = game.state
     assert state.spike is None and state.turn == 0
+    for cid in list(state.unplaced):  # first the counters go down (ruling F-214)
+        c = state.counters[cid]
+        game.apply(Action.make("gm", "place-counter", counter=cid, at=[c.level, *c.cell]))
     assert [d.side for d in game.pending()] == ["gm"]
     assert sorted(a.get("counter") for a in game.legal_actions("gm")) == sorted(state.counters)
     assert all(game.legal_actions(s) == [] for s in state.players)
     with pytest.raises(IllegalActionError):
         game.apply(Action.make("gm", "spike", counter="c9"))
     game.apply(Action.make("gm", "spike", counter="c4"))
-    assert state.spike == "c4" and state.turn == 1
+    assert state.spike == "c4" and state.turn == 0  # the players' edges follow (F-210)
+    choose_edges(game)
+    assert state.turn == 1
     told = [e for e in game.log.events if e.kind == "spike-is"]
     assert [e.audience for e in told] == [frozenset({"gm"})]
     for side in state.players:
@@ -656,6 +663,12 @@ def test_a_scripted_human_game_master_plays_triple_cross_to_the_end() -> None:
             # his team ends its activation unless it may walk away
             pick = {"spike": "c6"}
             by_kind = {a.kind: a for a in legal}
+            if "place-counter" in by_kind:  # the counters where the file has them (F-214)
+                c = state.counters[str(by_kind["place-counter"].get("counter"))]
+                act = Action.make("gm", "place-counter", counter=c.id, at=[c.level, *c.cell])
+                game.apply(act)
+                gm_kinds.append(act.kind)
+                continue
             if "spike" in by_kind:
                 act = next(a for a in legal if a.get("counter") == pick["spike"])
             elif "lie" in by_kind:
@@ -668,7 +681,8 @@ def test_a_scripted_human_game_master_plays_triple_cross_to_the_end() -> None:
             act = bots[side].choose(game.view(side), legal, rng)
         game.apply(act)
     assert game.result is not None and game.result.reason
-    assert state.spike == "c6" and gm_kinds[0] == "spike" and "activate" in gm_kinds
+    assert gm_kinds[:7] == ["place-counter"] * 6 + ["spike"]
+    assert state.spike == "c6" and "activate" in gm_kinds
 
 
 def test_talk_needs_the_captive_within_2_cm() -> None:

@@ -13,6 +13,7 @@ from killhouse.rulesets.firewall.state import FirewallState
 from killhouse.rulesets.firewall.teams import Status
 from killhouse.scenario.loader import load_scenario
 from tests.conformance import assert_no_leak
+from tests.rulesets.firewall.park import as_written
 from tests.rulesets.firewall.test_teams import Dice
 from tests.rulesets.firewall.thames import thames
 
@@ -121,7 +122,7 @@ def test_no_hide_while_an_enemy_sees_the_figure_but_a_hidden_watcher_is_secret()
 
 
 def test_hide_and_search_need_the_skills_option() -> None:
-    game = Game(load_scenario(PARK), 1)
+    game = as_written(Game(load_scenario(PARK), 1))
     state: FirewallState = game.state
     assert not state.skills
     _activate(game, "snatch", "squad")

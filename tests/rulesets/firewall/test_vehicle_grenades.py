@@ -16,6 +16,7 @@ from killhouse.rulesets.firewall.state import FirewallState
 from killhouse.rulesets.firewall.vehicles.model import ACTIVE
 from killhouse.rulesets.firewall.vehicles.sight import stamp
 from killhouse.scenario.loader import load_scenario
+from tests.rulesets.firewall.ashend import drawn_edges
 
 ROOT = Path(__file__).resolve().parents[3]
 ASH = ROOT / "scenarios" / "firewall" / "escape_from_ash_end.yaml"
@@ -24,7 +25,7 @@ ASH = ROOT / "scenarios" / "firewall" / "escape_from_ash_end.yaml"
 def _uav_with_passengers(target: tuple[int, int]) -> tuple[Game, FirewallState]:
     """The UAV at (22, 36) facing north (footprint x 22..24, y 36..40) with Malone and the
     militia aboard, their team active; Mildred at ``target``."""
-    game = Game(load_scenario(ASH), 1)
+    game = drawn_edges(Game(load_scenario(ASH), 1))
     state: FirewallState = game.state
     v = state.vehicles["uav"]
     v.status, v.anchor, v.facing, v.arrives_roll = ACTIVE, (22, 36), "n", None

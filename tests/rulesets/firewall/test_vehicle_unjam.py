@@ -25,6 +25,7 @@ from killhouse.rulesets.firewall.vehicles.unjam import (
     vunjam_options,
 )
 from killhouse.scenario.loader import load_scenario
+from tests.rulesets.firewall.ashend import drawn_edges
 from tests.rulesets.firewall.test_closecombat import Dice
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -34,7 +35,7 @@ ASH = ROOT / "scenarios" / "firewall" / "escape_from_ash_end.yaml"
 def _uav_jammed(seed: int = 1) -> tuple[Game, FirewallState]:
     """The UAV (driver, copilot-gunner; m1 VMG turret, m2 AV(L) front) on the table, its
     crew the active team, the turret jammed."""
-    game = Game(load_scenario(ASH), seed)
+    game = drawn_edges(Game(load_scenario(ASH), seed))
     state: FirewallState = game.state
     v = state.vehicles["uav"]
     v.status, v.anchor, v.facing, v.arrives_roll = ACTIVE, (22, 36), "n", None

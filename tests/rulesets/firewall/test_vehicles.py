@@ -31,6 +31,7 @@ from killhouse.rulesets.firewall.vehicles.sight import stamp
 from killhouse.rulesets.firewall.vehicles.transport import combat_penalty, note_ride, ride_maximum
 from killhouse.scenario.loader import load_scenario
 from tests.conformance import play_out
+from tests.rulesets.firewall.ashend import drawn_edges
 
 ROOT = Path(__file__).resolve().parents[3]
 ASH = ROOT / "scenarios" / "firewall" / "escape_from_ash_end.yaml"
@@ -100,7 +101,7 @@ def test_s15_a_vmg_cannot_hurt_a_light_apc() -> None:
 
 # -- in play ---------------------------------------------------------------------------------
 def _ash(seed: int = 1) -> Game:
-    return Game(load_scenario(ASH), seed)
+    return drawn_edges(Game(load_scenario(ASH), seed))
 
 
 def _bring(state: FirewallState, vid: str, anchor: tuple[int, int], facing: str) -> None:

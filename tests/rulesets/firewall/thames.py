@@ -25,13 +25,30 @@ EDGE_START = {
 }
 
 
+#: the edges the tests give the teams (once fixed in the file, F-56): chosen in set-up
+EDGES = {"daewoo": "w", "thorco": "n", "mafia": "e"}
+
+
 def gm_spike(game: Game, counter: str | None = None) -> None:
-    """The GM's first decision: the spike (by default a counter that varies with the seed)."""
+    """The GM's set-up: the counters on the file's squares (ruling F-214) and the spike (by
+    default a counter that varies with the seed); then the players choose their edges
+    (``EDGES``, ruling F-210)."""
     state: FirewallState = game.state
+    for cid in list(state.unplaced):  # the counters where the scenario file has them
+        c = state.counters[cid]
+        game.apply(Action.make("gm", "place-counter", counter=cid, at=[c.level, *c.cell]))
     if state.spike is None:
         ids = sorted(state.counters)
         cid = counter or ids[game.seed % len(ids)]
         game.apply(Action.make("gm", "spike", counter=cid))
+    choose_edges(game)
+
+
+def choose_edges(game: Game, edges: dict[str, str] = EDGES) -> None:
+    """Each player side, in the order of its roll, chooses its edge from ``edges``."""
+    while game.result is None and game.pending() and game.pending()[0].kind == "setup":
+        side = game.pending()[0].side
+        game.apply(Action.make(side, "edge", edge=edges[side]))
 
 
 def thames(seed: int = 1, *, on_table: bool = True, path: Path = THAMES) -> Game:

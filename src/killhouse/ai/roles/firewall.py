@@ -35,6 +35,7 @@ from killhouse.ai.roles.firewall_heights import (
     HeightRoutes,
     uses_heights,
 )
+from killhouse.ai.roles.firewall_setup import far_end, setup_value
 from killhouse.core.cells import Cell
 from killhouse.core.paths import DistanceField
 from killhouse.core.rng import Rng
@@ -99,6 +100,10 @@ class FirewallBot(BaselineBot):
         self.mayor = str(self.objectives.get("target", ""))
         self.mayor_start = next((f.at for f in scenario.figures if f.id == self.mayor), None)
         self.mayor_seen: Cell | None = None
+        #: escort: the far end of the path is known (from Kewell's start, F-217)
+        self.strolling = False
+        #: where the scenario file puts each figure (public: the set-up suggestions)
+        self.starts = {f.id: f.at for f in scenario.figures}
         if self.role == "extract":
             # Ash End's ruins are Clutter 4-5: a route through them costs failed moves, so
             # the distance fields walk round by the streets where they can
@@ -283,6 +288,11 @@ class FirewallBot(BaselineBot):
 
     # -- choosing ----------------------------------------------------------------------
     def choose(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action:
+        edge = view.get("public", {}).get("entry", {}).get(self.side)
+        if edge is not None and edge != self.entry:  # fwsetup: the edge chosen in set-up
+            self.entry, self.home = edge, self._edge_cells(edge)
+        if self.role == "escort" and not self.strolling and view.get("phase") == "act":
+            self.east, self.strolling = far_end(self, view), True  # fwsetup: F-217
         mine = self._mine(view)
         for f in mine.values():
             at = cell_of(f.get("at"))
@@ -353,6 +363,8 @@ class FirewallBot(BaselineBot):
             return self.climb_value(view, action, field, fig)
         if kind in ("repair", "treat"):  # fwclimb: Technical and Medical (§14.2, §16.2)
             return self.care_value(view, action, enemies)
+        if hint.get("role") == "setup":  # fwsetup: edges (F-210 …); the spike stays uniform
+            return setup_value(self, view, action)
         return 0.0  # the GM's spike and lie: the tie-break draws among them (F-195, F-197)
 
     # -- climbing, jumping, repair and Medical (fwclimb) -----------------------------------

@@ -41,6 +41,8 @@ EVERY = 3
 def edges_for(state: FirewallState, f: Figure) -> tuple[str, ...]:
     """The edges ``f`` may enter by: its side's entry edge, else the edge its team chose,
     else any (ruling F-199)."""
+    if f.id in state.any_edge:
+        return EDGES  # ruling F-216: a snatcher kept off the table comes on over any edge
     if f.side in state.entry:
         return (state.entry[f.side],)
     if f.team in state.team_edge:
@@ -145,7 +147,7 @@ def enter(state: FirewallState, action: Action, chance: Chance, log: EventLog) -
     f.status = Status.ACTIVE
     state.entering.discard(f.id)
     edge = _edge_of(state, f, f.cell)
-    if f.side not in state.entry and edge is not None:
+    if f.side not in state.entry and edge is not None and f.id not in state.any_edge:
         state.team_edge.setdefault(f.team, edge)  # ruling F-199: the team's edge is chosen
     log.emit("enter", {"figure": f.id, "at": [f.level, *f.cell], "edge": edge},
              frozenset({f.side}))

@@ -25,9 +25,12 @@ from killhouse.rulesets.firewall import (  # fwskill hooks: §12, §14.2, §15, 
     trapplay,  # fwdoors hook: traps (F-235 … F-241)
 )
 from killhouse.rulesets.firewall import heights as hts  # fwskill hook: §6.6 in play
+from killhouse.rulesets.firewall import parkdeploy as pd  # fwsetup: §18.1 set-up
+from killhouse.rulesets.firewall.counterplace import check_place, place, place_options
 from killhouse.rulesets.firewall.cyberplay import check_reflex, reflex, reflex_options
 from killhouse.rulesets.firewall.drugplay import check_drug, drug_options, take
 from killhouse.rulesets.firewall.entry import check_enter, enter, enter_options
+from killhouse.rulesets.firewall.entryedges import EDGES, choose_edge, edge_options, why_not_edge
 from killhouse.rulesets.firewall.fireorders import (
     blast,
     blast_options,
@@ -49,10 +52,8 @@ from killhouse.rulesets.firewall.gmorders import (
     LIE,
     check_lie,
     choose_spike,
-    gm_deciders,
     lie_options,
     resume_lie,
-    setup_done,
     spike_options,
 )
 from killhouse.rulesets.firewall.meleeorders import check_melee, melee, melee_options
@@ -62,6 +63,12 @@ from killhouse.rulesets.firewall.moveorders import (
     drop_options,
     move,
     move_options,
+)
+from killhouse.rulesets.firewall.setupphase import (  # fwsetup: set-up in play
+    setup_deciders,
+    setup_finished,
+    setup_prompt,
+    then_next,
 )
 from killhouse.rulesets.firewall.state import (
     ACT,
@@ -132,10 +139,10 @@ def _figure_args() -> tuple[Arg, ...]:
 
 FLOW: Flow[FirewallState] = Flow(
     phases=[
-        # ruling F-195: the game master's set-up before Turn 1 (which counter is the spike)
-        Phase(SETUP, "single", gm_deciders, ("spike",),
-              "game master: choose which counter is the data-spike",
-              done=setup_done, advance=start_play),
+        # rulings F-195, F-210 …: the set-up decisions before Turn 1 (setupphase.py)
+        Phase(SETUP, "single", setup_deciders, ("place-counter", "spike", "edge", "deploy",
+                                                 "path-end"),
+              setup_prompt, done=setup_finished, advance=start_play),
         Phase(ACT, "single", lambda s: [d] if (d := deciding_side(s)) else [],
               ("activate", "move", "enter", "shoot", "cloud", "blast", "close-combat", "unjam",
                "task", "drop", "drive", "vehicle-fire", "fire-at-vehicle", "embark", "disembark",
@@ -147,10 +154,25 @@ FLOW: Flow[FirewallState] = Flow(
               done=activation_done, advance=_finish_activation),
     ],
     moves=[
-        Move("spike", (Arg("counter", "id"),), spike_options, choose_spike,
+        Move("place-counter", (Arg("counter", "id"), Arg("at", "cell")), place_options,
+             then_next(place), check=check_place,
+             help="game master: put the next numbered counter down on a square (§18.3, "
+                  "F-213)"),
+        Move("spike", (Arg("counter", "id"),), spike_options, then_next(choose_spike),
              help="game master: secretly make one counter the data-spike (§18.3)"),
+        Move("edge", (Arg("edge", "enum", choices=EDGES),), edge_options,
+             then_next(choose_edge), why_not=why_not_edge,
+             help="choose the table edge your side enters by, in the order of the 1d6 "
+                  "rolls (§18.2, §18.3)"),
         Move("lie", (Arg("counter", "int", minimum=1),), lie_options, None, check=check_lie,
              help="game master: the trap counter Lonnie names when he lies (§18.3)"),
+        Move("deploy", (Arg("figure", "figure"), Arg("at", "cell", required=False)),
+             pd.deploy_options, then_next(pd.deploy), check=pd.check_deploy,
+             help="deploy the next figure in secret: at a square of Light or Medium cover "
+                  "(Hidden), or without at off the table, to enter later (§18.1)"),
+        Move("path-end", (Arg("end", "enum", choices=pd.ENDS),), pd.end_options,
+             then_next(pd.choose_end),
+             help="the end of the path the team starts at: w or e (§18.1)"),
         Move("activate", (Arg("team", "id"),), activate_options, activate,
              help="give a Fire Team that has not acted this Turn the initiative"),
         Move("move", (*_figure_args(), Arg("speed", "enum", choices=SPEEDS),

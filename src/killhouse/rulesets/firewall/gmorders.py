@@ -21,9 +21,11 @@ LIE = "lie"
 
 
 def gm_deciders(state: FirewallState) -> list[str]:
-    """Who decides in the set-up step: the first GM side (ruling F-195)."""
+    """Who decides in the set-up step: the first GM side (ruling F-195), once the counters
+    are placed (ruling F-214)."""
     gm = sorted(_gm(state))
-    return gm[:1] if state.phase == SETUP and state.spike is None else []
+    return gm[:1] if state.phase == SETUP and state.spike is None and not state.unplaced \
+        and state.counters else []
 
 
 def spike_options(state: FirewallState, side: str) -> Iterable[Action]:
@@ -37,10 +39,6 @@ def choose_spike(state: FirewallState, action: Action, chance: Chance, log: Even
     """Ruling F-195: the GM secretly makes one counter the data-spike (§18.3 set-up)."""
     state.spike = str(action.get("counter"))
     log.emit("spike-is", {"counter": state.spike}, _gm(state))
-
-
-def setup_done(state: FirewallState) -> bool:
-    return state.spike is not None
 
 
 def lie_traps(state: FirewallState) -> list[int]:

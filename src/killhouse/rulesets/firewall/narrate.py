@@ -30,6 +30,10 @@ def narrate(event: Event) -> str | None:
     line = narrate_vehicle(k, d)
     if line is not None:
         return line
+    from killhouse.rulesets.firewall.setupnarrate import narrate_setup  # fwsetup hook
+    line = narrate_setup(k, d)
+    if line is not None:
+        return line
     from killhouse.rulesets.firewall.skillnarrate import narrate_skills  # fwskill hook
     line = narrate_skills(k, d)
     if line is not None:

@@ -159,7 +159,8 @@ def victory(
             return Result(other, f"{target.id} left the table safely")
         if target.status in (Status.KILLED, Status.ROUTED):
             return Result(other, f"{target.id} is {target.status.value}")
-        if not fighting(taker) and target.carried_by is None:
+        # ruling F-216: a snatcher still off the table is still to come
+        if not fighting(taker) and not still_to_come(taker) and target.carried_by is None:
             return Result(other, "every snatch-squad figure is removed or helpless")
         return None
     if objective.kind == "rescue":

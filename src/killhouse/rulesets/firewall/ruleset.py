@@ -76,10 +76,19 @@ class FirewallRuleset(FlowRuleset[FirewallState]):
         state = new_game(
             scenario.board.copy(), copy.deepcopy(setup.figures), copy.deepcopy(setup.teams),
             setup.sides, chance, log, scenario.turn_limit or DEFAULT_TURN_LIMIT,
-            players=setup.players, objective=setup.objective, entry=dict(setup.entry),
+            players=setup.players, objective=setup.objective,
+            # fwsetup: edges chosen in set-up start empty (F-210, F-212)
+            entry={} if setup.edges is not None else dict(setup.entry), edge_plan=setup.edges,
             counters=copy.deepcopy(setup.counters), arrival=dict(setup.arrival),
             night=setup.night, skills=setup.skills, spike=spike,
             sections=copy.deepcopy(setup.sections), vehicles=copy.deepcopy(setup.vehicles),
+            # fwsetup (ruling F-214): a GM side places the counters; the file's squares are
+            # the table's only without one
+            unplaced=sorted(setup.counters, key=lambda c: setup.counters[c].number) if gm
+            else [],
+            # fwsetup (F-215 … F-217): §18.1's deployment and path end in set-up
+            deploy_plan=setup.deploy,
+            end_team=setup.deploy.end_team if setup.deploy is not None else None,
         )
         state.storey_cm = setup.storey_cm  # ruling F-250: the scenario's storey height
         return state

@@ -30,7 +30,9 @@ FIGURE_KEYS = frozenset({
 #: drugs a scenario may not carry: none since Berserk and Paranoid are played (F-192, F-193)
 UNBUILT_DRUGS: frozenset[str] = frozenset()
 SIDE_KEYS = frozenset({"entry"})
-OPTIONS = ("night", "skills", "storey_cm")
+OPTIONS = ("night", "skills", "storey_cm",  # storey_cm: F-250
+           "edges", "closed_edges",  # edges: fwsetup (F-210 …)
+           "hidden_deploy", "path_end")  # fwsetup: §18.1 in set-up (F-215 … F-217)
 CYBER = frozenset({
     "lo_light", "target_optic", "enhanced_vision", "ir_goggles", "combat_computer",
     "cyber_legs_basic", "cyber_legs_advanced", "cyber_arm", "cyber_ear", "wired_reflexes",
@@ -62,6 +64,10 @@ class Setup:
     skills: bool = False
     #: the height of one storey in cm (§1.2's 10 cm unless the scenario says, ruling F-250)
     storey_cm: int = 10
+    #: entry edges chosen in set-up (``options.edges``, rulings F-210 … F-212)
+    edges: Any = None
+    #: §18.1's secret deployment and path end (``parkdeploy.DeployPlan``, F-215 … F-217)
+    deploy: Any = None
 
 
 def _facing(value: str | None, index: int) -> tuple[int, int]:
@@ -320,8 +326,14 @@ def read_scenario(scenario: Scenario) -> tuple[Setup | None, list[Issue]]:
     if spike is not None and spike not in counters:
         issues.append(Issue("objectives.spike", f"no counter {spike!r}",
                             "the id of the counter that is the data-spike"))
-    if objective.kind == "spike" and set(players) - set(entry):
-        issues.append(Issue("sides", "every player side names its entry edge (entry: n/e/s/w)"))
+    from killhouse.rulesets.firewall.entryedges import read_edges  # fwsetup hook
+    edges = read_edges(scenario, entry, players, issues)
+    from killhouse.rulesets.firewall.parkdeploy import read_deploy  # fwsetup hook
+    deploy = read_deploy(scenario, players, teams, issues)
+    if objective.kind == "spike" and set(players) - set(entry) \
+            and "edges" not in scenario.options:
+        issues.append(Issue("sides", "every player side names its entry edge (entry: n/e/s/w)",
+                            "or let the players choose them: options: {edges: choose}"))
     arrival: dict[str, int] = {}
     for tid, when in arrivals.items():
         if when == "alarm":
@@ -337,7 +349,7 @@ def read_scenario(scenario: Scenario) -> tuple[Setup | None, list[Issue]]:
                  skills=bool(scenario.options.get("skills", False)),
                  storey_cm=int(storey),
                  spike=None if spike is None else str(spike), sections=sections,
-                 vehicles=vehicles), []
+                 vehicles=vehicles, edges=edges, deploy=deploy), []
 
 
 def _section(scenario: Scenario, j: int, obj: Any, issues: list[Issue]) -> Section | None:

@@ -4,6 +4,7 @@ figures may act, who sees a figure."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from killhouse.core.board import Board
 from killhouse.core.cells import Cell
@@ -17,6 +18,10 @@ from killhouse.rulesets.firewall.teams import Figure, Status, Team, active_membe
 from killhouse.rulesets.firewall.traps import Trap
 from killhouse.rulesets.firewall.vehicles.model import Vehicle
 from killhouse.rulesets.kit.flow import Window
+
+if TYPE_CHECKING:
+    from killhouse.rulesets.firewall.entryedges import EdgePlan
+    from killhouse.rulesets.firewall.parkdeploy import DeployPlan
 
 ACT, OVER = "act", "over"
 #: the game master's set-up decisions before Turn 1 (ruling F-195)
@@ -92,6 +97,17 @@ class FirewallState:
     traps_set: int = 0
     #: the height of one storey in cm: level i's floor stands i storeys up (§1.2, F-250)
     storey_cm: int = 10
+    #: set-up in play (fwsetup, rulings F-210 …): how entry edges are chosen, the sides yet
+    #: to choose in roll order (None until rolled), the counters the GM has yet to place
+    edge_plan: EdgePlan | None = None
+    edge_order: list[str] | None = None
+    unplaced: list[str] = field(default_factory=list)
+    #: §18.1 (F-215 … F-217): the secret side's figures yet to deploy, those that may enter
+    #: over any edge, and the team still to be given its end of the path
+    deploy_plan: DeployPlan | None = None
+    deploying: list[str] = field(default_factory=list)
+    any_edge: set[str] = field(default_factory=set)
+    end_team: str | None = None
 
     def __post_init__(self) -> None:
         if not self.players:

@@ -159,9 +159,17 @@ def new_game(
     """A game at its first decision: Turn 1's upkeep and initiative are rolled."""
     state = FirewallState(board, figures, teams, sides, turn_limit=turn_limit,
                           **scenario)  # type: ignore[arg-type]
-    if state.counters and state.spike is None and state.players != state.sides:
-        state.phase = SETUP  # ruling F-195: the game master chooses the spike first
-        return state
+    from killhouse.rulesets.firewall.setupphase import (  # fwsetup
+        next_step,
+        prepare,
+        setup_finished,
+    )
+    prepare(state)
+    if not setup_finished(state):
+        state.phase = SETUP  # rulings F-195, F-210: set-up decisions before Turn 1
+        next_step(state, chance, log)
+        if not setup_finished(state):
+            return state
     start_play(state, chance, log)
     return state
 
@@ -204,7 +212,12 @@ def reveal(state: FirewallState, log: EventLog) -> None:
 
 def after_action(state: FirewallState, chance: Chance, log: EventLog) -> None:
     """After every action (§21.2): reveals, surrender, carried figures dropped by a fallen
-    carrier, awareness, scenario triggers, the victory check."""
+    carrier, awareness, scenario triggers, the victory check. Not in set-up: nothing has
+    happened on the table before Turn 1 (fwsetup: a figure deployed or turned there is seen
+    from Turn 1, ruling F-218)."""
+    if state.phase == SETUP:
+        state.events_seen = len(log)
+        return
     if state.last is not None and state.last[1] == "move" and state.last[0] in state.figures:
         gas(state, state.figures[state.last[0]], chance, log)  # F-26: entering a cloud
     reveal(state, log)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from killhouse.rulesets.firewall.doors import doors_view  # fwdoors hook (F-233)
+from killhouse.rulesets.firewall.entryedges import edges_view
 from killhouse.rulesets.firewall.objectives import HOSTAGES
 from killhouse.rulesets.firewall.state import FirewallState, side_sees
 from killhouse.rulesets.firewall.tables import tables
@@ -97,6 +98,7 @@ def _carrying(state: FirewallState, f: Figure, known: set[str]) -> dict[str, Any
 
 def view(state: FirewallState, side: str) -> dict[str, Any]:
     """The side's view: its own figures, the enemies it sees now, the public Turn facts."""
+    from killhouse.rulesets.firewall.setupphase import setup_view  # fwsetup
     from killhouse.rulesets.firewall.vehicles.views import vehicles_view
     seen = side_sees(state, side)  # vehicle crews' sight; a GM sees all (F-196)
     own = [own_figure(f) for f in state.figures.values() if f.side == side]
@@ -124,6 +126,7 @@ def view(state: FirewallState, side: str) -> dict[str, Any]:
             {"id": c.id, "number": c.number, "at": [c.level, *c.cell],
              **({"is": "spike" if c.id == state.spike else "trap"} if umpire else {})}
             for c in sorted(state.counters.values(), key=lambda c: c.number) if not c.resolved
+            and c.id not in state.unplaced  # fwsetup: not yet on the table (F-214)
         ],
         "spike": _spike(state, side, known),
         "lonnie_says": state.intel.get(side),
@@ -136,6 +139,7 @@ def view(state: FirewallState, side: str) -> dict[str, Any]:
         **({"doors": d} if (d := doors_view(state, side)) else {}),
         # fwdoors hook (F-237): the traps the side knows of, once there are any
         **({"traps": t} if (t := traps_view(state, side)) else {}),
+        **setup_view(state, side),  # fwsetup: what this side still decides in set-up
         # ruling F-197: the question put to this side in mid-resolution (the GM's lie)
         **({"question": q} if (q := own_question(state.windows, side)) else {}),
         "public": {
@@ -144,6 +148,7 @@ def view(state: FirewallState, side: str) -> dict[str, Any]:
                          for x in sorted(state.sections.values(), key=lambda x: x.id)],
             "scenario": state.objective.kind,
             "entry": dict(sorted(state.entry.items())),
+            **edges_view(state),  # fwsetup: who chooses an edge next, which are free (F-211)
             "turn_limit": state.turn_limit,
             "initiative": list(state.order),
             "acting_side": active.side if active else None,
@@ -175,7 +180,8 @@ def _spike(state: FirewallState, side: str, known: set[str]) -> dict[str, Any] |
 def _goals(state: FirewallState, side: str) -> list[list[int]]:
     """Cells the scenario draws the side to (public facts only): unresolved counters, a
     dropped spike, its entry edge's middle once it holds the spike."""
-    goals = [[c.level, *c.cell] for c in state.counters.values() if not c.resolved]
+    goals = [[c.level, *c.cell] for c in state.counters.values() if not c.resolved
+             and c.id not in state.unplaced]
     if state.spike_at is not None:
         goals.append(list(state.spike_at))
     return goals
@@ -232,6 +238,12 @@ def snapshot(state: FirewallState) -> dict[str, Any]:
             "traps_set": state.traps_set} if state.traps_set else {}),  # fwdoors hook
         **({"doors": {s: sorted([*k, v] for k, v in notes.items())  # fwdoors hook (F-233)
                       for s, notes in sorted(state.doors.items())}} if state.doors else {}),
+        # fwsetup: set-up in play (F-210, F-214)
+        **({"edge_order": list(state.edge_order)} if state.edge_order else {}),
+        **({"unplaced": list(state.unplaced)} if state.unplaced else {}),
+        **({"deploying": list(state.deploying)} if state.deploying else {}),
+        **({"any_edge": sorted(state.any_edge)} if state.any_edge else {}),
+        **({"end_team": state.end_team} if state.end_team else {}),
     }
 
 

@@ -1,0 +1,22 @@
+"""Test set-up for "A Walk in the Park": the squad's secret deployment on the scenario file's
+squares and Kewell's team at the west end of the path, as the file has them (rulings F-215,
+F-217), for tests that start from the written positions."""
+
+from __future__ import annotations
+
+from killhouse.engine.game import Game
+from killhouse.rulesets.base import Action
+from killhouse.rulesets.firewall.state import FirewallState
+
+
+def as_written(game: Game) -> Game:
+    """Take every set-up decision of the Walk in the Park as the file has it."""
+    state: FirewallState = game.state
+    while game.result is None and game.pending() and game.pending()[0].kind == "setup":
+        side = game.pending()[0].side
+        if state.deploying:
+            f = state.figures[state.deploying[0]]
+            game.apply(Action.make(side, "deploy", figure=f.id, at=[f.level, *f.cell]))
+        else:
+            game.apply(Action.make(side, "path-end", end="w"))
+    return game
