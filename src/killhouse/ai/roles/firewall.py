@@ -327,7 +327,9 @@ class FirewallBot(BaselineBot):
             return 101.0 if action.get("team") in crews else 100.0  # vehicles move first
         if kind == "end":
             return 5.0
-        if kind == "unjam":
+        if kind == "unjam":  # the skill roll only where it beats Gutz: level 3 (§16.1, F-203)
+            if action.get("by") == "technical":
+                return 701.0 if hint.get("skill_level") == 3 else 699.0
             return 700.0
         if kind == "vehicle-unjam":  # a gunner at once; the driver only when not driving on
             return 15.0 if hint.get("driver") else 700.0

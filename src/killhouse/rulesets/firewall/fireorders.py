@@ -40,6 +40,7 @@ from killhouse.rulesets.firewall.state import (
     side_sees,
     team_figures,
 )
+from killhouse.rulesets.firewall.stealth import _skill_use, skill_level
 from killhouse.rulesets.firewall.tables import tables
 from killhouse.rulesets.firewall.taskorders import _roller_result
 from killhouse.rulesets.firewall.teams import Figure, Status, bonus_for
@@ -221,12 +222,31 @@ def shoot(state: FirewallState, action: Action, chance: Chance, log: EventLog) -
     state.last = (str(action.get("figure")), "shoot", "")
 
 
+#: ruling F-203: the skill that may clear a jam instead of the Gutz roll (§11.2, §16.2)
+UNJAM_SKILLS = ("technical",)
+
+
+def technical_unjam(state: FirewallState, f: Figure) -> bool:
+    """Whether ``f`` may clear a jam with a Technical roll (§11.2 "with optional skills";
+    ruling F-203): in a scenario with the skills option, or with Technical listed (as F-188)."""
+    return state.skills or skill_level(f, "technical") >= 1
+
+
 def unjam_options(state: FirewallState, side: str) -> Iterable[Action]:
-    return [
-        Action.make(side, "unjam", figure=f.id, weapon=w, hint={"role": "task", "p": 0.5})
-        for f in team_figures(state, side) if not f.move_used
-        for w, s in sorted(f.weapon_state.items()) if s == "jammed"
-    ]
+    out: list[Action] = []
+    for f in team_figures(state, side):
+        if f.move_used:
+            continue
+        for w, s in sorted(f.weapon_state.items()):
+            if s != "jammed":
+                continue
+            out.append(Action.make(side, "unjam", figure=f.id, weapon=w,
+                                   hint={"role": "task", "p": 0.5}))
+            if technical_unjam(state, f):  # ruling F-203: the figure's own level, its side's
+                out.append(Action.make(side, "unjam", figure=f.id, weapon=w, by="technical",
+                                       hint={"role": "task", "p": 0.5,
+                                             "skill_level": skill_level(f, "technical")}))
+    return out
 
 
 SLOTS = ("move", "combat")
@@ -288,21 +308,32 @@ def reload(state: FirewallState, action: Action, chance: Chance, log: EventLog) 
 
 
 def unjam(state: FirewallState, action: Action, chance: Chance, log: EventLog) -> None:
-    """§11.2: a Movement action; leader bonus only (F-30)."""
+    """§11.2: a Movement action; leader bonus and movement drugs only (F-30); with ``by:
+    technical`` the Technical skill roll of §16.1 instead, at the figure's level (F-203)."""
     f = state.figures[str(action.get("figure"))]
     weapon = str(action.get("weapon"))
     f.move_used = True
     own = frozenset({f.side})
-    roll = gutz_roll(chance, f.gutz, bonus_for(f, state.teams[f.team], state.figures)
-                     + drug_bonus(f.drug_effects, "movement"), f"{f.id} un-jams {weapon}", own)
-    weapon_state, change = unjam_effect(roll.result)
+    bonus = bonus_for(f, state.teams[f.team], state.figures) + drug_bonus(f.drug_effects,
+                                                                          "movement")
+    by = action.get("by")
+    if by == "technical":
+        # the skill use applies its own CS +1 / CF −1 (a level-3 CF keeps the start, §16.1)
+        roll = _skill_use(state, f, "technical", bonus, chance, f"{f.id} un-jams {weapon}", own)
+        weapon_state, _ = unjam_effect(roll.result)
+    else:
+        roll = gutz_roll(chance, f.gutz, bonus, f"{f.id} un-jams {weapon}", own)
+        weapon_state, change = unjam_effect(roll.result)
+        f.gutz = change_gutz(f.gutz, change).gutz
+        if roll.result in ("F", "CF"):
+            f.failed_this_turn = True
     if weapon_state == "ready" and tables().weapons[weapon].reload != "none":
         weapon_state = "unloaded"  # ruling F-111: clearing a single-shot weapon empties it
     f.weapon_state[weapon] = weapon_state
-    f.gutz = change_gutz(f.gutz, change).gutz
-    if roll.result in ("F", "CF"):
-        f.failed_this_turn = True
-    log.emit("unjam", {"figure": f.id, "dice": list(roll.dice), "result": roll.result}, own)
+    data: dict[str, object] = {"figure": f.id, "dice": list(roll.dice), "result": roll.result}
+    if by is not None:
+        data["by"] = str(by)
+    log.emit("unjam", data, own)
     state.last = (f.id, "unjam", "")
 
 

@@ -32,6 +32,7 @@ from killhouse.rulesets.firewall.drugplay import check_drug, drug_options, take
 from killhouse.rulesets.firewall.entry import check_enter, enter, enter_options
 from killhouse.rulesets.firewall.entryedges import EDGES, choose_edge, edge_options, why_not_edge
 from killhouse.rulesets.firewall.fireorders import (
+    UNJAM_SKILLS,
     blast,
     blast_options,
     check_blast,
@@ -208,8 +209,10 @@ FLOW: Flow[FirewallState] = Flow(
              help="fire an SS(A) weapon, a Gun or a bomb at a building section (§12)"),
         Move("close-combat", (*_figure_args(), Arg("target", "figure")), melee_options, melee,
              check=check_melee, help="attack a figure within 2 cm"),
-        Move("unjam", (*_figure_args(), Arg("weapon", "id")), unjam_options, unjam,
-             help="clear a jammed weapon"),
+        Move("unjam", (*_figure_args(), Arg("weapon", "id"),
+                       Arg("by", "enum", choices=UNJAM_SKILLS, required=False)),
+             unjam_options, unjam,
+             help="clear a jammed weapon (by: technical, the skill roll instead, F-203)"),
         Move("task", (*_figure_args(), Arg("task", "enum", choices=TASKS),
                       Arg("counter", "id", required=False)),
              task_options, task, check=check_task,

@@ -64,7 +64,8 @@ def narrate(event: Event) -> str | None:
         return (f"{_who(d.get('attacker'))} attacks {_who(d.get('target'))} in close combat: "
                 f"{d['result']}; target {d['target_status']}.")
     if k == "unjam":
-        return f"{d['figure']} tries to clear a jam: {d['result']}."
+        by = " with a Technical roll" if d.get("by") == "technical" else ""
+        return f"{d['figure']} tries to clear a jam{by}: {d['result']}."
     if k == "task":
         what = f" counter {d['counter']}" if d.get("counter") else ""
         return f"{d['figure']} attempts {d['task']}{what}: {d['result']}."
