@@ -250,3 +250,21 @@ def test_a_preserving_engaged_man_must_try_to_disengage() -> None:
     bird.tp = 19  # without the 20 TP he cannot try, and nothing holds his side back
     state.h2h["orders"]["raiders"] = {}
     assert "ready" in kinds(game, "raiders")
+
+
+@pytest.mark.parametrize("kane_observed", [True, False])
+def test_the_guards_learn_who_inspired_only_while_they_observe_him(kane_observed: bool) -> None:
+    """Ruling C-197: the guards, who observe Bird, see his panic cancelled; Kane's name and
+    his uses left reach them only while they observe Kane too (found by the leak sweep)."""
+    game = panicking("ground:0,1", 1)
+    state = game.state
+    state.observed["guards"] = {"bird", "kane"} if kane_observed else {"bird"}
+    start = len(game.log)
+    game.apply(Action.make("raiders", "inspire", figure="kane", man="bird"))
+    [event] = [e for e in game.log.since(start) if e.kind == "inspired"]
+    assert event.data == {"figure": "kane", "man": "bird", "cancels": "panic", "left": 1}
+    assert event.for_side("raiders") == {"kind": "inspired", "seq": event.side_seq("raiders"),
+                                         **event.data}
+    guards = event.for_side("guards")
+    assert guards is not None and guards["man"] == "bird"
+    assert (guards["figure"], guards["left"]) == (("kane", 1) if kane_observed else (None, None))

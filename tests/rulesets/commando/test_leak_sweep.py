@@ -125,8 +125,11 @@ def test_no_leak_of_sounds_plots_or_declarations_across_a_thousand_states() -> N
     sc = scenario()
     states = 0
     seen: Counter[str] = Counter()
+    met = ("sound events", "states with a hidden plot", "plotted kept secret",
+           "h2h-declared kept secret", "states with hidden declarations")
     seed = 100
-    while states < 1000 or seed < 106:
+    # at least 1,000 states and six games, and on until the sweep has met all it checks
+    while (states < 1000 or seed < 106 or not all(seen[w] for w in met)) and seed < 160:
         start = 0
         for game in random_playout(sc, seed):  # the conformance checks run on every step
             check_state(game, start, seen)
@@ -134,7 +137,5 @@ def test_no_leak_of_sounds_plots_or_declarations_across_a_thousand_states() -> N
             states += 1
         seed += 1
     assert states >= 1000
-    # the sweep did meet what it checks
-    for what in ("sound events", "states with a hidden plot", "plotted kept secret",
-                 "h2h-declared kept secret", "states with hidden declarations"):
+    for what in met:  # the sweep did meet what it checks
         assert seen[what] > 0, (what, dict(seen))

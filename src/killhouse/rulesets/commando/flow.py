@@ -286,10 +286,10 @@ def finish(state: CommandoState, result: Result, log: EventLog) -> None:
 
 
 def plot_options(state: CommandoState, side: str) -> Iterable[Action]:
+    """The men who may still be plotted (the ``commit`` move lists the commit itself)."""
     for man in state.up(side):
         if tasks.can_plot(man) and not man.plotted:
             yield Action.make(side, "plot", figure=man.id)
-    yield Action.make(side, "commit")
 
 
 def do_plot(state: CommandoState, action: Action, chance: Chance, log: EventLog) -> None:

@@ -86,9 +86,15 @@ def do_inspire(state: CommandoState, action: Action, chance: Chance, log: EventL
     if held is not None:
         # the panic is cancelled: no prone, no lost plot, his activation goes on (C-185)
         del state.forced["panic"]
-        log.emit("inspired", {"figure": leader.id, "man": man.id, "cancels": "panic",
-                              "left": leader.uses.get(ABILITY, 0)},
-                 f.audience_of(state, man.id))
+        data = {"figure": leader.id, "man": man.id, "cancels": "panic",
+                "left": leader.uses.get(ABILITY, 0)}
+        audience = f.audience_of(state, man.id)
+        enemy = state.enemy(man.side)
+        # ruling C-197: an enemy that sees the panic cancelled learns who inspired him (and
+        # the uses left) only while it observes the leader
+        views = None if audience is not None or leader.id in state.observed[enemy] else {
+            enemy: {**data, "figure": None, "left": None}}
+        log.emit("inspired", data, audience, views)
         f.after_activation_check(state, man, log)
         return
     man.preserving = False

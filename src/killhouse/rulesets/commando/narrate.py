@@ -31,7 +31,8 @@ def narrate(event: Event) -> str | None:
         return f"{d['figure']} climbs a tree" if d["to"] == "up" else (
             f"{d['figure']} comes down from his tree")
     if k == "inspired":
-        return f"{d['figure']} inspires {d['man']}: his {d['cancels']} is cancelled"
+        who = d["figure"] if d.get("figure") else "someone unseen"
+        return f"{who} inspires {d['man']}: his {d['cancels']} is cancelled"
     if k == "fire":
         # ruling C-153: the rolls for everyone, the chance only in the firer's side's copy
         need = (f"; needs {d['chance']}, kills on {d['kill']} or less"
