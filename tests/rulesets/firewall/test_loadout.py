@@ -343,6 +343,14 @@ def test_the_file_s_kits_as_written_still_play() -> None:
      "options.loadout.armour: unknown armour rule 'powered'"),
     ("armour: non-powered}", "armour: non-powered, cash: 5}",
      "options.loadout.cash: unknown key 'cash'"),
+    ("grenades: {tangler: 2, concussion: 2}, armour: mono_weave",
+     "grenades: {tangler: 3, concussion: 2}, armour: mono_weave",
+     "figures[0].grenades: 5 grenades; options.loadout allows 4"),
+    ("equipment: [isuku_stunner, colt_10mm_uaw]",
+     "equipment: [isuku_stunner, colt_10mm_uaw, colt_m2117]",
+     "figures[0].equipment: 3 firearms; options.loadout allows 2"),
+    ("armour: mono_weave}", "armour: thorco_paladin}",
+     "figures[0].armour: ThorCo Paladin is powered armour"),
 ])
 def test_bad_loadout_options_get_one_clear_message(tmp_path: Path, old: str, new: str,
                                                    message: str) -> None:

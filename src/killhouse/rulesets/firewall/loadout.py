@@ -94,6 +94,30 @@ def read_loadout(scenario: Any, players: Sequence[str], issues: list[Issue]
     return LoadoutPlan(str(side), limits["firearms"], limits["grenades"], str(armour))
 
 
+def file_kit_issues(plan: LoadoutPlan, scenario: Any, figures: Mapping[str, Any]) -> list[Issue]:
+    """The file's kits of the picking side are its suggestions (F-270), so each must be one
+    the rule allows: at most the firearms and grenades, armour as the option says."""
+    out: list[Issue] = []
+    t = tables()
+    for spec in scenario.figures:
+        f = figures.get(spec.id)
+        if f is None or f.side != plan.side:
+            continue
+        if firearms_carried(f.weapons) > plan.firearms:
+            out.append(Issue(f"{spec.path}.equipment", f"{firearms_carried(f.weapons)} firearms; "
+                             f"options.loadout allows {plan.firearms}",
+                             "the file's kit is the suggested loadout (§18.1)"))
+        if grenades_carried(f.weapons, f.grenades) > plan.grenades:
+            out.append(Issue(f"{spec.path}.grenades", f"{grenades_carried(f.weapons, f.grenades)}"
+                             f" grenades; options.loadout allows {plan.grenades}",
+                             "the file's kit is the suggested loadout (§18.1)"))
+        if f.armour not in armour_choices(plan.armour):
+            out.append(Issue(f"{spec.path}.armour", f"{t.armour[f.armour].name} is powered "
+                             "armour; options.loadout allows non-powered armour only",
+                             "the file's kit is the suggested loadout (§18.1, F-52)"))
+    return out
+
+
 # -- what a figure may pick (rulings F-271, F-272) ------------------------------------------
 
 def is_firearm(w: Weapon) -> bool:

@@ -335,6 +335,9 @@ def read_scenario(scenario: Scenario) -> tuple[Setup | None, list[Issue]]:
     deploy = read_deploy(scenario, players, teams, issues)
     from killhouse.rulesets.firewall.loadout import read_loadout  # fwkit hook
     loadout = read_loadout(scenario, players, issues)
+    if loadout is not None:  # the file's kits are the suggestions: within the limits
+        from killhouse.rulesets.firewall.loadout import file_kit_issues
+        issues.extend(file_kit_issues(loadout, scenario, figures))
     if objective.kind == "spike" and set(players) - set(entry) \
             and "edges" not in scenario.options:
         issues.append(Issue("sides", "every player side names its entry edge (entry: n/e/s/w)",
