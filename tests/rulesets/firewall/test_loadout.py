@@ -371,6 +371,7 @@ def test_bad_loadout_options_get_one_clear_message(tmp_path: Path, old: str, new
      "snatch-2 takes a Jannings Net Gun."),
     ("kit", {"figure": "snatch-2", "grenade": "tranq_gas"},
      "snatch-2 takes a Tranq Gas grenade."),
+    ("kit", {"figure": "snatch-2", "weapon": "isuku_stunner"}, "snatch-2 takes an Isuku Stunner."),
     ("kit", {"figure": "snatch-2", "armour": "mono_weave"}, "snatch-2 takes Mono-Weave to wear."),
     ("equipped", {"figure": "snatch-3", "weapons": ["isuku_stunner"], "melee": [],
                   "grenades": {"tangler": 2}, "armour": "korlon_pleximesh"},

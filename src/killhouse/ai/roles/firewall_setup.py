@@ -120,16 +120,16 @@ def kit_value(view: dict[str, Any], action: Action) -> float:
     me = figures[0]
     ids = [f.get("id") for f in view.get("figures", [])]
     if action.kind == "kit-armour":
-        return 5.0 if action.get("armour") == KIT_ARMOUR else -5.0
+        return 7.0 if action.get("armour") == KIT_ARMOUR else -5.0  # armour, then weapons
     if action.kind == "kit-weapon":
         want = kit_wanted(ids.index(me.get("id")), bool(me.get("leader")))
         w = str(action.get("weapon"))
         if want.count(w) <= list(me.get("weapons", [])).count(w):
             return -5.0
-        return 5.0 - want.index(w)  # the stunner first: it is the figure's first weapon
+        return 6.0 - want.index(w)  # the stunner first: it is the figure's first weapon
     if action.kind == "kit-grenade":
         g = str(action.get("grenade"))
-        return 5.0 if KIT_GRENADES.get(g, 0) > me.get("grenades", {}).get(g, 0) else -5.0
+        return 3.0 if KIT_GRENADES.get(g, 0) > me.get("grenades", {}).get(g, 0) else -5.0
     return -1.0 if action.kind == "kit-file" else 0.0
 
 

@@ -48,9 +48,9 @@ def _item(d: Mapping[str, Any]) -> str:
     """One kit step's item by its printed name (ruling F-270)."""
     t = tables()
     if "weapon" in d:
-        return f"a {t.weapons[d['weapon']].name}"
+        return _a(t.weapons[d['weapon']].name)
     if "grenade" in d:
-        return f"a {t.grenades[d['grenade']].name} grenade"
+        return _a(f"{t.grenades[d['grenade']].name} grenade")
     return f"{t.armour[d['armour']].name} to wear"
 
 
@@ -60,3 +60,7 @@ def _kit(d: Mapping[str, Any]) -> str:
     items += [f"{n} {t.grenades[g].name}" for g, n in d.get("grenades", {}).items()]
     carried = ", ".join(items) or "no weapons"
     return f"{carried}; {t.armour[d['armour']].name}"
+
+
+def _a(name: str) -> str:
+    return f"{'an' if name[:1].upper() in 'AEIOU' else 'a'} {name}"
