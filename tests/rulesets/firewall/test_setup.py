@@ -25,6 +25,7 @@ from killhouse.rulesets.firewall.entryedges import roll_edges
 from killhouse.rulesets.firewall.state import FirewallState
 from killhouse.scenario.loader import load_scenario
 from tests.conformance import play_out
+from tests.rulesets.firewall.park import kits_as_written
 
 ROOT = Path(__file__).resolve().parents[3]
 THAMES = ROOT / "scenarios" / "firewall" / "triple_cross.yaml"
@@ -461,7 +462,8 @@ SQUAD = ["snatch-lead", "snatch-2", "snatch-3", "snatch-4", "snatch-5"]
 
 
 def _park(seed: int = 1) -> Game:
-    return Game(load_scenario(PARK), seed)
+    """The Park at its deployment: the squad has taken the file's kits (F-270)."""
+    return kits_as_written(Game(load_scenario(PARK), seed))
 
 
 def _deploy(game: Game, cells: Sequence[tuple[int, int] | None]) -> None:

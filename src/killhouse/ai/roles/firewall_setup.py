@@ -4,6 +4,8 @@
   for hunters the unresolved counters on the table (public, F-83), for the extract role the
   Mayor's square in the scenario (public);
 * the game master's counters (§18.3, F-214): spread over the table, in cluttered places;
+* the snatch squad's secret loadout (§18.1, F-276): a stunner each, a net gun or an SMG,
+  tangler and concussion grenades, Mono-Weave (no move penalty for the carry off the table);
 * the snatch squad's secret deployment (§18.1, F-215): hidden a few rows off the path;
   the end of the path of Kewell's team is a uniform draw, and the team strolls away from it;
 * the game master's spike stays a uniform draw (F-195): every counter rates the same.
@@ -97,7 +99,43 @@ def far_end(bot: FirewallBot, view: dict[str, Any]) -> list[Cell]:
             and bot.board.passable(c)]
 
 
+#: ruling F-276: the squad bot's kit, non-lethal first (Kewell must be taken alive): the
+#: leader and every other figure an SMG for the handlers and the response team, the rest a
+#: net gun; grenades the role AI throws at figures (it throws no gas clouds)
+KIT_ARMOUR = "mono_weave"
+KIT_GRENADES = {"tangler": 2, "concussion": 2}
+
+
+def kit_wanted(index: int, leader: bool) -> list[str]:
+    """The weapons the squad bot wants on its ``index``-th figure."""
+    second = "colt_10mm_uaw" if leader or index % 2 == 0 else "jannings_net_gun"
+    return ["isuku_stunner", second]
+
+
+def kit_value(view: dict[str, Any], action: Action) -> float:
+    """Take the wanted items one by one, then close the kit; never the file's kit."""
+    figures = [f for f in view.get("figures", []) if f.get("id") == action.get("figure")]
+    if not figures:
+        return 0.0
+    me = figures[0]
+    ids = [f.get("id") for f in view.get("figures", [])]
+    if action.kind == "kit-armour":
+        return 7.0 if action.get("armour") == KIT_ARMOUR else -5.0  # armour, then weapons
+    if action.kind == "kit-weapon":
+        want = kit_wanted(ids.index(me.get("id")), bool(me.get("leader")))
+        w = str(action.get("weapon"))
+        if want.count(w) <= list(me.get("weapons", [])).count(w):
+            return -5.0
+        return 6.0 - want.index(w)  # the stunner first: it is the figure's first weapon
+    if action.kind == "kit-grenade":
+        g = str(action.get("grenade"))
+        return 3.0 if KIT_GRENADES.get(g, 0) > me.get("grenades", {}).get(g, 0) else -5.0
+    return -1.0 if action.kind == "kit-file" else 0.0
+
+
 def setup_value(bot: FirewallBot, view: dict[str, Any], action: Action) -> float:
+    if action.kind.startswith("kit-"):
+        return kit_value(view, action)
     if action.kind == "edge":
         return edge_value(bot, view, action)
     if action.kind == "place-counter":

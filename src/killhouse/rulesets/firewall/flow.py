@@ -25,6 +25,7 @@ from killhouse.rulesets.firewall import (  # fwskill hooks: §12, §14.2, §15, 
     trapplay,  # fwdoors hook: traps (F-235 … F-241)
 )
 from killhouse.rulesets.firewall import heights as hts  # fwskill hook: §6.6 in play
+from killhouse.rulesets.firewall import loadout as kit  # fwkit: §18.1's kit in set-up
 from killhouse.rulesets.firewall import parkdeploy as pd  # fwsetup: §18.1 set-up
 from killhouse.rulesets.firewall.counterplace import check_place, place, place_options
 from killhouse.rulesets.firewall.cyberplay import check_reflex, reflex, reflex_options
@@ -57,6 +58,7 @@ from killhouse.rulesets.firewall.gmorders import (
     resume_lie,
     spike_options,
 )
+from killhouse.rulesets.firewall.loadout import KIT_KINDS
 from killhouse.rulesets.firewall.meleeorders import check_melee, melee, melee_options
 from killhouse.rulesets.firewall.moveorders import (
     check_move,
@@ -141,8 +143,8 @@ def _figure_args() -> tuple[Arg, ...]:
 FLOW: Flow[FirewallState] = Flow(
     phases=[
         # rulings F-195, F-210 …: the set-up decisions before Turn 1 (setupphase.py)
-        Phase(SETUP, "single", setup_deciders, ("place-counter", "spike", "edge", "deploy",
-                                                 "path-end"),
+        Phase(SETUP, "single", setup_deciders, ("place-counter", "spike", "edge", *KIT_KINDS,
+                                                 "deploy", "path-end"),
               setup_prompt, done=setup_finished, advance=start_play),
         Phase(ACT, "single", lambda s: [d] if (d := deciding_side(s)) else [],
               ("activate", "move", "enter", "shoot", "cloud", "blast", "close-combat", "unjam",
@@ -167,6 +169,24 @@ FLOW: Flow[FirewallState] = Flow(
                   "rolls (§18.2, §18.3)"),
         Move("lie", (Arg("counter", "int", minimum=1),), lie_options, None, check=check_lie,
              help="game master: the trap counter Lonnie names when he lies (§18.3)"),
+        # fwkit (rulings F-270 …): §18.1's loadout, one small step at a time
+        Move("kit-file", (Arg("figure", "figure"),), kit.options_of("kit-file"),
+             then_next(kit.resolve), check=kit.check,
+             help="take the scenario's kit for the next figure as it is (the suggestion)"),
+        Move("kit-armour", (Arg("figure", "figure"),
+                            Arg("armour", "enum", choices=kit.armour_choices())),
+             kit.options_of("kit-armour"), then_next(kit.resolve), check=kit.check,
+             help="the armour the figure wears, once (§13; the squad: non-powered, §18.1)"),
+        Move("kit-weapon", (Arg("figure", "figure"),
+                            Arg("weapon", "enum", choices=kit.weapon_choices())),
+             kit.options_of("kit-weapon"), then_next(kit.resolve), check=kit.check,
+             help="add one §8 weapon to the figure's kit (at most two firearms, §18.1)"),
+        Move("kit-grenade", (Arg("figure", "figure"),
+                             Arg("grenade", "enum", choices=kit.grenade_choices())),
+             kit.options_of("kit-grenade"), then_next(kit.resolve), check=kit.check,
+             help="add one §9 grenade to the figure's kit (at most 4, §18.1)"),
+        Move("kit-done", (Arg("figure", "figure"),), kit.options_of("kit-done"),
+             then_next(kit.resolve), check=kit.check, help="close the figure's kit as it stands"),
         Move("deploy", (Arg("figure", "figure"), Arg("at", "cell", required=False)),
              pd.deploy_options, then_next(pd.deploy), check=pd.check_deploy,
              help="deploy the next figure in secret: at a square of Light or Medium cover "

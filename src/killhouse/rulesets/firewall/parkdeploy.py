@@ -76,6 +76,8 @@ def begin(state: FirewallState) -> None:
 
 def deploy_deciders(state: FirewallState) -> list[str]:
     plan = state.deploy_plan
+    if state.kitting:  # ruling F-270: the kit is picked before the deployment
+        return []
     return [plan.side] if plan is not None and plan.side and state.deploying else []
 
 
@@ -164,7 +166,7 @@ def deploy_prompt(state: FirewallState) -> str:
 
 def end_deciders(state: FirewallState) -> list[str]:
     plan = state.deploy_plan
-    if plan is None or state.end_team is None or state.deploying:
+    if plan is None or state.end_team is None or state.deploying or state.kitting:
         return []
     return [state.teams[state.end_team].side]
 

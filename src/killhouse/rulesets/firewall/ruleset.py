@@ -89,6 +89,7 @@ class FirewallRuleset(FlowRuleset[FirewallState]):
             # fwsetup (F-215 … F-217): §18.1's deployment and path end in set-up
             deploy_plan=setup.deploy,
             end_team=setup.deploy.end_team if setup.deploy is not None else None,
+            loadout_plan=setup.loadout,  # fwkit (F-270): §18.1's kit picked in set-up
         )
         state.storey_cm = setup.storey_cm  # ruling F-250: the scenario's storey height
         return state

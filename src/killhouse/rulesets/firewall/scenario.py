@@ -32,7 +32,8 @@ UNBUILT_DRUGS: frozenset[str] = frozenset()
 SIDE_KEYS = frozenset({"entry"})
 OPTIONS = ("night", "skills", "storey_cm",  # storey_cm: F-250
            "edges", "closed_edges",  # edges: fwsetup (F-210 …)
-           "hidden_deploy", "path_end")  # fwsetup: §18.1 in set-up (F-215 … F-217)
+           "hidden_deploy", "path_end",  # fwsetup: §18.1 in set-up (F-215 … F-217)
+           "loadout")  # fwkit: §18.1's kit picked in set-up (F-270 …)
 CYBER = frozenset({
     "lo_light", "target_optic", "enhanced_vision", "ir_goggles", "combat_computer",
     "cyber_legs_basic", "cyber_legs_advanced", "cyber_arm", "cyber_ear", "wired_reflexes",
@@ -68,6 +69,8 @@ class Setup:
     edges: Any = None
     #: §18.1's secret deployment and path end (``parkdeploy.DeployPlan``, F-215 … F-217)
     deploy: Any = None
+    #: §18.1's loadout picked in set-up (``loadout.LoadoutPlan``, F-270 …)
+    loadout: Any = None
 
 
 def _facing(value: str | None, index: int) -> tuple[int, int]:
@@ -330,6 +333,11 @@ def read_scenario(scenario: Scenario) -> tuple[Setup | None, list[Issue]]:
     edges = read_edges(scenario, entry, players, issues)
     from killhouse.rulesets.firewall.parkdeploy import read_deploy  # fwsetup hook
     deploy = read_deploy(scenario, players, teams, issues)
+    from killhouse.rulesets.firewall.loadout import read_loadout  # fwkit hook
+    loadout = read_loadout(scenario, players, issues)
+    if loadout is not None:  # the file's kits are the suggestions: within the limits
+        from killhouse.rulesets.firewall.loadout import file_kit_issues
+        issues.extend(file_kit_issues(loadout, scenario, figures))
     if objective.kind == "spike" and set(players) - set(entry) \
             and "edges" not in scenario.options:
         issues.append(Issue("sides", "every player side names its entry edge (entry: n/e/s/w)",
@@ -349,7 +357,7 @@ def read_scenario(scenario: Scenario) -> tuple[Setup | None, list[Issue]]:
                  skills=bool(scenario.options.get("skills", False)),
                  storey_cm=int(storey),
                  spike=None if spike is None else str(spike), sections=sections,
-                 vehicles=vehicles, edges=edges, deploy=deploy), []
+                 vehicles=vehicles, edges=edges, deploy=deploy, loadout=loadout), []
 
 
 def _section(scenario: Scenario, j: int, obj: Any, issues: list[Issue]) -> Section | None:

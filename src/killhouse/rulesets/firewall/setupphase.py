@@ -3,9 +3,9 @@ master's set-up decisions, made in play as legal actions, one step after another
 
 Triple-Cross: the GM places the six counters (public), then secretly makes one the spike, then the
 players roll for and choose their entry edges (they see where the counters lie). Ash End:
-the edge roll and the higher roller's choice. A Walk in the Park: the squad's secret
-deployment, then the Anfield player's end of the path. A step nobody has to take is skipped; when
-every step is done Turn 1 begins.
+the edge roll and the higher roller's choice. A Walk in the Park: the squad's secret loadout
+and its secret deployment, then the Anfield player's end of the path. A step nobody has to
+take is skipped; when every step is done Turn 1 begins.
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ from killhouse.rulesets.firewall.entryedges import (
     roll_edges,
 )
 from killhouse.rulesets.firewall.gmorders import gm_deciders
+from killhouse.rulesets.firewall.loadout import begin as begin_kit
+from killhouse.rulesets.firewall.loadout import kit_deciders, kit_done, kit_prompt
 from killhouse.rulesets.firewall.parkdeploy import (
     begin,
     deploy_deciders,
@@ -43,6 +45,7 @@ STEPS: tuple[tuple[Callable[[FirewallState], str], Callable[[FirewallState], lis
     (place_prompt, place_deciders),
     (lambda s: "game master: choose which counter is the data-spike", gm_deciders),
     (edge_prompt, edge_deciders),
+    (kit_prompt, kit_deciders),
     (deploy_prompt, deploy_deciders),
     (end_prompt, end_deciders),
 )
@@ -68,12 +71,15 @@ def setup_finished(state: FirewallState) -> bool:
     """Every set-up decision is made: counters placed and the spike chosen by a GM side
     (F-195), every player side's edge chosen (F-210)."""
     spike = state.spike is not None or not state.counters or not _gm(state)
-    return spike and not state.unplaced and edges_done(state) and deploy_done(state)
+    return spike and not state.unplaced and edges_done(state) and kit_done(state) \
+        and deploy_done(state)
 
 
 def prepare(state: FirewallState) -> None:
-    """Before the first set-up decision: a secret side's figures wait off the table."""
+    """Before the first set-up decision: a secret side's figures wait off the table; a
+    side that picks its kit starts bare (F-270)."""
     begin(state)
+    begin_kit(state)
 
 
 def next_step(state: FirewallState, chance: Chance, log: EventLog) -> None:
@@ -93,12 +99,20 @@ def then_next(resolve: Resolve) -> Resolve:
 
 def setup_view(state: FirewallState, side: str) -> dict[str, Any]:
     """What ``side`` has still to decide in set-up, for a person choosing (only its own):
-    a GM the counters still to place, a secret side its figures still to deploy."""
+    a GM the counters still to place, a side picking its kit the figures still to equip and
+    the kit so far, a secret side its figures still to deploy."""
     if state.phase != SETUP:
         return {}
     todo: dict[str, Any] = {}
     if side in _gm(state) and state.unplaced:
         todo["counters_to_place"] = [state.counters[c].number for c in state.unplaced]
+    kit = state.loadout_plan
+    if kit is not None and kit.side == side and state.kitting:
+        todo["to_equip"] = list(state.kitting)
+        f = state.figures[state.kitting[0]]
+        todo["kit"] = {"figure": f.id, "weapons": list(f.weapons),
+                       "grenades": dict(sorted(f.grenades.items())), "armour": f.armour,
+                       "armour_chosen": state.kit_worn}
     plan = state.deploy_plan
     if plan is not None and plan.side == side and state.deploying:
         todo["to_deploy"] = list(state.deploying)

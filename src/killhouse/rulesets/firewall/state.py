@@ -21,6 +21,7 @@ from killhouse.rulesets.kit.flow import Window
 
 if TYPE_CHECKING:
     from killhouse.rulesets.firewall.entryedges import EdgePlan
+    from killhouse.rulesets.firewall.loadout import Kit, LoadoutPlan
     from killhouse.rulesets.firewall.parkdeploy import DeployPlan
 
 ACT, OVER = "act", "over"
@@ -108,6 +109,13 @@ class FirewallState:
     deploying: list[str] = field(default_factory=list)
     any_edge: set[str] = field(default_factory=set)
     end_team: str | None = None
+    #: §18.1's loadout (F-270 …): the side picking its kit, its figures yet to be equipped
+    #: (the first is being equipped), their file kits (the suggestion), and whether the
+    #: figure being equipped has chosen its armour
+    loadout_plan: LoadoutPlan | None = None
+    kitting: list[str] = field(default_factory=list)
+    file_kits: dict[str, Kit] = field(default_factory=dict)
+    kit_worn: bool = False
 
     def __post_init__(self) -> None:
         if not self.players:
