@@ -23,11 +23,10 @@ from killhouse.core.geometry import los_from
 from killhouse.core.terrain import Terrain, door_mask
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
-from killhouse.rulesets.firewall.drugs import drug_bonus
 from killhouse.rulesets.firewall.grid import within
-from killhouse.rulesets.firewall.gutz import change_gutz, gutz_roll, roller_change
 from killhouse.rulesets.firewall.moving import ON_TABLE, route_squares
 from killhouse.rulesets.firewall.objectives import NEAR_CM
+from killhouse.rulesets.firewall.skillroll import skill_level, skill_use, task_modifier, task_roll
 from killhouse.rulesets.firewall.state import (
     FirewallState,
     _aware,
@@ -35,7 +34,7 @@ from killhouse.rulesets.firewall.state import (
     side_known,
     team_figures,
 )
-from killhouse.rulesets.firewall.teams import Figure, Status, bonus_for
+from killhouse.rulesets.firewall.teams import Figure
 
 #: a door's state by its terrain, as views and events name it
 STATES: dict[int, str] = {int(Terrain.DOOR_CLOSED): "closed", int(Terrain.DOOR_OPEN): "open",
@@ -162,10 +161,6 @@ def _held(state: FirewallState, c: Cell) -> bool:
                for g in state.figures.values())
 
 
-def _intrusion(f: Figure) -> int:
-    return max(0, min(3, int(f.skills.get("intrusion", 0))))
-
-
 def door_problem(state: FirewallState, f: Figure, c: Cell, to: str,
                  by: str | None = None) -> str | None:
     """Why ``f`` may not open, close, force or pick the door at ``c`` now, or ``None``."""
@@ -186,7 +181,7 @@ def door_problem(state: FirewallState, f: Figure, c: Cell, to: str,
     kind = board.terrain(c)
     if by == "pick" and (to != "open" or kind is not Terrain.DOOR_LOCKED):
         return "only a locked door's lock is picked (F-242)"
-    if by == "pick" and _intrusion(f) < 1:
+    if by == "pick" and skill_level(f, "intrusion") < 1:
         return f"{f.id} has no Intrusion skill to pick a lock (F-242)"
     if to == "open":
         if kind is Terrain.DOOR_OPEN:
@@ -260,15 +255,7 @@ def door(state: FirewallState, action: Action, chance: Chance, log: EventLog) ->
         state.board.set_terrain(c, Terrain.DOOR_OPEN)  # §16.2: a mundane feat, no roll
         _announce(state, f, c, "open", log, {"forced": True, "result": "S", "dice": []})
         return
-    own = frozenset({f.side})
-    roll = gutz_roll(chance, f.gutz, bonus_for(f, state.teams[f.team], state.figures)
-                     + drug_bonus(f.drug_effects, "movement"), f"{f.id} breaks down a door", own)
-    change = change_gutz(f.gutz, roller_change(roll.result))
-    f.gutz = change.gutz
-    if change.status != "active":
-        f.status = Status(change.status)
-    if roll.result in ("F", "CF"):
-        f.failed_this_turn = True
+    roll = task_roll(state, f, chance, f"{f.id} breaks down a door", frozenset({f.side}))
     if roll.result in ("S", "CS") and f.active:
         state.board.set_terrain(c, Terrain.DOOR_OPEN)
     new = STATES[int(state.board.terrain(c))]
@@ -282,18 +269,8 @@ def _pick(state: FirewallState, f: Figure, c: Cell, chance: Chance, log: EventLo
     (in combat when its team is aware) with the leader's bonus and movement drugs, no clutter.
     S or CS leaves the door closed and unlocked (a quiet way in: it stays shut until opened),
     CS +1; F nothing; CF −1; F or CF ends the figure's Turn."""
-    level = _intrusion(f)
-    roll = gutz_roll(chance, f.gutz, bonus_for(f, state.teams[f.team], state.figures)
-                     + drug_bonus(f.drug_effects, "movement"), f"{f.id} picks a lock",
-                     frozenset({f.side}), skill_level=level,  # type: ignore[arg-type]
-                     in_combat=_aware(state, f), start_gutz=f.start_gutz)
-    change = change_gutz(f.gutz, roller_change(roll.result),
-                         floor=f.start_gutz if level == 3 else None)
-    f.gutz = change.gutz
-    if change.status != "active":
-        f.status = Status(change.status)
-    if roll.result in ("F", "CF"):
-        f.failed_this_turn = True
+    roll = skill_use(state, f, "intrusion", task_modifier(state, f), chance,
+                     f"{f.id} picks a lock", frozenset({f.side}))
     if roll.result in ("S", "CS") and f.active:
         state.board.set_terrain(c, Terrain.DOOR_CLOSED)
     new = STATES[int(state.board.terrain(c))]

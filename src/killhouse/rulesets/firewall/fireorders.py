@@ -30,6 +30,7 @@ from killhouse.rulesets.firewall.gutz import Result, change_gutz, gutz_roll
 from killhouse.rulesets.firewall.jams import unjam_effect
 from killhouse.rulesets.firewall.objectives import HOSTAGES
 from killhouse.rulesets.firewall.shooting import HAND_GRENADE, Shot, resolve_shot, shot_problem
+from killhouse.rulesets.firewall.skillroll import skill_level, skill_use
 from killhouse.rulesets.firewall.state import (
     FirewallState,
     _aware,
@@ -40,7 +41,6 @@ from killhouse.rulesets.firewall.state import (
     side_sees,
     team_figures,
 )
-from killhouse.rulesets.firewall.stealth import _skill_use, skill_level
 from killhouse.rulesets.firewall.tables import tables
 from killhouse.rulesets.firewall.taskorders import _roller_result
 from killhouse.rulesets.firewall.teams import Figure, Status, bonus_for
@@ -319,7 +319,7 @@ def unjam(state: FirewallState, action: Action, chance: Chance, log: EventLog) -
     by = action.get("by")
     if by == "technical":
         # the skill use applies its own CS +1 / CF −1 (a level-3 CF keeps the start, §16.1)
-        roll = _skill_use(state, f, "technical", bonus, chance, f"{f.id} un-jams {weapon}", own)
+        roll = skill_use(state, f, "technical", bonus, chance, f"{f.id} un-jams {weapon}", own)
         weapon_state, _ = unjam_effect(roll.result)
     else:
         roll = gutz_roll(chance, f.gutz, bonus, f"{f.id} un-jams {weapon}", own)

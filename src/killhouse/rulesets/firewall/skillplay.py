@@ -20,6 +20,7 @@ from killhouse.rulesets.firewall.drugs import drug_bonus
 from killhouse.rulesets.firewall.grid import within
 from killhouse.rulesets.firewall.gutz import change_gutz
 from killhouse.rulesets.firewall.objectives import NEAR_CM
+from killhouse.rulesets.firewall.skillroll import skill_level, skill_use
 from killhouse.rulesets.firewall.state import (
     FirewallState,
     _aware,
@@ -27,7 +28,6 @@ from killhouse.rulesets.firewall.state import (
     mine,
     team_figures,
 )
-from killhouse.rulesets.firewall.stealth import _skill_use, skill_level
 from killhouse.rulesets.firewall.tables import tables
 from killhouse.rulesets.firewall.teams import Figure, Status, bonus_for
 
@@ -112,7 +112,7 @@ def repair(state: FirewallState, action: Action, chance: Chance, log: EventLog) 
     system = str(action.get("system"))
     own = frozenset({f.side})
     f.move_used = True
-    roll = _skill_use(state, f, "technical", _modifier(state, f), chance,
+    roll = skill_use(state, f, "technical", _modifier(state, f), chance,
                       f"{f.id} repairs {patient.id}'s {system}", own)
     table = tables().cyber_systems
     functions = frozenset(c for c in patient.cyber_stopped if table.get(c) == system)
@@ -179,7 +179,7 @@ def treat(state: FirewallState, action: Action, chance: Chance, log: EventLog) -
     own = frozenset({f.side})
     f.move_used = True
     level = skill_level(f, "medical")
-    roll = _skill_use(state, f, "medical", _modifier(state, f), chance,
+    roll = skill_use(state, f, "medical", _modifier(state, f), chance,
                       f"{f.id} treats {patient.id}", own)
     data: dict[str, object] = {"figure": f.id, "patient": patient.id,
                                "dice": list(roll.dice), "result": roll.result}

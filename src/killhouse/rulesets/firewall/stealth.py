@@ -18,15 +18,12 @@ from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.firewall.drugs import drug_bonus
 from killhouse.rulesets.firewall.gutz import (
-    Roll,
-    SkillLevel,
-    change_gutz,
     contest_winner,
     gutz_roll,
-    roller_change,
 )
+from killhouse.rulesets.firewall.skillroll import in_combat, skill_level, skill_use
 from killhouse.rulesets.firewall.state import FirewallState, _who_sees, mine, team_figures
-from killhouse.rulesets.firewall.teams import Figure, Status, bonus_for
+from killhouse.rulesets.firewall.teams import Figure, bonus_for
 from killhouse.rulesets.firewall.views import known_ids
 from killhouse.rulesets.firewall.vision import VISIBLE, sees
 
@@ -34,16 +31,6 @@ from killhouse.rulesets.firewall.vision import VISIBLE, sees
 HIDE_CLUTTER = 2
 #: §16.2 Observation: Enhanced Vision +1 or Cyber Ear +2, the better one
 SEARCH_CYBER = {"enhanced_vision": 1, "cyber_ear": 2}
-
-
-def skill_level(f: Figure, skill: str) -> SkillLevel:
-    """The figure's level in a skill, 0..3; unlisted skills are level 0 (§16.1)."""
-    return max(0, min(3, int(f.skills.get(skill, 0))))  # type: ignore[arg-type]
-
-
-def _in_combat(state: FirewallState, f: Figure) -> bool:
-    # ruling F-42: "in combat" = the figure's team is aware of the enemy
-    return state.teams[f.team].aware
 
 
 def hide_problem(state: FirewallState, f: Figure) -> str | None:
@@ -99,23 +86,6 @@ def check_search(state: FirewallState, action: Action) -> None:
         raise IllegalActionError(problem)
 
 
-def _skill_use(state: FirewallState, f: Figure, skill: str, modifier: int, chance: Chance,
-               purpose: str, audience: frozenset[str]) -> Roll:
-    """One skill roll of §16.1 for the acting figure, with its own result applied."""
-    level = skill_level(f, skill)
-    combat = _in_combat(state, f)
-    roll = gutz_roll(chance, f.gutz, modifier, purpose, audience, skill_level=level,
-                     in_combat=combat, start_gutz=f.start_gutz)
-    floor = f.start_gutz if level == 3 else None  # §16.1: level 3's CF keeps the start
-    change = change_gutz(f.gutz, roller_change(roll.result), floor=floor)
-    f.gutz = change.gutz
-    if change.status != "active":
-        f.status = Status(change.status)
-    if roll.result in ("F", "CF"):
-        f.failed_this_turn = True
-    return roll
-
-
 def hide(state: FirewallState, action: Action, chance: Chance, log: EventLog) -> None:
     """§21.5 Hide: a Stealth roll; S or CS makes the figure Hidden. The sides that saw it
     before (a Hidden watcher's side, F-105) see it try; the dice are its own side's."""
@@ -124,7 +94,7 @@ def hide(state: FirewallState, action: Action, chance: Chance, log: EventLog) ->
     watchers = _who_sees(state, f)
     bonus = bonus_for(f, state.teams[f.team], state.figures) + drug_bonus(f.drug_effects,
                                                                           "movement")
-    roll = _skill_use(state, f, "stealth", bonus, chance, f"{f.id} hides",
+    roll = skill_use(state, f, "stealth", bonus, chance, f"{f.id} hides",
                       frozenset({f.side}))
     if roll.success and f.active:
         f.hidden = True
@@ -147,7 +117,7 @@ def search(state: FirewallState, action: Action, chance: Chance, log: EventLog) 
     gear = max((v for k, v in SEARCH_CYBER.items() if k in f.cyber), default=0)
     bonus = (bonus_for(f, state.teams[f.team], state.figures) + gear
              + drug_bonus(f.drug_effects, "movement"))
-    roll = _skill_use(state, f, "observation", bonus, chance, f"{f.id} searches", own)
+    roll = skill_use(state, f, "observation", bonus, chance, f"{f.id} searches", own)
     log.emit("search", {"figure": f.id, "dice": list(roll.dice), "result": roll.result},
              _who_sees(state, f),
              {s: {"figure": f.id, "dice": None, "result": None}
@@ -164,7 +134,7 @@ def search(state: FirewallState, action: Action, chance: Chance, log: EventLog) 
         by = f.id if f.id in known_ids(state, o.side) else None
         level = skill_level(o, "stealth")
         other = gutz_roll(chance, o.gutz, 0, f"{o.id} stays hidden", theirs, skill_level=level,
-                          in_combat=_in_combat(state, o), start_gutz=o.start_gutz)
+                          in_combat=in_combat(state, o), start_gutz=o.start_gutz)
         won = contest_winner((roll.result, skill_level(f, "observation"), f.experience),
                              (other.result, level, o.experience), chance,
                              f"search contest for {o.id}", theirs) == 0

@@ -9,11 +9,11 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
-from killhouse.rulesets.firewall.drugs import drug_bonus
 from killhouse.rulesets.firewall.grid import within
 from killhouse.rulesets.firewall.gutz import change_gutz, gutz_roll, roller_change
 from killhouse.rulesets.firewall.moving import FACINGS
 from killhouse.rulesets.firewall.objectives import NEAR_CM, trap_attack
+from killhouse.rulesets.firewall.skillroll import skill_level, task_roll
 from killhouse.rulesets.firewall.state import (
     TASKS,
     WHOLE_TURN,
@@ -24,7 +24,7 @@ from killhouse.rulesets.firewall.state import (
     mine,
     team_figures,
 )
-from killhouse.rulesets.firewall.teams import Figure, Status, bonus_for
+from killhouse.rulesets.firewall.teams import Figure, Status
 
 # -- tasks (§6.7): the alarm bleeper of §18.1, grabbing a counter of §18.3 ------------------
 
@@ -152,14 +152,7 @@ def task(state: FirewallState, action: Action, chance: Chance, log: EventLog) ->
     if what == "disarm":
         _disarm(state, f, str(counter), chance, log)
         return
-    roll = gutz_roll(chance, f.gutz, bonus_for(f, state.teams[f.team], state.figures)
-                     + drug_bonus(f.drug_effects, "movement"), f"{f.id} task {what}", own)
-    change = change_gutz(f.gutz, roller_change(roll.result))
-    f.gutz = change.gutz
-    if change.status != "active":
-        f.status = Status(change.status)
-    if roll.result in ("F", "CF"):
-        f.failed_this_turn = True
+    roll = task_roll(state, f, chance, f"{f.id} task {what}", own)
     log.emit("task", {"figure": f.id, "task": what, "counter": counter,
                       "dice": list(roll.dice), "result": roll.result}, own)
     state.last = (f.id, "task", "")
@@ -210,10 +203,10 @@ def _disarm(state: FirewallState, f: Figure, cid: str, chance: Chance, log: Even
     unlisted is 0; no modifiers, ruling F-101). Trap: CS safe and kept as an improvised AP
     bomb, S removed, F goes off, CF the trap's CS on the figure. Spike: S or CS picks it up,
     F nothing, CF nothing but the −1."""
-    level = max(0, min(3, int(f.skills.get("technical", 0))))
+    level = skill_level(f, "technical")
     audience = frozenset({f.side}) | _gm(state)
     roll = gutz_roll(chance, f.gutz, 0, f"{f.id} disarms {cid}", audience,
-                     skill_level=level)  # type: ignore[arg-type]
+                     skill_level=level)
     c = state.counters[cid]
     spike = cid == state.spike
     data: dict[str, object] = {"figure": f.id, "counter": cid, "dice": list(roll.dice),

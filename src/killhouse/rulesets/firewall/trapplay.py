@@ -23,13 +23,12 @@ from killhouse.rulesets.firewall.doors import passed_squares
 from killhouse.rulesets.firewall.grid import within
 from killhouse.rulesets.firewall.gutz import (
     Roll,
-    change_gutz,
     contest_winner,
     gutz_roll,
-    roller_change,
 )
 from killhouse.rulesets.firewall.moving import FACINGS
 from killhouse.rulesets.firewall.objectives import HOSTAGES, NEAR_CM, trap_attack
+from killhouse.rulesets.firewall.skillroll import apply_result, skill_level
 from killhouse.rulesets.firewall.state import (
     FirewallState,
     _aware,
@@ -45,7 +44,7 @@ from killhouse.rulesets.firewall.traps import BOMB, ITEMS, TECHNICAL_NEED, Trap
 
 
 def _level(f: Figure) -> int:
-    return max(0, min(3, int(f.skills.get("technical", 0))))
+    return skill_level(f, "technical")
 
 
 def _has_item(f: Figure, item: str) -> bool:
@@ -155,13 +154,7 @@ def _roller(f: Figure, roll: Roll) -> None:
     Turn), applied after the trap's own effects, as a disarm's (F-101)."""
     if f.status is not Status.ACTIVE:
         return
-    change = change_gutz(f.gutz, roller_change(roll.result),
-                         floor=f.start_gutz if _level(f) == 3 else None)
-    f.gutz = change.gutz
-    if change.status != "active":
-        f.status = Status(change.status)
-    if roll.result in ("F", "CF"):
-        f.failed_this_turn = True
+    apply_result(f, roll, f.start_gutz if _level(f) == 3 else None)
 
 
 def set_trap(state: FirewallState, action: Action, chance: Chance, log: EventLog) -> None:
