@@ -7,9 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from killhouse.ai.roles.firewall import FirewallBot
-from killhouse.core.rng import Rng
+from killhouse.core.rng import Rng, derive_seed
 from killhouse.rulesets.base import Action
 from killhouse.scenario.loader import load_scenario
+from killhouse.sim.play import play
 from tests.rulesets.firewall.thames import THAMES
 
 SWAT = THAMES.parent / "swat_tenement.yaml"
@@ -122,3 +123,16 @@ def test_a_computer_gm_chooses_the_spike_among_its_legal_actions() -> None:
         kinds.append(pick.kind)
         game.apply(pick)
     assert kinds == ["place-counter"] * 6 + ["spike"]
+
+
+def test_a_team_with_no_straight_way_in_from_its_edge_still_comes_on() -> None:
+    """The listed entries go straight in from every third edge square; from Triple-Cross's
+    west edge a warehouse blocks each of them, so only stepping onto the edge is listed. The
+    bot must take that (it used to rate it below ending the activation, so the side never came
+    on at all)."""
+    game = play(load_scenario(THAMES), derive_seed(1, 0))
+    chosen = {e.data["side"]: e.data["edge"] for e in game.log.events if e.kind == "edge-chosen"}
+    assert chosen["thorco"] == "w"
+    came_on = {e.data["figure"] for e in game.log.events if e.kind == "enter"
+               and game.state.figures[e.data["figure"]].side == "thorco"}
+    assert len(came_on) == 7  # Deacon and his six

@@ -50,6 +50,9 @@ GOOD_SHOT = 0.3
 ROUTE_SLACK = 2
 #: the single shot's P above which two-weapon fire at −3 each is the better bet (F-34)
 TWO_WEAPON_P = 0.85
+#: what coming onto the table is worth when no listed entry goes further than the edge square
+#: (a building straight in from each): enough to beat ending the activation
+STEP_ON = 5.0
 
 
 def _role(scenario: Scenario, side: str) -> str:
@@ -93,6 +96,7 @@ class FirewallBot(BaselineBot):
         self.looked: set[Cell] = set()
         #: the Turn the side last searched (one Search a Turn is enough)
         self.searched = -1
+        self.step_on_only: set[str] = set()
         self.single_p: dict[tuple[str, str, str], float] = {}
         self.east = [c for c in self.board.cells(0) if c.x == self.board.levels[0].width - 1
                      and self.board.clutter(c) == 0 and self.board.passable(c)]
@@ -305,6 +309,11 @@ class FirewallBot(BaselineBot):
                          float(a.hint.get("p", 0.0)) for a in actions
                          if a.kind == "shoot" and a.hint.get("role") == "attack"
                          and a.get("weapon2") is None and not a.get("grenade")}
+        # figures whose every listed entry only steps onto the edge (a building straight in
+        # from every square of their edge): stepping on is then their progress
+        self.step_on_only = ({str(a.get("figure")) for a in actions if a.kind == "enter"}
+                             - {str(a.get("figure")) for a in actions
+                                if a.kind == "enter" and a.get("path")})
         for action in actions:
             fid = str(action.get("figure")) if action.get("figure") is not None else ""
             if action.kind in ("move", "stairs", "enter", "climb", "jump") and fid not in fields:
@@ -621,6 +630,9 @@ class FirewallBot(BaselineBot):
             d_at, d_to = field.cost(entry), field.cost(dest)
             gain = (float(d_at - d_to) - 0.05 * d_to
                     if d_at is not None and d_to is not None else -50.0)
+            if str(action.get("figure")) in self.step_on_only and d_to is not None:
+                gain += STEP_ON  # off the table it gains nothing at all: coming on is the move
+
         speed = action.get("speed")
         score = 10.0 + gain
         to = cell_of(hint.get("to"))
