@@ -19,19 +19,30 @@ from pathlib import Path
 from killhouse.core.rng import Rng, derive_seed
 from killhouse.engine.game import Game
 from killhouse.scenario.loader import load_scenario
-from killhouse.sim.batch import tune_gc_for_games
 
 ROOT = Path(__file__).resolve().parents[1]
+
+try:
+    from killhouse.sim.batch import tune_gc_for_games
+except ImportError:  # an older checkout, measured for comparison by ``compare.py``
+
+    def tune_gc_for_games() -> None:
+        """Older checkouts had no collector setting for games: nothing to set."""
+
+
 MAX_STEPS = 200_000
 
 
 def play_random(game: Game, rng: Rng) -> int:
     """Play ``game`` to its end with uniformly random legal actions; the number of actions."""
+    # ``Game.legal`` counts the list without making it; an older checkout (``compare.py``)
+    # has only ``legal_actions``, which makes the same list in the same order
+    legal = getattr(game, "legal", game.legal_actions)
     for steps in range(MAX_STEPS):
         pending = game.pending()
         if not pending:
             return steps
-        actions = game.legal(pending[0].side)  # counted at once, made only where drawn
+        actions = legal(pending[0].side)  # counted at once, made only where drawn
         game.apply(actions[rng.below(len(actions))])
     raise RuntimeError(f"no end within {MAX_STEPS} random actions")
 
