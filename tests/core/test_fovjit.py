@@ -9,6 +9,8 @@ own cell for a figure in smoke (ruling G-8).
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import tcod.map
 from hypothesis import given, settings
@@ -196,3 +198,34 @@ def test_a_batch_of_more_arcs_than_a_book_keeps_is_still_right() -> None:
             observers, fields_of_view(board, observers), strict=True
         ):
             assert (got == reference(board, cell, facing, half)).all()
+
+
+def test_observers_cast_from_several_threads_each_get_their_own_arcs() -> None:
+    # the server casts for several rooms at once: arcs made at the same time on one level
+    # shape never share a slot of its book
+    board = Board([Level.blank("ground", 23, 19)])
+    cell = Cell(0, 11, 9)
+    wanted = {
+        (facing, half): reference(board, cell, facing, half)
+        for facing in COMPASS_ORDER
+        for half in (12.0, 33.0, 61.0, 99.0)
+    }
+    keys = list(wanted)
+    failures: list[tuple[str | None, float]] = []
+
+    def cast(shift: int) -> None:
+        for round_ in range(6):
+            picks = keys[(shift * 5 + round_ * 3) % len(keys) :] + keys[: 7 * round_ % 9]
+            observers = [(cell, facing, half) for facing, half in picks]
+            for (_, facing, half), got in zip(
+                observers, fields_of_view(board, observers), strict=True
+            ):
+                if not (got == wanted[facing, half]).all():
+                    failures.append((facing, half))
+
+    threads = [threading.Thread(target=cast, args=(k,)) for k in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failures

@@ -12,6 +12,7 @@ from a field of view, and a view that must match the rules asks for ``exact=True
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 
 import numpy as np
@@ -135,7 +136,8 @@ class _ArcBook:
         self.slots: dict[tuple[str, float], int] = {}
 
     def slot(self, facing: str, half_angle: float) -> int:
-        """The index in ``masks`` of this arc, made on first use."""
+        """The index in ``masks`` of this arc, made on first use (under ``_BOOKS_LOCK``): a
+        slot once given keeps its mask, and a grown stack copies the masks before it."""
         key = (facing, half_angle)
         found = self.slots.get(key)
         if found is not None:
@@ -154,6 +156,7 @@ class _ArcBook:
 
 
 _BOOKS: dict[tuple[int, int], _ArcBook] = {}
+_BOOKS_LOCK = threading.Lock()
 _NO_MASK = np.zeros((1, 1), dtype=bool)
 _NO_ARCS = np.zeros((1, 1, 1), dtype=bool)
 
@@ -192,26 +195,28 @@ class _View:
         count = len(group)
         xs = np.empty(count, dtype=np.int64)
         ys = np.empty(count, dtype=np.int64)
-        arc_ids = np.full(count, -1, dtype=np.int64)
-        arcs = {
-            (facing, half_angle)
-            for _, facing, half_angle in group
-            if facing is not None and half_angle < 180.0
-        }
-        book = _book(height, width, len(arcs)) if arcs else None
-        for place, (origin, facing, half_angle) in enumerate(group):
+        for place, (origin, facing, _) in enumerate(group):
             self._check(origin, facing)
             xs[place] = origin.x
             ys[place] = origin.y
-            if book is not None and facing is not None and half_angle < 180.0:
-                arc_ids[place] = book.slot(facing, half_angle)
+        arc_ids = np.full(count, -1, dtype=np.int64)
+        arcs = {(facing, half) for _, facing, half in group if facing is not None and half < 180.0}
+        masks = _NO_ARCS
+        if arcs:
+            with _BOOKS_LOCK:  # the server casts for several rooms at once
+                book = _book(height, width, len(arcs))
+                slots = {key: book.slot(*key) for key in sorted(arcs)}
+                masks = book.masks
+            for place, (_, facing, half_angle) in enumerate(group):
+                if facing is not None and half_angle < 180.0:
+                    arc_ids[place] = slots[facing, half_angle]
         smoke = self.smoke
         shadowcast_many(
             self.clear,
             xs,
             ys,
             arc_ids,
-            _NO_ARCS if book is None else book.masks,
+            masks,
             _NO_MASK if smoke is None else smoke,
             smoke is not None,
             block,
