@@ -281,7 +281,7 @@ def test_batched_fields_equal_the_whole_level_reference(
     radius: int,
     exact: bool,
 ) -> None:
-    """Many observers on one reused map, cut cell by cell, against whole-level array passes."""
+    """Many observers in one call, cut as they are cast, against whole-level array passes."""
     opaque, smoke, _ = case
     h, w = opaque.shape
     board = _board_from_opaque(opaque)
@@ -339,15 +339,15 @@ def test_a_batch_gives_each_observer_its_own_field_exactly_as_one_call_does() ->
     assert second.any()
 
 
-def test_batches_skip_unseen_groups_of_eight_and_read_the_tail_cell_by_cell() -> None:
-    # 3x1 (tail only), 8x1 (one whole group), 9x2 (two groups and a tail of two)
-    for width, height in ((3, 1), (8, 1), (9, 2)):
+def test_batches_on_thin_levels_and_on_split_ones() -> None:
+    # every observer of a one-row, a one-column and a two-row level sees all of open ground
+    for width, height in ((3, 1), (1, 8), (9, 2)):
         level = Level.blank("ground", width, height)
         board = Board([level])
         observers = [(Cell(0, x, y), None, 180.0) for y in range(height) for x in range(width)]
         for (cell, _, _), mask in zip(observers, fields_of_view(board, observers), strict=True):
             assert mask.all(), (width, height, cell)  # open ground: every square in sight
-    # the word view follows the reused map: a field of a later observer is its own
+    # a wall splits the level: each observer of one call has a field of its own
     level = Level.blank("ground", 30, 9)
     level.terrain[:, 15] = Terrain.WALL
     board = Board([level])

@@ -1,8 +1,9 @@
-"""Field of view: which cells of its level a figure sees, by python-tcod shadowcasting.
+"""Field of view: which cells of its level a figure sees, by libtcod's symmetric shadowcasting.
 
 Two questions are kept apart on purpose. *Which cells does a figure see* (what a side's
 view shows, what it remembers, what bots reason about) is answered here with libtcod's
-symmetric shadowcasting over the level's transparency, cut to the figure's facing arc.
+symmetric shadowcasting over the level's transparency, cut to the figure's facing arc (a
+compiled copy of libtcod's algorithm, ``core.fovjit``, that visits only the cells it reaches).
 *Does figure A see figure B* is a rules question and is answered with the exact pairwise
 segment test of ``core.geometry`` (rulings E-6, G-8). Shadowcasting sees every cell the
 exact rule sees and, near doorways and pillars, a few more; so rulesets never decide sight
@@ -11,22 +12,23 @@ from a field of view, and a view that must match the rules asks for ``exact=True
 
 from __future__ import annotations
 
-import warnings
+import threading
 from collections.abc import Sequence
 
 import numpy as np
 import tcod.constants
-import tcod.map
 from numpy.typing import NDArray
 
 from killhouse.core.board import Board
 from killhouse.core.cells import COMPASS, Cell
-from killhouse.core.fovjit import FOV_MASKS, cut_field, cut_field_words
+from killhouse.core.fovjit import shadowcast, shadowcast_many
 from killhouse.core.geometry import arc_test, los_from
 
 BoolArray = NDArray[np.bool_]
 
-#: Symmetric: if a floor cell B is in A's field of view, A is in B's.
+#: The libtcod algorithm ``fovjit.shadowcast`` reproduces (with ``light_walls=True``, no
+#: radius); tests and the benchmark compare against it. Symmetric: if a floor cell B is in
+#: A's field of view, A is in B's.
 ALGORITHM: int = tcod.constants.FOV_SYMMETRIC_SHADOWCAST
 
 #: One observer for ``fields_of_view``: its cell, facing (None = all round), half-angle.
@@ -94,164 +96,142 @@ def fields_of_view(
     The masks are views into one zeroed block per level and call (no array is allocated per
     observer); each observer's mask is its own and stays valid.
     """
-    views: dict[int, _View] = {}
-    counts: dict[int, int] = {}
-    for origin, _, _ in observers:
-        counts[origin.level] = counts.get(origin.level, 0) + 1
-    blocks: dict[int, NDArray[np.bool_]] = {}
-    used: dict[int, int] = {}
+    groups: dict[int, list[int]] = {}
+    for i, (origin, _, _) in enumerate(observers):
+        groups.setdefault(origin.level, []).append(i)
     out: list[BoolArray] = []
-    for origin, facing, half_angle in observers:
-        level = origin.level
-        if level not in views:
-            opaque = board.opaque(level)
-            smoke = _smoke(board, level, veil)
-            views[level] = _View(
-                _clear(opaque, smoke), opaque if exact else None, smoke, reuse=len(observers) > 1
-            )
-            blocks[level] = np.zeros((counts[level], *opaque.shape), dtype=bool)
-            used[level] = 0
-        view = views[level]
-        target = blocks[level][used[level]]
-        used[level] += 1
-        if radius > 0 or exact or not view.reuse:
-            target[...] = view.field(origin, facing, half_angle, radius)
+    slots: dict[int, tuple[int, int]] = {}  # observer -> (level, place in its level's block)
+    blocks: dict[int, BoolArray] = {}
+    for level, members in groups.items():
+        opaque = board.opaque(level)
+        smoke = _smoke(board, level, veil)
+        view = _View(_clear(opaque, smoke), opaque if exact else None, smoke)
+        block = np.zeros((len(members), *opaque.shape), dtype=bool)
+        group = [observers[i] for i in members]
+        if radius > 0 or exact:
+            for place, (origin, facing, half_angle) in enumerate(group):
+                block[place] = view.field(origin, facing, half_angle, radius)
         else:
-            view.fill(origin, facing, half_angle, target)
-        out.append(target)
+            view.fill_many(group, block)
+        blocks[level] = block
+        for place, i in enumerate(members):
+            slots[i] = (level, place)
+    for i in range(len(observers)):
+        level, place = slots[i]
+        out.append(blocks[level][place])
     return out
 
 
-#: origin-centred arc masks by (facing, half-angle, level shape): see ``fovjit.cut_field``
-_ARCS: dict[tuple[str, float, int, int], BoolArray] = {}
-_NO_MASK = np.zeros((1, 1), dtype=bool)
-_NO_BUFFER = np.zeros((1, 1, 1), dtype=bool)
-_NO_WORDS = np.zeros(0, dtype=np.uint64)
+class _ArcBook:
+    """The arc masks of one level shape, stacked for ``fovjit.shadowcast_many``: a mask of
+    shape ``(2h - 1, 2w - 1)`` per (facing, half-angle), centred on the observer, made once
+    (with ``geometry.arc_test``) and kept."""
 
+    LIMIT = 32  # arcs kept per shape; a batch that would pass it starts a new book
 
-def _arc(facing: str, half_angle: float, height: int, width: int) -> BoolArray:
-    key = (facing, half_angle, height, width)
-    found = _ARCS.get(key)
-    if found is None:
-        if len(_ARCS) > 64:
-            _ARCS.clear()
-        ys, xs = np.indices((2 * height - 1, 2 * width - 1))
-        found = np.ascontiguousarray(
-            arc_test(COMPASS[facing], xs - (width - 1), ys - (height - 1), half_angle)
+    def __init__(self, height: int, width: int):
+        self.height = height
+        self.width = width
+        self.masks: BoolArray = np.zeros((4, 2 * height - 1, 2 * width - 1), dtype=bool)
+        self.slots: dict[tuple[str, float], int] = {}
+
+    def slot(self, facing: str, half_angle: float) -> int:
+        """The index in ``masks`` of this arc, made on first use (under ``_BOOKS_LOCK``): a
+        slot once given keeps its mask, and a grown stack copies the masks before it."""
+        key = (facing, half_angle)
+        found = self.slots.get(key)
+        if found is not None:
+            return found
+        found = len(self.slots)
+        if found == self.masks.shape[0]:
+            grown = np.zeros((2 * found, *self.masks.shape[1:]), dtype=bool)
+            grown[:found] = self.masks
+            self.masks = grown
+        ys, xs = np.indices((2 * self.height - 1, 2 * self.width - 1))
+        self.masks[found] = arc_test(
+            COMPASS[facing], xs - (self.width - 1), ys - (self.height - 1), half_angle
         )
-        _ARCS[key] = found
-    return found
+        self.slots[key] = found
+        return found
+
+
+_BOOKS: dict[tuple[int, int], _ArcBook] = {}
+_BOOKS_LOCK = threading.Lock()
+_NO_MASK = np.zeros((1, 1), dtype=bool)
+_NO_ARCS = np.zeros((1, 1, 1), dtype=bool)
+
+
+def _book(height: int, width: int, fresh: int) -> _ArcBook:
+    """The arc book of a level shape, started anew when ``fresh`` more arcs would pass its
+    limit (so that the slots of one batch stay valid) or when many shapes are kept."""
+    book = _BOOKS.get((height, width))
+    if book is None or len(book.slots) + fresh > _ArcBook.LIMIT:
+        if len(_BOOKS) > 8:
+            _BOOKS.clear()
+        book = _BOOKS[height, width] = _ArcBook(height, width)
+    return book
 
 
 class _View:
-    """One level's sight arrays, reused for every observer on it."""
+    """One level's sight arrays, shared by every observer on it."""
 
-    def __init__(
-        self,
-        clear: BoolArray,
-        opaque: BoolArray | None,
-        smoke: BoolArray | None,
-        reuse: bool = False,
-    ):
-        self.clear = clear
+    def __init__(self, clear: BoolArray, opaque: BoolArray | None, smoke: BoolArray | None):
+        self.clear = np.ascontiguousarray(clear)
         self.opaque = opaque  # set when the exact rule must confirm every cell
         self.smoke = smoke
-        self.reuse = reuse  # many observers: keep one libtcod map for the level
-        self._map: tcod.map.Map | None = None
-        self._cells: BoolArray | None = None  # the reused map's buffer (see ``_buffer``)
-        self._word_view: NDArray[np.uint64] | None = None  # the buffer as words (``_words``)
 
-    def _whole_level(self, x: int, y: int) -> BoolArray:
-        """Shadowcast over the whole level on one reused libtcod map.
-
-        ``tcod.map.compute_fov`` builds and fills a fresh map buffer at every call; keeping
-        one per level and copying only the result costs less than a bare call (measured in
-        ``benchmarks/bench_fov.py``). tcod marks ``Map`` as no longer needed, not as wrong.
-        With reuse the answer is a strided view that the next observer overwrites.
-        """
-        if not self.reuse:
-            whole: BoolArray = tcod.map.compute_fov(
-                self.clear, (y, x), radius=0, light_walls=True, algorithm=ALGORITHM
-            )
-            return whole
-        if self._map is None:
-            height, width = self.clear.shape
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", DeprecationWarning)
-                self._map = tcod.map.Map(width, height)
-            self._map.transparent[:] = self.clear
-        self._map.compute_fov(x, y, 0, True, ALGORITHM)
-        return self._map.fov  # a view of the map's buffer: callers copy what they keep
-
-    def _buffer(self, seen: BoolArray) -> tuple[BoolArray, int]:
-        """The shadowcast as (array, channel) for ``cut_field``: the reused map's interleaved
-        buffer itself when ``seen`` is its fov channel (checked once per map), else a copy."""
-        if self._cells is None and self._map is not None:
-            base = seen.base
-            height, width = self.clear.shape
-            if (
-                isinstance(base, np.ndarray)
-                and base.shape == (height, width, 3)
-                and base.dtype == np.bool_
-                and base.flags.c_contiguous
-                and seen.strides == (3 * width, 3)
-                and seen.ctypes.data - base.ctypes.data == 2
-            ):
-                self._cells = base
-            else:
-                self._cells = _NO_BUFFER
-        if self._cells is not None and self._cells is not _NO_BUFFER:
-            return self._cells, 2
-        return np.ascontiguousarray(seen)[:, :, None], 0
-
-    def _words(self, cells: BoolArray) -> NDArray[np.uint64] | None:
-        """The reused map's buffer as 64-bit words, three per eight cells (its whole groups of
-        24 bytes), for ``cut_field_words``; None when it cannot be viewed so."""
-        if self._word_view is None:
-            if not cells.flags.c_contiguous:  # a reshaped copy would not follow the map
-                self._word_view = _NO_WORDS
-                return None
-            flat = cells.reshape(-1)
-            whole = flat[: flat.size // 24 * 24]
-            view = whole.view(np.uint64) if whole.size else None
-            self._word_view = view if view is not None and view.flags.aligned else _NO_WORDS
-        return None if self._word_view is _NO_WORDS else self._word_view
-
-    def fill(self, origin: Cell, facing: str | None, half_angle: float, out: BoolArray) -> None:
-        """Mark ``field(origin, facing, half_angle, 0)`` in ``out``, which comes in all False
-        (reused map, no exact rule): one shadowcast and one compiled pass, no temporaries."""
+    def _check(self, origin: Cell, facing: str | None) -> None:
         height, width = self.clear.shape
-        x, y = origin.x, origin.y
-        if not (0 <= x < width and 0 <= y < height):
+        if not (0 <= origin.x < width and 0 <= origin.y < height):
             raise ValueError(f"{origin} is off its level ({width}x{height})")
         if facing is not None and facing not in COMPASS:
             raise ValueError(f"unknown facing {facing!r}; expected one of {', '.join(COMPASS)}")
+
+    def fill_many(self, group: Sequence[Observer], block: BoolArray) -> None:
+        """Mark ``field(origin, facing, half_angle, 0)`` of each observer of ``group`` in its
+        place of ``block``, which comes in all False (no exact rule): one compiled call
+        shadowcasts them all, cutting each to its arc and the smoke as it goes."""
+        height, width = self.clear.shape
+        count = len(group)
+        xs = np.empty(count, dtype=np.int64)
+        ys = np.empty(count, dtype=np.int64)
+        for place, (origin, facing, _) in enumerate(group):
+            self._check(origin, facing)
+            xs[place] = origin.x
+            ys[place] = origin.y
+        arc_ids = np.full(count, -1, dtype=np.int64)
+        arcs = {(facing, half) for _, facing, half in group if facing is not None and half < 180.0}
+        masks = _NO_ARCS
+        if arcs:
+            with _BOOKS_LOCK:  # the server casts for several rooms at once
+                book = _book(height, width, len(arcs))
+                slots = {key: book.slot(*key) for key in sorted(arcs)}
+                masks = book.masks
+            for place, (_, facing, half_angle) in enumerate(group):
+                if facing is not None and half_angle < 180.0:
+                    arc_ids[place] = slots[facing, half_angle]
         smoke = self.smoke
-        if smoke is not None and smoke[y, x]:
-            out[y, x] = True  # ruling G-8: a figure in smoke can see nobody
-            return
-        seen = self._whole_level(x, y)
-        arc = facing is not None and half_angle < 180.0
-        cells, channel = self._buffer(seen)
-        arc_mask = (
-            _arc(facing, half_angle, height, width) if arc and facing is not None else _NO_MASK
+        shadowcast_many(
+            self.clear,
+            xs,
+            ys,
+            arc_ids,
+            masks,
+            _NO_MASK if smoke is None else smoke,
+            smoke is not None,
+            block,
         )
-        smoke_mask = smoke if smoke is not None else _NO_MASK
-        words = self._words(cells) if channel == 2 else None
-        if words is not None:
-            cut_field_words(
-                cells, words, FOV_MASKS, arc_mask, arc, x, y, smoke_mask, smoke is not None, out
-            )
-        else:
-            cut_field(cells, channel, arc_mask, arc, x, y, smoke_mask, smoke is not None, out)
 
     def field(self, origin: Cell, facing: str | None, half_angle: float, radius: int) -> BoolArray:
+        """The field of one observer, as ``field_of_view`` describes it."""
+        if radius <= 0 and self.opaque is None:
+            block = np.zeros((1, *self.clear.shape), dtype=bool)
+            self.fill_many([(origin, facing, half_angle)], block)
+            one: BoolArray = block[0]
+            return one
+        self._check(origin, facing)
         height, width = self.clear.shape
         x, y = origin.x, origin.y
-        if not (0 <= x < width and 0 <= y < height):
-            raise ValueError(f"{origin} is off its level ({width}x{height})")
-        if facing is not None and facing not in COMPASS:
-            raise ValueError(f"unknown facing {facing!r}; expected one of {', '.join(COMPASS)}")
         if self.smoke is not None and self.smoke[y, x]:
             out = np.zeros((height, width), dtype=bool)
             out[y, x] = True  # ruling G-8: a figure in smoke can see nobody
@@ -263,25 +243,14 @@ class _View:
             y0, y1 = max(0, y - radius), min(height, y + radius + 1)
         else:
             x0, x1, y0, y1 = 0, width, 0, height
-        if radius > 0:
-            window = self.clear[y0:y1, x0:x1]
-            seen: BoolArray = np.ascontiguousarray(
-                tcod.map.compute_fov(
-                    window, (y - y0, x - x0), radius=0, light_walls=True, algorithm=ALGORITHM
-                )
-            )
-        else:
-            seen = self._whole_level(x, y)
+        window = np.ascontiguousarray(self.clear[y0:y1, x0:x1])
+        seen: BoolArray = np.zeros(window.shape, dtype=bool)
+        shadowcast(window, x - x0, y - y0, _NO_ARCS, -1, _NO_MASK, False, seen)
         arc = facing is not None and half_angle < 180.0
-        if not (arc or radius > 0 or self.smoke is not None or self.opaque is not None):
-            # all round over the whole level: the shadowcast is the answer (a copy when it
-            # is the reused map's buffer, which the next observer overwrites)
-            whole: BoolArray = np.ascontiguousarray(seen)
-            return whole
         # Fields of view are mostly small next to the level: cut them cell by cell on the
         # seen cells alone, never with whole-level array passes.
         # (2-D np.nonzero is many times slower than a copy and a 1-D flatnonzero)
-        ys, xs = np.divmod(np.flatnonzero(np.ascontiguousarray(seen)), seen.shape[1])
+        ys, xs = np.divmod(np.flatnonzero(seen), seen.shape[1])
         out = np.zeros((height, width), dtype=bool)
         if not ys.size:
             return out
