@@ -10,6 +10,7 @@ events only it receives, what it newly saw or lost sight of.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -187,11 +188,57 @@ def _emit(log: EventLog, kind: str, data: dict[str, Any], audience: Audience) ->
 
 
 def refresh(state: ExecuteState, log: EventLog) -> None:
-    """Update every side's sightings, memories, door states and sighted bombs after an action."""
+    """Update every side's sightings, memories, door states and sighted bombs after an action.
+
+    A side whose inputs (``_side_inputs``) are those of its last refresh, with the memories
+    and sightings that refresh left, is skipped: it would tell nothing and change nothing (a
+    planning step, a ``done``, a shot that missed)."""
     state.touch()
     for side in state.side_ids():
+        inputs = _side_inputs(state, side)
+        last = state.refreshed.get(("sight", side))
+        memory = state.memory.get(side)
+        seen = state.seen.get(side)
+        if (
+            last is not None
+            and memory is not None
+            and seen is not None
+            and last[0] == inputs
+            and last[1] == tuple(memory.items())
+            and last[2] == seen
+            and seen <= state.known.get(side, set())
+        ):
+            continue
         _refresh_side(state, side, log)
+        state.refreshed[("sight", side)] = (
+            inputs,
+            tuple(state.memory[side].items()),
+            frozenset(state.seen[side]),
+        )
     _refresh_bombs(state, log)
+
+
+#: what a side's refresh reads of a figure it may see (``seen_info``, ``Memory``, events)
+_SEEN_FIELDS = attrgetter(
+    "id", "kind", "side", "name", "card", "pos", "status", "weapon", "armour", "leader"
+)
+
+
+def _side_inputs(state: ExecuteState, side: str) -> tuple[Any, ...]:
+    """Everything ``_refresh_side`` reads of the state besides the side's own memories and
+    sightings: the turn, the terrain, its observers' squares, every other figure on the map
+    as it would see it, and (for the terrorists) the cameras. Its own figures' loadouts are
+    not in it: a planning step changes none of these."""
+    figures = state.figures.values()
+    return (
+        state.turn,
+        tuple(terrain_key(state, level) for level in range(len(state.board.levels))),
+        tuple([f.pos for f in figures if f.side == side and f.active and f.pos is not None]),
+        tuple([_SEEN_FIELDS(f) for f in figures if f.side != side and f.on_map]),
+        tuple([(d.type, d.working, d.covers) for d in state.devices.values()])
+        if side == state.terrorists
+        else (),
+    )
 
 
 def _refresh_side(state: ExecuteState, side: str, log: EventLog) -> None:
@@ -336,7 +383,17 @@ def _refresh_bombs(state: ExecuteState, log: EventLog) -> None:
     hidden = [b for b in state.bombs.values() if not b.seen_by_fbi and b.state == "armed"]
     if not hidden:
         return
+    # the same hidden bombs, the same agents' squares, the same terrain: none seen again
+    inputs = (
+        tuple(terrain_key(state, level) for level in range(len(state.board.levels))),
+        tuple(f.pos for f in observers(state, state.fbi)),
+        tuple((b.id, b.at) for b in hidden),
+    )
+    if state.refreshed.get(("bombs",)) == inputs:
+        return
     flags = _agent_los(state, [b.at for b in hidden])
+    if not any(flags):
+        state.refreshed[("bombs",)] = inputs
     for bomb, ok in zip(hidden, flags, strict=True):
         if ok:
             bomb.seen_by_fbi = True
