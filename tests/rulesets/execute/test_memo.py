@@ -13,10 +13,14 @@ from killhouse.core.events import EventLog
 from killhouse.core.rng import Rng, derive_seed
 from killhouse.core.terrain import Terrain
 from killhouse.engine.game import Game
+from killhouse.rulesets.execute.actions import fire_actions, fire_targets, ready
+from killhouse.rulesets.execute.rolls import shot_tn, success_chance
 from killhouse.rulesets.execute.state import ExecuteState, Status
+from killhouse.rulesets.execute.tables import tables
 from killhouse.rulesets.execute.views import snapshot
 from killhouse.rulesets.execute.vision import cells_in_sight, refresh
 from killhouse.scenario.loader import load_scenario
+from killhouse.sim.play import play
 from tests.rulesets.execute.helpers import place, scenario, state_of, to_combat
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -159,3 +163,34 @@ def test_a_door_opening_shows_a_hidden_bomb_to_an_agent_who_has_not_moved() -> N
     st.board.set_terrain(Cell(0, 5, 3), Terrain.DOOR_OPEN)
     refresh(st, log)
     assert st.bombs["b1"].seen_by_fbi
+
+
+@pytest.mark.parametrize("name", ["airliner", "bank"])
+def test_shots_listed_in_one_batch_are_each_firers_own_targets(name: str) -> None:
+    """``fire_actions`` traces every firer's lines at once: per firer, in order, the shots it
+    lists are at exactly ``fire_targets``'s figures, with their TN and odds (checked at
+    every firing decision of a bot game)."""
+    checked = []
+
+    def check(game: Game) -> None:
+        state = game.state
+        pending = game.pending()
+        if state.phase != "firing" or not pending:
+            return
+        side = pending[0].side
+        listed = [(a.get("figure"), a.get("target"), a.hint["tn"], a.hint["p"])
+                  for a in fire_actions(state, side)]
+        expected = []
+        for f in ready(state, side):
+            if f.weapon is None or f.kind not in ("agent", "terrorist"):
+                continue
+            die = tables().weapons[f.weapon].die
+            for t in fire_targets(state, f):
+                tn = shot_tn(t.card.evasion, f.card.firearms, f.damage)
+                expected.append((f.id, t.id, tn, float(success_chance(die, tn))))
+        assert listed == expected
+        checked.extend(listed)
+
+    play(load_scenario(ROOT / "scenarios" / "execute" / f"{name}.yaml"), derive_seed(1, 0),
+         on_step=check)
+    assert len({(f, t) for f, t, _, _ in checked}) > 3

@@ -51,14 +51,30 @@ def enter_costs(state: ExecuteState, blocked_by: str) -> list[NDArray[np.int32]]
 
 def windows(state: ExecuteState) -> frozenset[Cell]:
     """Windows that are entry squares (ruling E-66): figures climb through them, both ways,
-    for 1 MP, but nobody stops in a window."""
+    for 1 MP, but nobody stops in a window. Kept in ``state.memo`` under the terrain (and
+    in ``state.cache`` for the state as it is): only a change of terrain can change it."""
     key = "windows"
     cached = state.cache.get(key)
     if cached is None:
-        cached = frozenset(c for c in state.entry if state.board.terrain(c) == Terrain.WINDOW)
+        lasting = ("windows", state.entry, *terrain_now(state))
+        cached = state.memo.get(lasting)
+        if cached is None:
+            cached = frozenset(
+                c for c in state.entry if state.board.terrain(c) == Terrain.WINDOW
+            )
+            if len(state.memo) >= MEMO_LIMIT:
+                state.memo.clear()
+            state.memo[lasting] = cached
         state.cache[key] = cached
     result: frozenset[Cell] = cached
     return result
+
+
+def terrain_now(state: ExecuteState) -> tuple[bytes, ...]:
+    """Every level's terrain as bytes, read now (a memo key part). Not ``terrain_key``'s
+    copy for the state: asked in the middle of a walk, that one would be put in
+    ``state.cache`` before a door on the way opens."""
+    return tuple(lv.terrain.tobytes() for lv in state.board.levels)
 
 
 def squeeze(state: ExecuteState) -> list[NDArray[np.bool_]]:
@@ -115,11 +131,8 @@ class Reach:
 def free_entries(state: ExecuteState) -> list[Cell]:
     """Entry squares an off-map agent may step onto now: enterable and free (E-34, E-60)."""
     costs = enter_costs(state, state.terrorists)
-    return [
-        c
-        for c in sorted(state.entry)
-        if costs[c.level][c.y, c.x] > 0 and state.active_at(c) is None
-    ]
+    held = {f.pos for f in state.figures.values() if f.active and f.pos is not None}
+    return [c for c in sorted(state.entry) if costs[c.level][c.y, c.x] > 0 and c not in held]
 
 
 def start_groups(state: ExecuteState, figure: Figure) -> list[tuple[int, tuple[Cell, ...]]]:
@@ -127,10 +140,24 @@ def start_groups(state: ExecuteState, figure: Figure) -> list[tuple[int, tuple[C
     grouped by the MP their first step costs (E-34)."""
     if figure.pos is not None:
         return [(0, (figure.pos,))]
+    steps = entry_steps(state)
     by_cost: dict[int, list[Cell]] = {}
     for c in free_entries(state):
-        by_cost.setdefault(step_cost(state, c), []).append(c)
+        by_cost.setdefault(steps[c], []).append(c)
     return [(extra, tuple(cells)) for extra, cells in sorted(by_cost.items())]
+
+
+def entry_steps(state: ExecuteState) -> dict[Cell, int]:
+    """The MP of the first step onto each entry square (``step_cost``), kept in
+    ``state.memo`` under the terrain: each off-map agent's reach asks for it three times."""
+    key = ("entry-steps", state.entry, *terrain_now(state))
+    found: dict[Cell, int] | None = state.memo.get(key)
+    if found is None:
+        found = {c: step_cost(state, c) for c in state.entry}
+        if len(state.memo) >= MEMO_LIMIT:
+            state.memo.clear()
+        state.memo[key] = found
+    return found
 
 
 def reach(state: ExecuteState, figure: Figure) -> Reach:

@@ -208,6 +208,11 @@ def refresh(state: ExecuteState, log: EventLog) -> None:
             and last[2] == seen
             and seen <= state.known.get(side, set())
         ):
+            # what a full refresh leaves in ``state.cache`` for the rest of this state (the
+            # rules read sight from it until the next ``touch``): the same, as nothing changed
+            state.cache[("visible", side)] = frozenset(seen)
+            if not state.options.open_map:
+                side_sight(state, side)
             continue
         _refresh_side(state, side, log)
         state.refreshed[("sight", side)] = (
@@ -390,6 +395,7 @@ def _refresh_bombs(state: ExecuteState, log: EventLog) -> None:
         tuple((b.id, b.at) for b in hidden),
     )
     if state.refreshed.get(("bombs",)) == inputs:
+        side_sight(state, state.fbi)  # in ``state.cache``, as the check leaves it
         return
     flags = _agent_los(state, [b.at for b in hidden])
     if not any(flags):
