@@ -125,3 +125,34 @@ def test_an_agent_on_a_stair_with_no_move_up_keeps_the_team_off_that_stairway() 
     bot.blocked = {top: 1}
     bot.watch_stairs({"turn": 5, "figures": []}, [])  # four turns on, the stairway is free
     assert bot.blocked == {}
+
+
+def test_advance_from_a_cost_read_once_is_advance_score() -> None:
+    """The movement scorer reads each agent's own distance to the goal once: the score is
+    the one ``advance_score`` gives, on and off the map, reachable or not."""
+    sc = load_scenario(SCENARIOS / "embassy.yaml")
+    bot = FbiBot(sc, "fbi")
+    bot.sync({"doors": [], "public": {"entry": []}})
+    plan = bot.plan
+    cells = [Cell(lv, int(x), int(y)) for lv, level in enumerate(plan.levels)
+             for y, x in zip(*np.nonzero(level.terrain != Terrain.WALL), strict=True)]
+    rng = np.random.default_rng(3)
+    field = bot.distances([cells[int(i)] for i in rng.choice(len(cells), 2, replace=False)])
+    assert field is not None
+    picks = [cells[int(i)] for i in rng.choice(len(cells), 40, replace=False)]
+
+    def plain(here: Cell | None, dest: Cell) -> float:
+        to = field.cost(dest)
+        if to is None:
+            return -1.0
+        if here is None:
+            return 10.0 / (1 + to)
+        now = field.cost(here)
+        return float((now if now is not None else to + 1) - to)
+
+    for here in [None, *picks[:8]]:
+        now = None if here is None else field.cost(here)
+        for dest in picks:
+            assert FbiBot.advance_from(now, here, dest, field) == plain(here, dest)
+            assert FbiBot.advance_score(here, dest, field) == plain(here, dest)
+            assert FbiBot.advance_from(now, here, dest, None) == 0.0

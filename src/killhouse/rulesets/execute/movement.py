@@ -216,8 +216,15 @@ def walk_discs(state: ExecuteState, figure: Figure, mp: int) -> list[tuple[Cell,
     square a walk of at most ``mp`` MP can enter: each step, a stair link's included, costs at
     least 1 MP and moves at most one square (E-3), so a walk stays within its remaining MP of
     where it started, or of the far end of a stair link it took."""
+    return _discs(state, start_groups(state, figure), mp)
+
+
+def _discs(
+    state: ExecuteState, groups: Sequence[tuple[int, tuple[Cell, ...]]], mp: int
+) -> list[tuple[Cell, int]]:
+    """``walk_discs`` of a walk from the start ``groups`` (``start_groups``)."""
     best: dict[Cell, int] = {}
-    todo = [(c, mp - extra) for extra, cells in start_groups(state, figure) for c in cells]
+    todo = [(c, mp - extra) for extra, cells in groups for c in cells]
     links = [(a, b) for a, b in state.board.stairs.items() if a != b]
     links += [(b, a) for a, b in links]
     while todo:
@@ -231,6 +238,31 @@ def walk_discs(state: ExecuteState, figure: Figure, mp: int) -> list[tuple[Cell,
     return sorted(best.items())
 
 
+def walk_area(
+    state: ExecuteState, groups: tuple[tuple[int, tuple[Cell, ...]], ...], mp: int
+) -> list[list[list[bool]] | None]:
+    """Per level, the squares inside ``walk_discs`` of a walk of ``mp`` MP from ``groups``
+    (nested lists indexed ``[y][x]``; None for a level no disc touches), kept in
+    ``state.memo`` under the starts and the allowance (the stair links never change): a
+    figure's enemies are each looked up in it instead of measured against every disc."""
+    key = ("walk-area", groups, mp)
+    found: list[list[list[bool]] | None] | None = state.memo.get(key)
+    if found is None:
+        masks: list[NDArray[np.bool_] | None] = [None] * len(state.board.levels)
+        for c, r in _discs(state, list(groups), mp):
+            mask = masks[c.level]
+            if mask is None:
+                mask = masks[c.level] = np.zeros(
+                    state.board.levels[c.level].terrain.shape, dtype=bool
+                )
+            mask[max(0, c.y - r) : c.y + r + 1, max(0, c.x - r) : c.x + r + 1] = True
+        found = [None if m is None else m.tolist() for m in masks]
+        if len(state.memo) >= MEMO_LIMIT:
+            state.memo.clear()
+        state.memo[key] = found
+    return found
+
+
 def within_reach(state: ExecuteState, figure: Figure) -> list[tuple[Cell, int]]:
     """Every square ``figure`` can get to this turn, in ``Cell`` order, with its MP cost, before
     any square is barred for being held.
@@ -241,18 +273,19 @@ def within_reach(state: ExecuteState, figure: Figure) -> list[tuple[Cell, int]]:
     the list standing.
     """
     mp = figure.card.movement
-    discs = walk_discs(state, figure, mp)
+    groups = tuple(start_groups(state, figure))
+    area = walk_area(state, groups, mp)
     barring = blocking_side(state, figure)
     near = []
     for f in state.figures.values():
         pos = f.pos
-        if f.side == barring and f.active and pos is not None and any(
-            c.level == pos.level and chebyshev(c, pos) <= r for c, r in discs
-        ):
-            near.append(pos)
+        if f.side == barring and f.active and pos is not None:
+            grid = area[pos.level]
+            if grid is not None and grid[pos.y][pos.x]:
+                near.append(pos)
     key = (
         "within",
-        tuple(start_groups(state, figure)),
+        groups,
         mp,
         tuple(terrain_key(state, level) for level in range(len(state.board.levels))),
         tuple(sorted(near)),

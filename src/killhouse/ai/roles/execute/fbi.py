@@ -177,6 +177,9 @@ class FbiBot(ExecuteBot):
         where = self.places(mine)
         self._apart.clear()
         scored: list[tuple[float, Action]] = []
+        # each figure's own distance to the goal, read once rather than once per move
+        goal_here = {fid: None if here is None or goal_field is None else goal_field.cost(here)
+                     for fid, here in where.items()}
         for action, fid, dest in moves:
             here = where.get(fid)
             if dest is None:
@@ -200,7 +203,7 @@ class FbiBot(ExecuteBot):
                 if not near_lock and chebyshev(here, dest) <= 3:
                     scored.append((4.0, action))
                 continue
-            score = self.advance_score(here, dest, goal_field)
+            score = self.advance_from(goal_here.get(fid), here, dest, goal_field)
             if score <= 0:
                 continue
             # stack up: stay near the team; look for a shot at a known gunman
@@ -352,6 +355,14 @@ class FbiBot(ExecuteBot):
 
     @staticmethod
     def advance_score(here: Cell | None, dest: Cell, field: DistanceField | None) -> float:
+        now = None if field is None or here is None else field.cost(here)
+        return FbiBot.advance_from(now, here, dest, field)
+
+    @staticmethod
+    def advance_from(now: int | None, here: Cell | None, dest: Cell,
+                     field: DistanceField | None) -> float:
+        """``advance_score`` given ``now``, the cost of ``here`` on ``field`` (a figure's
+        many moves read it once)."""
         if field is None:
             return 0.0
         to = field.cost(dest)
@@ -359,7 +370,6 @@ class FbiBot(ExecuteBot):
             return -1.0
         if here is None:
             return 10.0 / (1 + to)  # coming in off the street: the nearest entry to the goal
-        now = field.cost(here)
         return float((now if now is not None else to + 1) - to)
 
     def lead_score(self, here: Cell | None, dest: Cell, hostages: list[Cell],
