@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from killhouse.ai.roles.execute import FbiBot, bot_for
 from killhouse.ai.roles.execute.common import ExecuteBot
 from killhouse.core.cells import Cell
+from killhouse.core.fov import fields_of_view
 from killhouse.core.geometry import chebyshev, line_of_sight
 from killhouse.core.rng import Rng
 from killhouse.core.terrain import Terrain
@@ -156,3 +158,41 @@ def test_advance_from_a_cost_read_once_is_advance_score() -> None:
             assert FbiBot.advance_from(now, here, dest, field) == plain(here, dest)
             assert FbiBot.advance_score(here, dest, field) == plain(here, dest)
             assert FbiBot.advance_from(now, here, dest, None) == 0.0
+
+
+def test_explored_squares_equal_every_field_seen_from_scratch() -> None:
+    """``explore`` traces a field only from a square not traced under the plan as it stands:
+    what it marks equals the union of every agent's field, decision after decision, and a
+    door opened on the plan makes the squares traced again."""
+    sc = load_scenario(SCENARIOS / "embassy.yaml")
+    bot = FbiBot(sc, "fbi")
+    bot.sync({"doors": [], "public": {"entry": []}})
+    plan = bot.plan
+    cells = [Cell(lv, int(x), int(y)) for lv, level in enumerate(plan.levels)
+             for y, x in zip(*np.nonzero(level.terrain == Terrain.FLOOR), strict=True)]
+    rng = np.random.default_rng(9)
+    picks = [cells[int(i)] for i in rng.choice(len(cells), 6, replace=False)]
+    door = next(c for lv, level in enumerate(plan.levels)
+                for y, x in zip(*np.nonzero(level.terrain == Terrain.DOOR_CLOSED), strict=True)
+                for c in [Cell(lv, int(x), int(y))])
+
+    def view(at: list[Cell]) -> dict[str, Any]:
+        return {"figures": [{"status": "active", "at": list(c)} for c in at]}
+
+    def union(eyes: list[Cell]) -> list[np.ndarray[Any, Any]]:
+        out = [np.zeros(lv.terrain.shape, dtype=bool) for lv in plan.levels]
+        for c, seen in zip(eyes, fields_of_view(plan, [(c, None, 180.0) for c in eyes]),
+                           strict=True):
+            out[c.level] |= seen
+        return out
+
+    traced: list[Cell] = []
+    for step in range(1, 4):
+        at = picks[: 2 * step]
+        bot.explore(view(at))
+        traced += at
+        assert all((a == b).all() for a, b in zip(bot.explored, union(traced), strict=True))
+    bot.mirror.set_terrain([(door, Terrain.DOOR_OPEN)])
+    bot.explore(view(picks))
+    assert all((a | b == a).all() for a, b in zip(bot.explored, union(picks), strict=True))
+    assert bot._explored_from == set(picks)

@@ -20,7 +20,14 @@ from killhouse.core.cells import Cell, cell_json
 from killhouse.core.events import Audience, EventLog
 from killhouse.core.geometry import los_from
 from killhouse.core.terrain import door_mask
-from killhouse.rulesets.execute.state import HOSTAGE, REMOVED, ExecuteState, Figure, Memory
+from killhouse.rulesets.execute.state import (
+    ACTIVE,
+    HOSTAGE,
+    REMOVED,
+    ExecuteState,
+    Figure,
+    Memory,
+)
 
 
 def observers(state: ExecuteState, side: str) -> list[Figure]:
@@ -194,8 +201,20 @@ def refresh(state: ExecuteState, log: EventLog) -> None:
     and sightings that refresh left, is skipped: it would tell nothing and change nothing (a
     planning step, a ``done``, a shot that missed)."""
     state.touch()
+    figures = list(state.figures.values())
+    terrain = tuple(terrain_key(state, level) for level in range(len(state.board.levels)))
+    # one pass over the figures for both sides: each one on the map as it would be seen,
+    # and each side's observers' squares (``observers``)
+    on_map = [(f.side, _SEEN_FIELDS(f)) for f in figures
+              if f.pos is not None and f.status not in REMOVED]
+    spots = {
+        side: tuple([f.pos for f in figures
+                     if f.side == side and f.status == ACTIVE and f.pos is not None])
+        for side in state.side_ids()
+    }
     for side in state.side_ids():
-        inputs = _side_inputs(state, side)
+        inputs = _side_inputs(state, side, terrain, spots[side],
+                              tuple([seen for owner, seen in on_map if owner != side]))
         last = state.refreshed.get(("sight", side))
         memory = state.memory.get(side)
         seen = state.seen.get(side)
@@ -212,15 +231,21 @@ def refresh(state: ExecuteState, log: EventLog) -> None:
             # rules read sight from it until the next ``touch``): the same, as nothing changed
             state.cache[("visible", side)] = frozenset(seen)
             if not state.options.open_map:
-                side_sight(state, side)
+                if last[3] is not None:
+                    state.cache[("side-sight", side)] = last[3]
+                    state.cache[("side-sight-key", side)] = last[4]
+                else:
+                    side_sight(state, side)
             continue
         _refresh_side(state, side, log)
         state.refreshed[("sight", side)] = (
             inputs,
             tuple(state.memory[side].items()),
             frozenset(state.seen[side]),
+            state.cache.get(("side-sight", side)),
+            state.cache.get(("side-sight-key", side)),
         )
-    _refresh_bombs(state, log)
+    _refresh_bombs(state, log, terrain, spots[state.fbi])
 
 
 #: what a side's refresh reads of a figure it may see (``seen_info``, ``Memory``, events)
@@ -229,17 +254,22 @@ _SEEN_FIELDS = attrgetter(
 )
 
 
-def _side_inputs(state: ExecuteState, side: str) -> tuple[Any, ...]:
+def _side_inputs(
+    state: ExecuteState,
+    side: str,
+    terrain: tuple[bytes, ...],
+    spots: tuple[Cell | None, ...],
+    others: tuple[Any, ...],
+) -> tuple[Any, ...]:
     """Everything ``_refresh_side`` reads of the state besides the side's own memories and
     sightings: the turn, the terrain, its observers' squares, every other figure on the map
-    as it would see it, and (for the terrorists) the cameras. Its own figures' loadouts are
-    not in it: a planning step changes none of these."""
-    figures = state.figures.values()
+    as it would see it (``others``), and (for the terrorists) the cameras. Its own figures'
+    loadouts are not in it: a planning step changes none of these."""
     return (
         state.turn,
-        tuple(terrain_key(state, level) for level in range(len(state.board.levels))),
-        tuple([f.pos for f in figures if f.side == side and f.active and f.pos is not None]),
-        tuple([_SEEN_FIELDS(f) for f in figures if f.side != side and f.on_map]),
+        terrain,
+        spots,
+        others,
         tuple([(d.type, d.working, d.covers) for d in state.devices.values()])
         if side == state.terrorists
         else (),
@@ -383,17 +413,16 @@ def _doors_in_sight(state: ExecuteState, side: str) -> list[tuple[Cell, int]]:
     return found
 
 
-def _refresh_bombs(state: ExecuteState, log: EventLog) -> None:
-    """A bomb becomes known to the FBI once an active agent has LOS to its square (E-23)."""
+def _refresh_bombs(
+    state: ExecuteState, log: EventLog, terrain: tuple[bytes, ...], agents: tuple[Any, ...]
+) -> None:
+    """A bomb becomes known to the FBI once an active agent has LOS to its square (E-23).
+    ``terrain`` and ``agents`` (the FBI observers' squares) are the refresh's."""
     hidden = [b for b in state.bombs.values() if not b.seen_by_fbi and b.state == "armed"]
     if not hidden:
         return
     # the same hidden bombs, the same agents' squares, the same terrain: none seen again
-    inputs = (
-        tuple(terrain_key(state, level) for level in range(len(state.board.levels))),
-        tuple(f.pos for f in observers(state, state.fbi)),
-        tuple((b.id, b.at) for b in hidden),
-    )
+    inputs = (terrain, agents, tuple((b.id, b.at) for b in hidden))
     if state.refreshed.get(("bombs",)) == inputs:
         side_sight(state, state.fbi)  # in ``state.cache``, as the check leaves it
         return

@@ -29,6 +29,10 @@ class FbiBot(ExecuteBot):
     def __init__(self, scenario: Scenario, side: str) -> None:
         super().__init__(scenario, side)
         self.explored = [np.zeros(lv.terrain.shape, dtype=bool) for lv in self.plan.levels]
+        #: squares whose field of view is in ``explored`` for the plan's sight version (a
+        #: field OR-ed in again changes nothing; a door that changes makes new fields)
+        self._explored_from: set[Cell] = set()
+        self._explored_version = -1
         #: deep extraction squares per zone, kept while the plan's terrain stands
         self._deep: dict[tuple[Cell, ...], tuple[Cell, ...]] = {}
         self._deep_version = -1
@@ -68,12 +72,17 @@ class FbiBot(ExecuteBot):
 
     def explore(self, view: dict[str, Any]) -> None:
         """Mark what the agents on the map can see now as explored."""
+        if self._explored_version != self.mirror.sight_version:
+            self._explored_version = self.mirror.sight_version
+            self._explored_from.clear()
         eyes = [(c, None, 180.0) for c in (cell_of(f.get("at")) for f in view["figures"]
-                                           if f.get("status") == "active") if c is not None]
+                                           if f.get("status") == "active")
+                if c is not None and c not in self._explored_from]
         if not eyes:
             return
         for (cell, _, _), seen in zip(eyes, fields_of_view(self.plan, eyes), strict=True):
             self.explored[cell.level] |= seen
+            self._explored_from.add(cell)
 
     def frontier(self) -> list[Cell]:
         """Passable squares of the plan nobody has looked at yet."""
