@@ -189,9 +189,43 @@ class FbiBot(ExecuteBot):
         # each figure's own distance to the goal, read once rather than once per move
         goal_here = {fid: None if here is None or goal_field is None else goal_field.cost(here)
                      for fid, here in where.items()}
+        # per figure, whether its moves are scored the plain way (no hostages led, not on the
+        # bomb squad, not making way at a lock): most moves are, and they are scored in the
+        # loop's first branch with ``advance_from`` and ``apart`` written out
+        plain: dict[str, bool] = {}
+        cost = goal_field.cost if goal_field is not None else None
+        apart_of = self._apart
         for action, fid, dest in moves:
             here = where.get(fid)
             if dest is None:
+                continue
+            is_plain = plain.get(fid)
+            if is_plain is None:
+                is_plain = plain[fid] = not (
+                    fid in led
+                    or (fid in squad and bomb_field is not None)
+                    or (fid in make_way and here is not None)
+                )
+            if is_plain:
+                if cost is None:
+                    continue  # advance_from: 0.0
+                to = cost(dest)
+                if to is None:
+                    continue  # advance_from: -1.0
+                if here is None:
+                    score = 10.0 / (1 + to)
+                else:
+                    now = goal_here.get(fid)
+                    score = float((now if now is not None else to + 1) - to)
+                if score <= 0:
+                    continue
+                # stack up: stay near the team; look for a shot at a known gunman
+                key = (here, dest.level)
+                apart = apart_of[key] if key in apart_of else self.apart(team, here, dest.level)
+                if apart is not None and apart[dest.y][dest.x] > 5:
+                    score -= 1.0
+                score += 1.5 * min(2, shots.get(dest, 0))
+                scored.append((score, action))
                 continue
             if fid in led:
                 score = self.lead_score(here, dest, led[fid], out_field, exits)
@@ -212,15 +246,6 @@ class FbiBot(ExecuteBot):
                 if not near_lock and chebyshev(here, dest) <= 3:
                     scored.append((4.0, action))
                 continue
-            score = self.advance_from(goal_here.get(fid), here, dest, goal_field)
-            if score <= 0:
-                continue
-            # stack up: stay near the team; look for a shot at a known gunman
-            apart = self.apart(team, here, dest.level)
-            if apart is not None and apart[dest.y][dest.x] > 5:
-                score -= 1.0
-            score += 1.5 * min(2, shots.get(dest, 0))
-            scored.append((score, action))
         chosen = self.pick(scored, rng)
         turn = int(view.get("turn", 0))
         if chosen is not None:
