@@ -63,6 +63,10 @@ def test_move_list_reads_what_the_actions_say() -> None:
                 for a in [*actions, odd] if a.kind == "move"]
     assert listed == expected
     assert listed[-1][2] == Cell(0, 1, 2)
+    # read again from another list of the same actions (kept by identity), and a new one
+    other = Action.make("fbi", "move", {"to": [0, 2, 2]}, figure="y", to=[0, 2, 2], via=[])
+    again = bot.move_list([other, *reversed(actions)])
+    assert again == [(other, "y", Cell(0, 2, 2)), *reversed(expected[:-1])]
 
 
 def test_nearest_teammate_grid_and_deep_exits_match_the_plain_answers() -> None:
