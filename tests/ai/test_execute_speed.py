@@ -38,11 +38,15 @@ def test_sight_counts_match_one_segment_at_a_time_and_follow_a_door() -> None:
                 for c in cells}
 
     assert bot.los_counts(cells, others) == slow()
+    grids = bot.los_grids(others)
+    assert {c: grids[c.level][c.y][c.x] if c.level in grids else 0 for c in cells} == slow()
     assert bot.los_count(cells[0], others) == slow()[cells[0]]
     # a door shut on the copy changes the sight masks: none is served stale
     shut = Terrain.DOOR_OPEN if plan.terrain(door) == Terrain.DOOR_CLOSED else Terrain.DOOR_CLOSED
     assert bot.mirror.set_terrain([(door, shut)])
     assert bot.los_counts(cells, others) == slow()
+    grids = bot.los_grids(others)
+    assert {c: grids[c.level][c.y][c.x] if c.level in grids else 0 for c in cells} == slow()
 
 
 def test_move_list_reads_what_the_actions_say() -> None:

@@ -111,6 +111,17 @@ class ExecuteBot(BaselineBot):
     def los_counts(self, cells: Iterable[Cell], others: Sequence[Cell]) -> dict[Cell, int]:
         """``los_count`` for many cells at once: per level, the sum of each other's sight mask
         (``sight_to``), read off for every cell; an other listed twice counts twice."""
+        sums = self.los_grids(others)
+        out: dict[Cell, int] = {}
+        for c in cells:
+            found = sums.get(c.level)
+            out[c] = 0 if found is None else found[c.y][c.x]
+        return out
+
+    def los_grids(self, others: Sequence[Cell]) -> dict[int, list[list[int]]]:
+        """Per level with any of ``others``, how many of them have line of sight to each
+        square (``[y][x]``; a level missing here counts none): ``los_counts`` without a
+        dict entry per cell, for a caller that reads only some of thousands."""
         sums: dict[int, list[list[int]]] = {}
         by_level: dict[int, list[Cell]] = {}
         for o in others:
@@ -120,11 +131,7 @@ class ExecuteBot(BaselineBot):
             for o in group:
                 total += self.sight_to(o)
             sums[level] = cast(list[list[int]], total.tolist())
-        out: dict[Cell, int] = {}
-        for c in cells:
-            found = sums.get(c.level)
-            out[c] = 0 if found is None else found[c.y][c.x]
-        return out
+        return sums
 
     def sight_to(self, target: Cell) -> NDArray[np.bool_]:
         """Per square of ``target``'s level, whether the segment from it to ``target`` is clear

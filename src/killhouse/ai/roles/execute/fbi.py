@@ -182,7 +182,8 @@ class FbiBot(ExecuteBot):
         team = [c for c in (cell_of(f.get("at")) for f in mine.values()
                             if f.get("status") == "active") if c is not None]
         moves = self.move_list(actions)
-        shots = self.los_counts((c for _, _, c in moves if c is not None), enemies)
+        # per level, how many known gunmen see each square (read only for moves worth it)
+        shots = self.los_grids(enemies)
         where = self.places(mine)
         self._apart.clear()
         scored: list[tuple[float, Action]] = []
@@ -224,7 +225,8 @@ class FbiBot(ExecuteBot):
                 apart = apart_of[key] if key in apart_of else self.apart(team, here, dest.level)
                 if apart is not None and apart[dest.y][dest.x] > 5:
                     score -= 1.0
-                score += 1.5 * min(2, shots.get(dest, 0))
+                seen_by = shots.get(dest.level)
+                score += 1.5 * min(2, 0 if seen_by is None else seen_by[dest.y][dest.x])
                 scored.append((score, action))
                 continue
             if fid in led:
