@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from killhouse.ai.roles.execute import FbiBot, bot_for
 from killhouse.ai.roles.execute.common import ExecuteBot
 from killhouse.core.cells import Cell
+from killhouse.core.fov import fields_of_view
 from killhouse.core.geometry import chebyshev, line_of_sight
 from killhouse.core.rng import Rng
 from killhouse.core.terrain import Terrain
@@ -36,11 +38,15 @@ def test_sight_counts_match_one_segment_at_a_time_and_follow_a_door() -> None:
                 for c in cells}
 
     assert bot.los_counts(cells, others) == slow()
+    grids = bot.los_grids(others)
+    assert {c: grids[c.level][c.y][c.x] if c.level in grids else 0 for c in cells} == slow()
     assert bot.los_count(cells[0], others) == slow()[cells[0]]
     # a door shut on the copy changes the sight masks: none is served stale
     shut = Terrain.DOOR_OPEN if plan.terrain(door) == Terrain.DOOR_CLOSED else Terrain.DOOR_CLOSED
     assert bot.mirror.set_terrain([(door, shut)])
     assert bot.los_counts(cells, others) == slow()
+    grids = bot.los_grids(others)
+    assert {c: grids[c.level][c.y][c.x] if c.level in grids else 0 for c in cells} == slow()
 
 
 def test_move_list_reads_what_the_actions_say() -> None:
@@ -61,6 +67,10 @@ def test_move_list_reads_what_the_actions_say() -> None:
                 for a in [*actions, odd] if a.kind == "move"]
     assert listed == expected
     assert listed[-1][2] == Cell(0, 1, 2)
+    # read again from another list of the same actions (kept by identity), and a new one
+    other = Action.make("fbi", "move", {"to": [0, 2, 2]}, figure="y", to=[0, 2, 2], via=[])
+    again = bot.move_list([other, *reversed(actions)])
+    assert again == [(other, "y", Cell(0, 2, 2)), *reversed(expected[:-1])]
 
 
 def test_nearest_teammate_grid_and_deep_exits_match_the_plain_answers() -> None:
@@ -125,3 +135,72 @@ def test_an_agent_on_a_stair_with_no_move_up_keeps_the_team_off_that_stairway() 
     bot.blocked = {top: 1}
     bot.watch_stairs({"turn": 5, "figures": []}, [])  # four turns on, the stairway is free
     assert bot.blocked == {}
+
+
+def test_advance_from_a_cost_read_once_is_advance_score() -> None:
+    """The movement scorer reads each agent's own distance to the goal once: the score is
+    the one ``advance_score`` gives, on and off the map, reachable or not."""
+    sc = load_scenario(SCENARIOS / "embassy.yaml")
+    bot = FbiBot(sc, "fbi")
+    bot.sync({"doors": [], "public": {"entry": []}})
+    plan = bot.plan
+    cells = [Cell(lv, int(x), int(y)) for lv, level in enumerate(plan.levels)
+             for y, x in zip(*np.nonzero(level.terrain != Terrain.WALL), strict=True)]
+    rng = np.random.default_rng(3)
+    field = bot.distances([cells[int(i)] for i in rng.choice(len(cells), 2, replace=False)])
+    assert field is not None
+    picks = [cells[int(i)] for i in rng.choice(len(cells), 40, replace=False)]
+
+    def plain(here: Cell | None, dest: Cell) -> float:
+        to = field.cost(dest)
+        if to is None:
+            return -1.0
+        if here is None:
+            return 10.0 / (1 + to)
+        now = field.cost(here)
+        return float((now if now is not None else to + 1) - to)
+
+    for here in [None, *picks[:8]]:
+        now = None if here is None else field.cost(here)
+        for dest in picks:
+            assert FbiBot.advance_from(now, here, dest, field) == plain(here, dest)
+            assert FbiBot.advance_score(here, dest, field) == plain(here, dest)
+            assert FbiBot.advance_from(now, here, dest, None) == 0.0
+
+
+def test_explored_squares_equal_every_field_seen_from_scratch() -> None:
+    """``explore`` traces a field only from a square not traced under the plan as it stands:
+    what it marks equals the union of every agent's field, decision after decision, and a
+    door opened on the plan makes the squares traced again."""
+    sc = load_scenario(SCENARIOS / "embassy.yaml")
+    bot = FbiBot(sc, "fbi")
+    bot.sync({"doors": [], "public": {"entry": []}})
+    plan = bot.plan
+    cells = [Cell(lv, int(x), int(y)) for lv, level in enumerate(plan.levels)
+             for y, x in zip(*np.nonzero(level.terrain == Terrain.FLOOR), strict=True)]
+    rng = np.random.default_rng(9)
+    picks = [cells[int(i)] for i in rng.choice(len(cells), 6, replace=False)]
+    door = next(c for lv, level in enumerate(plan.levels)
+                for y, x in zip(*np.nonzero(level.terrain == Terrain.DOOR_CLOSED), strict=True)
+                for c in [Cell(lv, int(x), int(y))])
+
+    def view(at: list[Cell]) -> dict[str, Any]:
+        return {"figures": [{"status": "active", "at": list(c)} for c in at]}
+
+    def union(eyes: list[Cell]) -> list[np.ndarray[Any, Any]]:
+        out = [np.zeros(lv.terrain.shape, dtype=bool) for lv in plan.levels]
+        for c, seen in zip(eyes, fields_of_view(plan, [(c, None, 180.0) for c in eyes]),
+                           strict=True):
+            out[c.level] |= seen
+        return out
+
+    traced: list[Cell] = []
+    for step in range(1, 4):
+        at = picks[: 2 * step]
+        bot.explore(view(at))
+        traced += at
+        assert all((a == b).all() for a, b in zip(bot.explored, union(traced), strict=True))
+    bot.mirror.set_terrain([(door, Terrain.DOOR_OPEN)])
+    bot.explore(view(picks))
+    assert all((a | b == a).all() for a, b in zip(bot.explored, union(picks), strict=True))
+    assert bot._explored_from == set(picks)

@@ -8,10 +8,20 @@ from pathlib import Path
 
 import pytest
 
+from killhouse.core.cells import Cell
+from killhouse.core.events import EventLog
 from killhouse.core.rng import Rng, derive_seed
+from killhouse.core.terrain import Terrain
 from killhouse.engine.game import Game
-from killhouse.rulesets.execute.vision import cells_in_sight
+from killhouse.rulesets.execute.actions import fire_actions, fire_targets, ready
+from killhouse.rulesets.execute.rolls import shot_tn, success_chance
+from killhouse.rulesets.execute.state import ExecuteState, Status
+from killhouse.rulesets.execute.tables import tables
+from killhouse.rulesets.execute.views import snapshot
+from killhouse.rulesets.execute.vision import cells_in_sight, refresh
 from killhouse.scenario.loader import load_scenario
+from killhouse.sim.play import play
+from tests.rulesets.execute.helpers import place, scenario, state_of, to_combat
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -52,7 +62,8 @@ def test_a_game_with_kept_answers_tells_and_remembers_what_one_without_them_does
     name: str,
 ) -> None:
     """Two games on one seed take the same actions; the second forgets every kept answer
-    before each action, so nothing (sight, moves, memories made this turn) is reused. Their
+    before each action, so nothing (sight, moves, memories made this turn, a side's refresh
+    skipped for unchanged inputs) is reused. Their
     events, memories and views stay equal."""
     scenario = load_scenario(ROOT / "scenarios" / "execute" / f"{name}.yaml")
     kept, fresh = Game(scenario, derive_seed(9, 1)), Game(scenario, derive_seed(9, 1))
@@ -68,6 +79,7 @@ def test_a_game_with_kept_answers_tells_and_remembers_what_one_without_them_does
         action = pool[rng.below(len(pool))]
         fresh.state.memo.clear()
         fresh.state.cache.clear()
+        fresh.state.refreshed.clear()  # and every sight refresh runs in full
         kept.apply(action)
         fresh.apply(action)
         assert kept.log.for_public() == fresh.log.for_public()
@@ -75,3 +87,110 @@ def test_a_game_with_kept_answers_tells_and_remembers_what_one_without_them_does
             assert kept.log.for_side(who) == fresh.log.for_side(who)
             assert kept.view(who, events_since=None) == fresh.view(who, events_since=None)
         assert kept.state.memory == fresh.state.memory
+
+
+WALLED = (
+    "############\n"
+    "#....#.....#\n"
+    "#....#.....#\n"
+    "#....+.....#\n"
+    "#....#.....#\n"
+    "#....#.....#\n"
+    "#####+######\n"
+    "............\n"
+)
+
+
+def _in_sight_of_the_gunman() -> tuple[ExecuteState, EventLog]:
+    """Zach at the open door of the gunman's room, the gunman and the clerk in his sight."""
+    st, log = state_of(scenario(levels={"ground": WALLED}, figures=[
+        {"id": "zach", "side": "fbi", "card": "zach_dante"},
+        {"id": "gunman", "side": "terrorists", "card": "standard_terrorist",
+         "at": "ground:8,2"},
+        {"id": "clerk", "kind": "hostage", "card": "hostage_female", "at": "ground:9,4"},
+    ]))
+    to_combat(st, log)
+    st.board.set_terrain(Cell(0, 5, 3), Terrain.DOOR_OPEN)
+    place(st, "zach", 0, 4, 3)
+    refresh(st, log)
+    assert st.seen[st.fbi] == {"gunman", "clerk"}
+    return st, log
+
+
+def test_a_refresh_with_nothing_changed_tells_nothing_and_changes_nothing() -> None:
+    st, log = _in_sight_of_the_gunman()
+    before, told = snapshot(st), len(log.since(0))
+    refresh(st, log)
+    assert snapshot(st) == before
+    st.figures["zach"].grenades = 0  # nobody's sight reads a figure's grenades
+    refresh(st, log)
+    after = snapshot(st)
+    assert len(log.since(0)) == told
+    assert {k: v for k, v in after.items() if k != "figures"} == {
+        k: v for k, v in before.items() if k != "figures"
+    }
+
+
+def test_a_seen_figure_changed_where_it_stands_is_seen_again() -> None:
+    """The skip reads every field a sighting is made of: a seen gunman's new weapon or a
+    seen hostage's new status is remembered at the next refresh, and a new turn too."""
+    st, log = _in_sight_of_the_gunman()
+    st.figures["gunman"].weapon = "sniper"
+    refresh(st, log)
+    assert st.memory[st.fbi]["gunman"].info["weapon"] == "sniper"
+    st.figures["clerk"].status = Status.INCAPACITATED
+    refresh(st, log)
+    assert st.memory[st.fbi]["clerk"].info["status"] == "incapacitated"
+    assert log.since(0)[-1].kind == "observed"  # E-7: the new status is told
+    st.turn += 1
+    refresh(st, log)
+    assert st.memory[st.fbi]["gunman"].turn == st.turn
+
+
+def test_a_door_opening_shows_a_hidden_bomb_to_an_agent_who_has_not_moved() -> None:
+    """E-23: the bombs' check is skipped only while the agents' squares, the terrain and
+    the hidden bombs are those of a check that found none."""
+    st, log = state_of(scenario(levels={"ground": WALLED}, figures=[
+        {"id": "zach", "side": "fbi", "card": "zach_dante"},
+        {"id": "gunman", "side": "terrorists", "card": "standard_terrorist",
+         "at": "ground:10,1"},
+    ], objects=[{"type": "bomb", "id": "b1", "at": "ground:8,3"}]))
+    to_combat(st, log)
+    place(st, "zach", 0, 4, 3)
+    refresh(st, log)
+    refresh(st, log)
+    assert not st.bombs["b1"].seen_by_fbi
+    st.board.set_terrain(Cell(0, 5, 3), Terrain.DOOR_OPEN)
+    refresh(st, log)
+    assert st.bombs["b1"].seen_by_fbi
+
+
+@pytest.mark.parametrize("name", ["airliner", "bank"])
+def test_shots_listed_in_one_batch_are_each_firers_own_targets(name: str) -> None:
+    """``fire_actions`` traces every firer's lines at once: per firer, in order, the shots it
+    lists are at exactly ``fire_targets``'s figures, with their TN and odds (checked at
+    every firing decision of a bot game)."""
+    checked = []
+
+    def check(game: Game) -> None:
+        state = game.state
+        pending = game.pending()
+        if state.phase != "firing" or not pending:
+            return
+        side = pending[0].side
+        listed = [(a.get("figure"), a.get("target"), a.hint["tn"], a.hint["p"])
+                  for a in fire_actions(state, side)]
+        expected = []
+        for f in ready(state, side):
+            if f.weapon is None or f.kind not in ("agent", "terrorist"):
+                continue
+            die = tables().weapons[f.weapon].die
+            for t in fire_targets(state, f):
+                tn = shot_tn(t.card.evasion, f.card.firearms, f.damage)
+                expected.append((f.id, t.id, tn, float(success_chance(die, tn))))
+        assert listed == expected
+        checked.extend(listed)
+
+    play(load_scenario(ROOT / "scenarios" / "execute" / f"{name}.yaml"), derive_seed(1, 0),
+         on_step=check)
+    assert len({(f, t) for f, t, _, _ in checked}) > 3

@@ -5,7 +5,14 @@ does not, and a stair link carries the disc to the other level (E-3, E-4)."""
 from __future__ import annotations
 
 from killhouse.core.cells import Cell
-from killhouse.rulesets.execute.movement import destinations, walk_discs, within_reach
+from killhouse.core.geometry import chebyshev
+from killhouse.rulesets.execute.movement import (
+    destinations,
+    start_groups,
+    walk_area,
+    walk_discs,
+    within_reach,
+)
 from killhouse.rulesets.execute.state import ExecuteState
 from tests.rulesets.execute.helpers import (
     RULESET,
@@ -75,3 +82,20 @@ def test_moves_listed_again_after_an_enemy_step_reuse_the_unchanged_moves() -> N
     assert Cell(0, 13, 2) not in after and Cell(0, 14, 2) in after
     assert after[Cell(0, 6, 1)] is before[Cell(0, 6, 1)]
     assert after[Cell(0, 14, 2)].hint["cost"] == 9
+
+
+def test_the_walk_area_is_every_square_inside_a_disc_and_no_other() -> None:
+    """``walk_area`` marks exactly the squares some ``walk_discs`` disc holds (on its level),
+    clipped to the map: from the hall's west end, with the stair's disc upstairs."""
+    st = hall()
+    for x, y in ((3, 2), (5, 1), (1, 1), (29, 2)):
+        zach = place(st, "zach", 0, x, y)
+        discs = walk_discs(st, zach, 9)
+        area = walk_area(st, tuple(start_groups(st, zach)), 9)
+        for level, lv in enumerate(st.board.levels):
+            for sy in range(lv.height):
+                for sx in range(lv.width):
+                    inside = any(c.level == level and chebyshev(c, Cell(level, sx, sy)) <= r
+                                 for c, r in discs)
+                    grid = area[level]
+                    assert (grid is not None and grid[sy][sx]) == inside

@@ -137,9 +137,26 @@ def _legal(state: ExecuteState, side: str) -> list[Action]:
 
 
 def setup_actions(state: ExecuteState, side: str) -> list[Action]:
-    """Pre-game step 2 (ruling E-43): the terrorists set each bomb's mode (E-23), then ready."""
-    out: list[Action] = []
+    """Pre-game step 2 (ruling E-43): the terrorists set each bomb's mode (E-23), then ready.
+
+    The list reads only the bombs, the active terrorists and the timer's bounds, none of
+    which setting a bomb changes: kept in ``state.memo`` under them, as every setup step
+    lists it again."""
     holders = sorted(f.id for f in state.terrorist_figures() if f.active)
+    bombs = sorted(state.bombs)
+    key = ("setup", side, tuple(bombs), tuple(holders), state.options.min_timer,
+           state.options.turn_limit)
+    found: list[Action] | None = state.memo.get(key)
+    if found is None:
+        found = _setup_actions(state, side, holders)
+        if len(state.memo) >= MEMO_LIMIT:
+            state.memo.clear()
+        state.memo[key] = found
+    return list(found)
+
+
+def _setup_actions(state: ExecuteState, side: str, holders: list[str]) -> list[Action]:
+    out: list[Action] = []
     for bomb in sorted(state.bombs.values(), key=lambda b: b.id):
         for turn in range(state.options.min_timer, state.options.turn_limit + 1):
             out.append(_act(side, "bomb_timer", {"role": "setup"}, bomb=bomb.id, turn=turn))
@@ -458,12 +475,10 @@ def move_actions(state: ExecuteState, side: str) -> list[Action]:
     return out
 
 
-def fire_targets(state: ExecuteState, firer: Figure) -> list[Figure]:
-    """Figures ``firer`` may shoot (E-12): in its LOS, not its own side, alive."""
-    pos = firer.pos
-    if pos is None:
-        return []
-    cands = sorted(
+def _fire_candidates(state: ExecuteState, firer: Figure, pos: Cell) -> list[Figure]:
+    """Figures ``firer`` at ``pos`` could shoot if in its LOS (E-12): not its own side,
+    alive, on its level; by id."""
+    return sorted(
         (
             f
             for f in state.figures.values()
@@ -474,6 +489,14 @@ def fire_targets(state: ExecuteState, firer: Figure) -> list[Figure]:
         ),
         key=lambda f: f.id,
     )
+
+
+def fire_targets(state: ExecuteState, firer: Figure) -> list[Figure]:
+    """Figures ``firer`` may shoot (E-12): in its LOS, not its own side, alive."""
+    pos = firer.pos
+    if pos is None:
+        return []
+    cands = _fire_candidates(state, firer, pos)
     if not cands:
         return []
     ok = los_pairs(
@@ -484,27 +507,56 @@ def fire_targets(state: ExecuteState, firer: Figure) -> list[Figure]:
     return [f for f, fine in zip(cands, ok, strict=True) if fine]
 
 
+#: fire actions made once by (side, firer, target, TN, die): every firing slot lists the
+#: same shots again, and the hint's odds are a fraction worked out per shot
+_SHOTS: dict[tuple[str, str, str, int, int], Action] = {}
+
+
+def _shot(side: str, firer: str, target: str, tn: int, die: int) -> Action:
+    key = (side, firer, target, tn, die)
+    found = _SHOTS.get(key)
+    if found is None:
+        if len(_SHOTS) >= 4096:
+            _SHOTS.clear()
+        found = _SHOTS[key] = _act(
+            side,
+            "fire",
+            {"role": "attack", "tn": tn, "target": target, "p": float(success_chance(die, tn))},
+            figure=firer,
+            target=target,
+        )
+    return found
+
+
 def fire_actions(state: ExecuteState, side: str) -> list[Action]:
-    """Combat step 5 (E-12): each armed figure fires once at a figure in its sight."""
-    out: list[Action] = []
+    """Combat step 5 (E-12): each armed figure fires once at a figure in its sight.
+
+    The targets are ``fire_targets``'s, with every firer's lines traced in one batch per
+    level."""
+    armed: list[tuple[Figure, list[Figure]]] = []
+    lines: dict[int, tuple[list[tuple[int, int]], list[tuple[int, int]]]] = {}
     for f in ready(state, side):
-        if f.weapon is None or f.kind not in (AGENT, TERRORIST):
+        if f.weapon is None or f.kind not in (AGENT, TERRORIST) or f.pos is None:
             continue
+        cands = _fire_candidates(state, f, f.pos)
+        armed.append((f, cands))
+        starts, ends = lines.setdefault(f.pos.level, ([], []))
+        starts += [(f.pos.x, f.pos.y)] * len(cands)
+        ends += [(t.pos.x, t.pos.y) for t in cands if t.pos is not None]
+    clear = {
+        level: iter(los_pairs(state.board.opaque(level), starts, ends).tolist())
+        for level, (starts, ends) in lines.items()
+        if starts
+    }
+    out: list[Action] = []
+    for f, cands in armed:
+        if not cands:
+            continue
+        assert f.weapon is not None and f.pos is not None
         die = tables().weapons[f.weapon].die
-        for target in fire_targets(state, f):
-            tn = shot_tn(target.card.evasion, f.card.firearms, f.damage)
-            out.append(
-                _act(
-                    side,
-                    "fire",
-                    {
-                        "role": "attack",
-                        "tn": tn,
-                        "target": target.id,
-                        "p": float(success_chance(die, tn)),
-                    },
-                    figure=f.id,
-                    target=target.id,
-                )
-            )
+        seen = clear[f.pos.level]
+        for target in cands:
+            if next(seen):
+                tn = shot_tn(target.card.evasion, f.card.firearms, f.damage)
+                out.append(_shot(side, f.id, target.id, tn, die))
     return out

@@ -51,14 +51,30 @@ def enter_costs(state: ExecuteState, blocked_by: str) -> list[NDArray[np.int32]]
 
 def windows(state: ExecuteState) -> frozenset[Cell]:
     """Windows that are entry squares (ruling E-66): figures climb through them, both ways,
-    for 1 MP, but nobody stops in a window."""
+    for 1 MP, but nobody stops in a window. Kept in ``state.memo`` under the terrain (and
+    in ``state.cache`` for the state as it is): only a change of terrain can change it."""
     key = "windows"
     cached = state.cache.get(key)
     if cached is None:
-        cached = frozenset(c for c in state.entry if state.board.terrain(c) == Terrain.WINDOW)
+        lasting = ("windows", state.entry, *terrain_now(state))
+        cached = state.memo.get(lasting)
+        if cached is None:
+            cached = frozenset(
+                c for c in state.entry if state.board.terrain(c) == Terrain.WINDOW
+            )
+            if len(state.memo) >= MEMO_LIMIT:
+                state.memo.clear()
+            state.memo[lasting] = cached
         state.cache[key] = cached
     result: frozenset[Cell] = cached
     return result
+
+
+def terrain_now(state: ExecuteState) -> tuple[bytes, ...]:
+    """Every level's terrain as bytes, read now (a memo key part). Not ``terrain_key``'s
+    copy for the state: asked in the middle of a walk, that one would be put in
+    ``state.cache`` before a door on the way opens."""
+    return tuple(lv.terrain.tobytes() for lv in state.board.levels)
 
 
 def squeeze(state: ExecuteState) -> list[NDArray[np.bool_]]:
@@ -115,11 +131,8 @@ class Reach:
 def free_entries(state: ExecuteState) -> list[Cell]:
     """Entry squares an off-map agent may step onto now: enterable and free (E-34, E-60)."""
     costs = enter_costs(state, state.terrorists)
-    return [
-        c
-        for c in sorted(state.entry)
-        if costs[c.level][c.y, c.x] > 0 and state.active_at(c) is None
-    ]
+    held = {f.pos for f in state.figures.values() if f.active and f.pos is not None}
+    return [c for c in sorted(state.entry) if costs[c.level][c.y, c.x] > 0 and c not in held]
 
 
 def start_groups(state: ExecuteState, figure: Figure) -> list[tuple[int, tuple[Cell, ...]]]:
@@ -127,10 +140,24 @@ def start_groups(state: ExecuteState, figure: Figure) -> list[tuple[int, tuple[C
     grouped by the MP their first step costs (E-34)."""
     if figure.pos is not None:
         return [(0, (figure.pos,))]
+    steps = entry_steps(state)
     by_cost: dict[int, list[Cell]] = {}
     for c in free_entries(state):
-        by_cost.setdefault(step_cost(state, c), []).append(c)
+        by_cost.setdefault(steps[c], []).append(c)
     return [(extra, tuple(cells)) for extra, cells in sorted(by_cost.items())]
+
+
+def entry_steps(state: ExecuteState) -> dict[Cell, int]:
+    """The MP of the first step onto each entry square (``step_cost``), kept in
+    ``state.memo`` under the terrain: each off-map agent's reach asks for it three times."""
+    key = ("entry-steps", state.entry, *terrain_now(state))
+    found: dict[Cell, int] | None = state.memo.get(key)
+    if found is None:
+        found = {c: step_cost(state, c) for c in state.entry}
+        if len(state.memo) >= MEMO_LIMIT:
+            state.memo.clear()
+        state.memo[key] = found
+    return found
 
 
 def reach(state: ExecuteState, figure: Figure) -> Reach:
@@ -189,8 +216,15 @@ def walk_discs(state: ExecuteState, figure: Figure, mp: int) -> list[tuple[Cell,
     square a walk of at most ``mp`` MP can enter: each step, a stair link's included, costs at
     least 1 MP and moves at most one square (E-3), so a walk stays within its remaining MP of
     where it started, or of the far end of a stair link it took."""
+    return _discs(state, start_groups(state, figure), mp)
+
+
+def _discs(
+    state: ExecuteState, groups: Sequence[tuple[int, tuple[Cell, ...]]], mp: int
+) -> list[tuple[Cell, int]]:
+    """``walk_discs`` of a walk from the start ``groups`` (``start_groups``)."""
     best: dict[Cell, int] = {}
-    todo = [(c, mp - extra) for extra, cells in start_groups(state, figure) for c in cells]
+    todo = [(c, mp - extra) for extra, cells in groups for c in cells]
     links = [(a, b) for a, b in state.board.stairs.items() if a != b]
     links += [(b, a) for a, b in links]
     while todo:
@@ -204,6 +238,31 @@ def walk_discs(state: ExecuteState, figure: Figure, mp: int) -> list[tuple[Cell,
     return sorted(best.items())
 
 
+def walk_area(
+    state: ExecuteState, groups: tuple[tuple[int, tuple[Cell, ...]], ...], mp: int
+) -> list[list[list[bool]] | None]:
+    """Per level, the squares inside ``walk_discs`` of a walk of ``mp`` MP from ``groups``
+    (nested lists indexed ``[y][x]``; None for a level no disc touches), kept in
+    ``state.memo`` under the starts and the allowance (the stair links never change): a
+    figure's enemies are each looked up in it instead of measured against every disc."""
+    key = ("walk-area", groups, mp)
+    found: list[list[list[bool]] | None] | None = state.memo.get(key)
+    if found is None:
+        masks: list[NDArray[np.bool_] | None] = [None] * len(state.board.levels)
+        for c, r in _discs(state, list(groups), mp):
+            mask = masks[c.level]
+            if mask is None:
+                mask = masks[c.level] = np.zeros(
+                    state.board.levels[c.level].terrain.shape, dtype=bool
+                )
+            mask[max(0, c.y - r) : c.y + r + 1, max(0, c.x - r) : c.x + r + 1] = True
+        found = [None if m is None else m.tolist() for m in masks]
+        if len(state.memo) >= MEMO_LIMIT:
+            state.memo.clear()
+        state.memo[key] = found
+    return found
+
+
 def within_reach(state: ExecuteState, figure: Figure) -> list[tuple[Cell, int]]:
     """Every square ``figure`` can get to this turn, in ``Cell`` order, with its MP cost, before
     any square is barred for being held.
@@ -214,18 +273,19 @@ def within_reach(state: ExecuteState, figure: Figure) -> list[tuple[Cell, int]]:
     the list standing.
     """
     mp = figure.card.movement
-    discs = walk_discs(state, figure, mp)
+    groups = tuple(start_groups(state, figure))
+    area = walk_area(state, groups, mp)
     barring = blocking_side(state, figure)
     near = []
     for f in state.figures.values():
         pos = f.pos
-        if f.side == barring and f.active and pos is not None and any(
-            c.level == pos.level and chebyshev(c, pos) <= r for c, r in discs
-        ):
-            near.append(pos)
+        if f.side == barring and f.active and pos is not None:
+            grid = area[pos.level]
+            if grid is not None and grid[pos.y][pos.x]:
+                near.append(pos)
     key = (
         "within",
-        tuple(start_groups(state, figure)),
+        groups,
         mp,
         tuple(terrain_key(state, level) for level in range(len(state.board.levels))),
         tuple(sorted(near)),

@@ -275,6 +275,10 @@ class ExecuteState:
     conceded: bool = False
     result: Result | None = None
     version: int = 0
+    #: what the last sight refresh of each side (``("sight", side)``) and of the hidden bombs
+    #: (``("bombs",)``) read and left: ``vision.refresh`` skips one whose inputs are
+    #: unchanged; never part of the state's identity
+    refreshed: dict[tuple[str, ...], tuple[Any, ...]] = field(default_factory=dict)
     cache: dict[Any, Any] = field(default_factory=dict)
     #: results keyed on everything they are computed from, kept across ``touch()`` (a key
     #: that still matches gives the same answer); never part of the state's identity

@@ -30,8 +30,8 @@ def role(state: ExecuteState, side: str) -> str:
     return "fbi" if side == state.fbi else "terrorists"
 
 
-def _cells(cells: frozenset[Cell]) -> list[list[int] | None]:
-    return [list(c) for c in _sorted(cells)]  # cell_json's [level, x, y], without a call
+def _cells(cells: frozenset[Cell]) -> list[list[int]]:
+    return list(map(list, _sorted(cells)))  # cell_json's [level, x, y], without a call
 
 
 @lru_cache(maxsize=64)
@@ -65,6 +65,7 @@ def _goals(
         and x.get("status") in (ACTIVE, INCAPACITATED)
         and x.get("at") is not None
     ]
+    zone: frozenset[Cell] = frozenset()
     if side == state.fbi:
         goals += [x["at"] for x in hostages if x.get("leader") is None]
         goals += [
@@ -73,10 +74,10 @@ def _goals(
             if b.seen_by_fbi and b.state == "armed"
         ]
         if any(h.leader is not None and h.active for h in state.hostages()):
-            goals += [c for c in _cells(state.extraction) if c is not None]
+            zone = state.extraction
     else:
         goals += [x["at"] for x in hostages]
-        goals += [c for c in _cells(state.entry) if c is not None]
+        zone = state.entry
     unique: list[list[int]] = []
     met: set[tuple[int, ...]] = set()
     for g in goals:
@@ -84,6 +85,12 @@ def _goals(
         if key not in met:
             met.add(key)
             unique.append(g)
+    # the zone's squares last, each once (a zone holds hundreds, the goals before it a few)
+    cells = _sorted(zone)
+    if met.isdisjoint(cells):
+        unique += map(list, cells)
+    else:
+        unique += [list(c) for c in cells if c not in met]
     return unique
 
 

@@ -10,6 +10,7 @@ events only it receives, what it newly saw or lost sight of.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -19,7 +20,14 @@ from killhouse.core.cells import Cell, cell_json
 from killhouse.core.events import Audience, EventLog
 from killhouse.core.geometry import los_from
 from killhouse.core.terrain import door_mask
-from killhouse.rulesets.execute.state import HOSTAGE, REMOVED, ExecuteState, Figure, Memory
+from killhouse.rulesets.execute.state import (
+    ACTIVE,
+    HOSTAGE,
+    REMOVED,
+    ExecuteState,
+    Figure,
+    Memory,
+)
 
 
 def observers(state: ExecuteState, side: str) -> list[Figure]:
@@ -187,11 +195,85 @@ def _emit(log: EventLog, kind: str, data: dict[str, Any], audience: Audience) ->
 
 
 def refresh(state: ExecuteState, log: EventLog) -> None:
-    """Update every side's sightings, memories, door states and sighted bombs after an action."""
+    """Update every side's sightings, memories, door states and sighted bombs after an action.
+
+    A side whose inputs (``_side_inputs``) are those of its last refresh, with the memories
+    and sightings that refresh left, is skipped: it would tell nothing and change nothing (a
+    planning step, a ``done``, a shot that missed)."""
     state.touch()
+    figures = list(state.figures.values())
+    terrain = tuple(terrain_key(state, level) for level in range(len(state.board.levels)))
+    # one pass over the figures for both sides: each one on the map as it would be seen,
+    # and each side's observers' squares (``observers``)
+    on_map = [(f.side, _SEEN_FIELDS(f)) for f in figures
+              if f.pos is not None and f.status not in REMOVED]
+    spots = {
+        side: tuple([f.pos for f in figures
+                     if f.side == side and f.status == ACTIVE and f.pos is not None])
+        for side in state.side_ids()
+    }
     for side in state.side_ids():
+        inputs = _side_inputs(state, side, terrain, spots[side],
+                              tuple([seen for owner, seen in on_map if owner != side]))
+        last = state.refreshed.get(("sight", side))
+        memory = state.memory.get(side)
+        seen = state.seen.get(side)
+        if (
+            last is not None
+            and memory is not None
+            and seen is not None
+            and last[0] == inputs
+            and last[1] == tuple(memory.items())
+            and last[2] == seen
+            and seen <= state.known.get(side, set())
+        ):
+            # what a full refresh leaves in ``state.cache`` for the rest of this state (the
+            # rules read sight from it until the next ``touch``): the same, as nothing changed
+            state.cache[("visible", side)] = frozenset(seen)
+            if not state.options.open_map:
+                if last[3] is not None:
+                    state.cache[("side-sight", side)] = last[3]
+                    state.cache[("side-sight-key", side)] = last[4]
+                else:
+                    side_sight(state, side)
+            continue
         _refresh_side(state, side, log)
-    _refresh_bombs(state, log)
+        state.refreshed[("sight", side)] = (
+            inputs,
+            tuple(state.memory[side].items()),
+            frozenset(state.seen[side]),
+            state.cache.get(("side-sight", side)),
+            state.cache.get(("side-sight-key", side)),
+        )
+    _refresh_bombs(state, log, terrain, spots[state.fbi])
+
+
+#: what a side's refresh reads of a figure it may see (``seen_info``, ``Memory``, events)
+_SEEN_FIELDS = attrgetter(
+    "id", "kind", "side", "name", "card", "pos", "status", "weapon", "armour", "leader"
+)
+
+
+def _side_inputs(
+    state: ExecuteState,
+    side: str,
+    terrain: tuple[bytes, ...],
+    spots: tuple[Cell | None, ...],
+    others: tuple[Any, ...],
+) -> tuple[Any, ...]:
+    """Everything ``_refresh_side`` reads of the state besides the side's own memories and
+    sightings: the turn, the terrain, its observers' squares, every other figure on the map
+    as it would see it (``others``), and (for the terrorists) the cameras. Its own figures'
+    loadouts are not in it: a planning step changes none of these."""
+    return (
+        state.turn,
+        terrain,
+        spots,
+        others,
+        tuple([(d.type, d.working, d.covers) for d in state.devices.values()])
+        if side == state.terrorists
+        else (),
+    )
 
 
 def _refresh_side(state: ExecuteState, side: str, log: EventLog) -> None:
@@ -331,12 +413,22 @@ def _doors_in_sight(state: ExecuteState, side: str) -> list[tuple[Cell, int]]:
     return found
 
 
-def _refresh_bombs(state: ExecuteState, log: EventLog) -> None:
-    """A bomb becomes known to the FBI once an active agent has LOS to its square (E-23)."""
+def _refresh_bombs(
+    state: ExecuteState, log: EventLog, terrain: tuple[bytes, ...], agents: tuple[Any, ...]
+) -> None:
+    """A bomb becomes known to the FBI once an active agent has LOS to its square (E-23).
+    ``terrain`` and ``agents`` (the FBI observers' squares) are the refresh's."""
     hidden = [b for b in state.bombs.values() if not b.seen_by_fbi and b.state == "armed"]
     if not hidden:
         return
+    # the same hidden bombs, the same agents' squares, the same terrain: none seen again
+    inputs = (terrain, agents, tuple((b.id, b.at) for b in hidden))
+    if state.refreshed.get(("bombs",)) == inputs:
+        side_sight(state, state.fbi)  # in ``state.cache``, as the check leaves it
+        return
     flags = _agent_los(state, [b.at for b in hidden])
+    if not any(flags):
+        state.refreshed[("bombs",)] = inputs
     for bomb, ok in zip(hidden, flags, strict=True):
         if ok:
             bomb.seen_by_fbi = True

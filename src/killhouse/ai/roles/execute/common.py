@@ -29,6 +29,8 @@ _DOOR_CODES = {"open": Terrain.DOOR_OPEN, "closed": Terrain.DOOR_CLOSED,
 LOCK_COST = 4
 #: sight masks kept at most (one per enemy square asked about; doors rarely change)
 SIGHT_TARGETS = 512
+#: move actions ``move_list`` keeps read before it starts afresh
+READ_LIMIT = 50_000
 #: what shutting off each kind of device is worth to the FBI (a lock opens the way on)
 TASK_VALUE = {"lock": 0.6, "camera": 0.4, "alarm": 0.4, "power": 0.5}
 
@@ -66,6 +68,8 @@ class ExecuteBot(BaselineBot):
         self._sight_version = -1
         self._moves_of: Sequence[Action] | None = None
         self._moves: list[tuple[Action, str, Cell | None]] = []
+        #: each move action read so far, by id (``move_list``)
+        self._read: dict[int, tuple[Action, str, Cell | None]] = {}
 
     # -- what the side knows of the map --------------------------------------------------
     def sync(self, view: dict[str, Any]) -> None:
@@ -107,6 +111,17 @@ class ExecuteBot(BaselineBot):
     def los_counts(self, cells: Iterable[Cell], others: Sequence[Cell]) -> dict[Cell, int]:
         """``los_count`` for many cells at once: per level, the sum of each other's sight mask
         (``sight_to``), read off for every cell; an other listed twice counts twice."""
+        sums = self.los_grids(others)
+        out: dict[Cell, int] = {}
+        for c in cells:
+            found = sums.get(c.level)
+            out[c] = 0 if found is None else found[c.y][c.x]
+        return out
+
+    def los_grids(self, others: Sequence[Cell]) -> dict[int, list[list[int]]]:
+        """Per level with any of ``others``, how many of them have line of sight to each
+        square (``[y][x]``; a level missing here counts none): ``los_counts`` without a
+        dict entry per cell, for a caller that reads only some of thousands."""
         sums: dict[int, list[list[int]]] = {}
         by_level: dict[int, list[Cell]] = {}
         for o in others:
@@ -116,11 +131,7 @@ class ExecuteBot(BaselineBot):
             for o in group:
                 total += self.sight_to(o)
             sums[level] = cast(list[list[int]], total.tolist())
-        out: dict[Cell, int] = {}
-        for c in cells:
-            found = sums.get(c.level)
-            out[c] = 0 if found is None else found[c.y][c.x]
-        return out
+        return sums
 
     def sight_to(self, target: Cell) -> NDArray[np.bool_]:
         """Per square of ``target``'s level, whether the segment from it to ``target`` is clear
@@ -153,18 +164,29 @@ class ExecuteBot(BaselineBot):
         if self._moves_of is actions:
             return self._moves
         out: list[tuple[Action, str, Cell | None]] = []
+        # the ruleset lists the same move objects decision after decision: each is read once
+        # and kept by identity (the entry holds the action, so its id is not reused)
+        read = self._read
+        if len(read) > READ_LIMIT:
+            read.clear()
         for a in actions:
             if a.kind != "move":
                 continue
-            args = a.args
-            # the ruleset lists a move as (("figure", id), ("to", cell)): read it in place
-            if (len(args) == 2 and args[0][0] == "figure" and args[1][0] == "to"
-                    and type(args[1][1]) is Cell):
-                out.append((a, str(args[0][1]), args[1][1]))
-            else:
-                out.append((a, str(a.get("figure")), self.dest(a)))
+            found = read.get(id(a))
+            if found is None:
+                found = read[id(a)] = self.read_move(a)
+            out.append(found)
         self._moves_of, self._moves = actions, out
         return out
+
+    def read_move(self, a: Action) -> tuple[Action, str, Cell | None]:
+        """A move as (action, figure, destination)."""
+        args = a.args
+        # the ruleset lists a move as (("figure", id), ("to", cell)): read it in place
+        if (len(args) == 2 and args[0][0] == "figure" and args[1][0] == "to"
+                and type(args[1][1]) is Cell):
+            return (a, str(args[0][1]), args[1][1])
+        return (a, str(a.get("figure")), self.dest(a))
 
     @staticmethod
     def places(mine: dict[str, dict[str, Any]]) -> dict[str, Cell | None]:

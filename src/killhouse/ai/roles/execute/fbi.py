@@ -29,6 +29,10 @@ class FbiBot(ExecuteBot):
     def __init__(self, scenario: Scenario, side: str) -> None:
         super().__init__(scenario, side)
         self.explored = [np.zeros(lv.terrain.shape, dtype=bool) for lv in self.plan.levels]
+        #: squares whose field of view is in ``explored`` for the plan's sight version (a
+        #: field OR-ed in again changes nothing; a door that changes makes new fields)
+        self._explored_from: set[Cell] = set()
+        self._explored_version = -1
         #: deep extraction squares per zone, kept while the plan's terrain stands
         self._deep: dict[tuple[Cell, ...], tuple[Cell, ...]] = {}
         self._deep_version = -1
@@ -68,12 +72,17 @@ class FbiBot(ExecuteBot):
 
     def explore(self, view: dict[str, Any]) -> None:
         """Mark what the agents on the map can see now as explored."""
+        if self._explored_version != self.mirror.sight_version:
+            self._explored_version = self.mirror.sight_version
+            self._explored_from.clear()
         eyes = [(c, None, 180.0) for c in (cell_of(f.get("at")) for f in view["figures"]
-                                           if f.get("status") == "active") if c is not None]
+                                           if f.get("status") == "active")
+                if c is not None and c not in self._explored_from]
         if not eyes:
             return
         for (cell, _, _), seen in zip(eyes, fields_of_view(self.plan, eyes), strict=True):
             self.explored[cell.level] |= seen
+            self._explored_from.add(cell)
 
     def frontier(self) -> list[Cell]:
         """Passable squares of the plan nobody has looked at yet."""
@@ -173,13 +182,52 @@ class FbiBot(ExecuteBot):
         team = [c for c in (cell_of(f.get("at")) for f in mine.values()
                             if f.get("status") == "active") if c is not None]
         moves = self.move_list(actions)
-        shots = self.los_counts((c for _, _, c in moves if c is not None), enemies)
+        # per level, how many known gunmen see each square (read only for moves worth it)
+        shots = self.los_grids(enemies)
         where = self.places(mine)
         self._apart.clear()
         scored: list[tuple[float, Action]] = []
+        # each figure's own distance to the goal, read once rather than once per move
+        goal_here = {fid: None if here is None or goal_field is None else goal_field.cost(here)
+                     for fid, here in where.items()}
+        # per figure, whether its moves are scored the plain way (no hostages led, not on the
+        # bomb squad, not making way at a lock): most moves are, and they are scored in the
+        # loop's first branch with ``advance_from`` and ``apart`` written out
+        plain: dict[str, bool] = {}
+        cost = goal_field.cost if goal_field is not None else None
+        apart_of = self._apart
         for action, fid, dest in moves:
             here = where.get(fid)
             if dest is None:
+                continue
+            is_plain = plain.get(fid)
+            if is_plain is None:
+                is_plain = plain[fid] = not (
+                    fid in led
+                    or (fid in squad and bomb_field is not None)
+                    or (fid in make_way and here is not None)
+                )
+            if is_plain:
+                if cost is None:
+                    continue  # advance_from: 0.0
+                to = cost(dest)
+                if to is None:
+                    continue  # advance_from: -1.0
+                if here is None:
+                    score = 10.0 / (1 + to)
+                else:
+                    now = goal_here.get(fid)
+                    score = float((now if now is not None else to + 1) - to)
+                if score <= 0:
+                    continue
+                # stack up: stay near the team; look for a shot at a known gunman
+                key = (here, dest.level)
+                apart = apart_of[key] if key in apart_of else self.apart(team, here, dest.level)
+                if apart is not None and apart[dest.y][dest.x] > 5:
+                    score -= 1.0
+                seen_by = shots.get(dest.level)
+                score += 1.5 * min(2, 0 if seen_by is None else seen_by[dest.y][dest.x])
+                scored.append((score, action))
                 continue
             if fid in led:
                 score = self.lead_score(here, dest, led[fid], out_field, exits)
@@ -200,15 +248,6 @@ class FbiBot(ExecuteBot):
                 if not near_lock and chebyshev(here, dest) <= 3:
                     scored.append((4.0, action))
                 continue
-            score = self.advance_score(here, dest, goal_field)
-            if score <= 0:
-                continue
-            # stack up: stay near the team; look for a shot at a known gunman
-            apart = self.apart(team, here, dest.level)
-            if apart is not None and apart[dest.y][dest.x] > 5:
-                score -= 1.0
-            score += 1.5 * min(2, shots.get(dest, 0))
-            scored.append((score, action))
         chosen = self.pick(scored, rng)
         turn = int(view.get("turn", 0))
         if chosen is not None:
@@ -352,6 +391,14 @@ class FbiBot(ExecuteBot):
 
     @staticmethod
     def advance_score(here: Cell | None, dest: Cell, field: DistanceField | None) -> float:
+        now = None if field is None or here is None else field.cost(here)
+        return FbiBot.advance_from(now, here, dest, field)
+
+    @staticmethod
+    def advance_from(now: int | None, here: Cell | None, dest: Cell,
+                     field: DistanceField | None) -> float:
+        """``advance_score`` given ``now``, the cost of ``here`` on ``field`` (a figure's
+        many moves read it once)."""
         if field is None:
             return 0.0
         to = field.cost(dest)
@@ -359,7 +406,6 @@ class FbiBot(ExecuteBot):
             return -1.0
         if here is None:
             return 10.0 / (1 + to)  # coming in off the street: the nearest entry to the goal
-        now = field.cost(here)
         return float((now if now is not None else to + 1) - to)
 
     def lead_score(self, here: Cell | None, dest: Cell, hostages: list[Cell],
