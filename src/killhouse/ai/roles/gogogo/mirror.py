@@ -102,6 +102,13 @@ class SideMap(BaselineBot):
         assert found is not None
         return found
 
+    @staticmethod
+    def _path(field: DistanceField, cell: Cell) -> list[Cell]:
+        """``field.path_to(cell)``, read from the field's predecessor pointers (worked out once
+        per field by a compiled kernel, the same path) instead of walked back step by step: a
+        plan asks a few paths of most fields it makes."""
+        return [Cell(*c) for c in field.path_tuples((cell,))[cell]]
+
     def _sight(self, a: Cell, b: Cell) -> bool:
         return self.mirror.sees(a, b)
 
