@@ -18,12 +18,19 @@ from numpy.typing import NDArray
 
 from killhouse.core.cells import COMPASS, COMPASS_ORDER, Cell, cell_json
 from killhouse.core.geometry import cells_on_segment, chebyshev, euclidean_sq, los_from
-from killhouse.core.paths import DistanceField
+from killhouse.core.paths import DistanceField, distance_field
 from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.gogogo import dice
-from killhouse.rulesets.gogogo.movement import cost_of, enterable, field_from
+from killhouse.rulesets.gogogo.movement import (
+    RULES,
+    cost_of,
+    enter_costs,
+    enterable,
+    field_from,
+    squeeze_masks,
+)
 from killhouse.rulesets.gogogo.state import (
     AIM,
     CT,
@@ -127,12 +134,30 @@ def move_field(state: GoState, side: str, fig: Figure) -> DistanceField:
     if found is None:
         assert fig.pos is not None
         doors = frozenset(state.know[side].open_doors)
-        lasting = ("field", fig.pos, doors, terrain_key(state))
+        terrain = terrain_key(state)
+        lasting = ("field", fig.pos, doors, terrain)
         found = memo_get(state, lasting)
         if found is None:
-            found = field_from(state.board, fig.pos, doors, max_cost=longest_move())
+            enter, squeeze = _side_steps(state, doors, terrain)
+            # field_from(board, pos, doors, max_cost=...) on the kept arrays
+            found = distance_field(
+                state.board, [fig.pos], enter, RULES, squeeze, max_cost=longest_move()
+            )
             memo_put(state, lasting, found)
         state.cache[key] = found
+    return found
+
+
+def _side_steps(
+    state: GoState, doors: frozenset[Cell], terrain: tuple[bytes, ...]
+) -> tuple[list[NDArray[np.int32]], list[BoolArray]]:
+    """The enter costs and squeeze masks of a side's map (``field_from``'s inputs), kept under
+    the doors the side knows open and the terrain: every figure's field reads the same ones."""
+    key = ("steps", doors, terrain)
+    found: tuple[list[NDArray[np.int32]], list[BoolArray]] | None = memo_get(state, key)
+    if found is None:
+        found = (enter_costs(state.board), squeeze_masks(state.board, doors))
+        memo_put(state, key, found)
     return found
 
 
