@@ -18,7 +18,8 @@ from numpy.typing import NDArray
 
 from killhouse.core.cells import COMPASS, COMPASS_ORDER, Cell, cell_json
 from killhouse.core.geometry import cells_on_segment, chebyshev, euclidean_sq, los_from
-from killhouse.core.paths import DistanceField, distance_field
+from killhouse.core.paths import DistanceField, field_on
+from killhouse.core.steps import Steps
 from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
@@ -138,25 +139,22 @@ def move_field(state: GoState, side: str, fig: Figure) -> DistanceField:
         lasting = ("field", fig.pos, doors, terrain)
         found = memo_get(state, lasting)
         if found is None:
-            enter, squeeze = _side_steps(state, doors, terrain)
-            # field_from(board, pos, doors, max_cost=...) on the kept arrays
-            found = distance_field(
-                state.board, [fig.pos], enter, RULES, squeeze, max_cost=longest_move()
-            )
+            # field_from(board, pos, doors, max_cost=...) on the side's kept step model
+            steps = _side_steps(state, doors, terrain)
+            found = field_on(state.board, steps, [fig.pos], max_cost=longest_move())
             memo_put(state, lasting, found)
         state.cache[key] = found
     return found
 
 
-def _side_steps(
-    state: GoState, doors: frozenset[Cell], terrain: tuple[bytes, ...]
-) -> tuple[list[NDArray[np.int32]], list[BoolArray]]:
-    """The enter costs and squeeze masks of a side's map (``field_from``'s inputs), kept under
-    the doors the side knows open and the terrain: every figure's field reads the same ones."""
+def _side_steps(state: GoState, doors: frozenset[Cell], terrain: tuple[bytes, ...]) -> Steps:
+    """The step model of a side's map (``field_from``'s enter costs and squeeze masks), kept
+    under the doors the side knows open and the terrain: every figure's field reads the same."""
     key = ("steps", doors, terrain)
-    found: tuple[list[NDArray[np.int32]], list[BoolArray]] | None = memo_get(state, key)
+    found: Steps | None = memo_get(state, key)
     if found is None:
-        found = (enter_costs(state.board), squeeze_masks(state.board, doors))
+        board = state.board
+        found = Steps(board, enter_costs(board), RULES, squeeze_masks(board, doors))
         memo_put(state, key, found)
     return found
 
