@@ -453,35 +453,26 @@ def _orders_key(state: GoState, side: str, fig: Figure) -> tuple[Any, ...]:
     )
 
 
+def _stay_orders(side: str, ident: str, at: Cell, sniper: bool) -> tuple[Action, ...]:
+    """A figure's HOLD and HIDE orders where it stands (and AIM with a sniper rifle), made
+    once per square (``_MADE``): a figure that moved needs them anew, not its whole list."""
+    key = ("stay", side, ident, at, sniper)
+    found: tuple[Action, ...] | None = _MADE.get(key)
+    if found is None:
+        here = cell_json(at)
+        postures = (HOLD, HIDE, AIM) if sniper else (HOLD, HIDE)
+        found = tuple(
+            _act(side, "order", {"role": "move", "to": here, "posture": p}, figure=ident, posture=p)
+            for p in postures
+        )
+        _remember(key, found)
+    return found
+
+
 def _figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
     assert fig.pos is not None
     here = cell_json(fig.pos)
-    out = [
-        _act(
-            side,
-            "order",
-            {"role": "move", "to": here, "posture": HOLD},
-            figure=fig.id,
-            posture=HOLD,
-        ),
-        _act(
-            side,
-            "order",
-            {"role": "move", "to": here, "posture": HIDE},
-            figure=fig.id,
-            posture=HIDE,
-        ),
-    ]
-    if fig.weapon == "sniper":
-        out.append(
-            _act(
-                side,
-                "order",
-                {"role": "move", "to": here, "posture": AIM},
-                figure=fig.id,
-                posture=AIM,
-            )
-        )
+    out = list(_stay_orders(side, fig.id, fig.pos, fig.weapon == "sniper"))
     if fig.kind == OPERATIVE:
         for task, allowed in (("plant", can_plant), ("defuse", can_defuse)):
             if allowed(state, fig):
