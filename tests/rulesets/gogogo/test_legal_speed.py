@@ -320,3 +320,16 @@ def test_throw_targets_are_the_actions_action_make_builds(grenade: str) -> None:
         made.append(Action.make("t", "target", hint, figure="t1", at=list(cell)))
     assert _listed(listed) == _listed(made)
     assert [a.to_json() for a in listed] == [a.to_json() for a in made]
+
+
+def test_move_tables_start_afresh_at_their_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(orders, "_TABLES", {})
+    monkeypatch.setattr(orders, "TABLES_SIZE", 2)
+    reach = np.zeros((3, 3), dtype=bool)
+    reach[1, 2] = True
+    first = orders._move_orders("ct", "c1", 0, reach, reach)  # two tables: MOVE and STEALTH
+    assert len(orders._TABLES) == 2
+    orders._move_orders("ct", "c2", 0, reach, reach)  # past the bound: afresh, then two more
+    assert len(orders._TABLES) == 2
+    again = orders._move_orders("ct", "c1", 0, reach, reach)  # made anew, the same values
+    assert _listed(again) == _listed(first)

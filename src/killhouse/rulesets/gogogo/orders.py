@@ -547,7 +547,7 @@ class _MoveTable:
 #: figure's orders to the same squares come back turn after turn and game after game
 _TABLES: dict[tuple[Any, ...], _MoveTable] = {}
 #: tables ``_TABLES`` holds before it starts afresh (a bound on memory only)
-TABLES_SIZE = 4096
+TABLES_SIZE = 1024
 
 
 def _table(side: str, ident: str, posture: str, level: int, shape: tuple[int, ...]) -> _MoveTable:
