@@ -17,9 +17,11 @@ from killhouse.core.paths import (
     UNREACHABLE,
     StepRules,
     distance_field,
+    field_on,
     path_cost,
     squeeze_mask,
 )
+from killhouse.core.steps import Steps
 from killhouse.core.terrain import Terrain, passable_mask, stairs_mask
 
 from .maps import draw, link, open_floor
@@ -492,6 +494,26 @@ def test_bounded_field_equals_the_unbounded_one_up_to_max_cost(data: st.DataObje
     assert cut.reachable(max_cost) == full.reachable(max_cost)
     for cell in cut.reachable(max_cost):
         assert cut.path_to(cell) == full.path_to(cell)
+
+
+def test_fields_on_one_built_step_model_equal_fresh_ones() -> None:
+    """``field_on``: one ``Steps`` serves many starts and bounds, each field the same as
+    ``distance_field`` builds with its own model, stair links and windows included."""
+    gen = np.random.default_rng(7)
+    board = open_floor(12, 9)
+    board.levels.append(open_floor(12, 9).levels[0])
+    board.levels[-1].name = "upper"
+    link(board, Cell(0, 2, 2), Cell(1, 9, 6))
+    costs = [np.where(gen.random((9, 12)) < 0.2, 0, gen.integers(1, 4, (9, 12))) for _ in "ab"]
+    squeeze = [gen.random((9, 12)) < 0.3 for _ in "ab"]
+    single = open_floor(12, 9)  # one level, no links: bounded searches run on a window
+    for plan, enter, mask in ((board, costs, squeeze), (single, costs[:1], squeeze[:1])):
+        steps = Steps(plan, enter, GOGOGO, mask)
+        for start in (Cell(0, 0, 0), Cell(0, 6, 4), Cell(0, 11, 8)):
+            for max_cost in (None, 0, 3, 7):
+                kept = field_on(plan, steps, [start], max_cost)
+                fresh = distance_field(plan, [start], enter, GOGOGO, mask, max_cost=max_cost)
+                assert all(np.array_equal(a, b) for a, b in zip(kept.raw, fresh.raw, strict=True))
 
 
 def test_bounded_field_at_the_edge_of_the_allowance_and_one_past() -> None:

@@ -55,6 +55,7 @@ __all__ = [
     "StepCosts",
     "StepRules",
     "distance_field",
+    "field_on",
     "path_cost",
     "path_cost_exact",
     "squeeze_mask",
@@ -250,9 +251,18 @@ def distance_field(
     """
     rules = rules or StepRules()
     steps = Steps(board, enter_cost, rules, squeeze_blocked, costs)
+    return field_on(board, steps, starts, max_cost)
+
+
+def field_on(
+    board: Board, steps: Steps, starts: Iterable[Cell], max_cost: int | None = None
+) -> DistanceField:
+    """``distance_field`` on a step model already built: a caller that asks many fields of the
+    same map (one per figure) builds its ``Steps`` once and passes it here."""
+    rules = steps.rules
     # a bound in raw units: the visible cost raw // divisor is at most max_cost
     limit = None if max_cost is None else (max_cost + 1) * rules.divisor - 1
-    if costs is not None:
+    if steps.costs is not None:
         return _bounded(_modelled_field(board, starts, steps), limit)
     roots: list[tuple[int, int, int]] = []
     for start in starts:

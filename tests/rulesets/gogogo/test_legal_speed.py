@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from killhouse.core.cells import Cell
@@ -70,16 +71,36 @@ def test_a_figures_orders_are_built_once_per_step(monkeypatch: pytest.MonkeyPatc
 
 
 def test_a_move_order_made_directly_is_the_action_make_builds() -> None:
-    direct = orders._move_order_at("ct", "c1", "move", 0, 3, 4)
+    direct = orders._move_order("ct", "c1", "move", 0, 3, 4)
     made = Action.make(
         "ct", "order", {"role": "move", "to": [0, 3, 4], "posture": "move"},
         figure="c1", posture="move", to=[0, 3, 4],
     )
     assert direct == made and hash(direct) == hash(made)
     assert direct.hint == made.hint and direct.to_json() == made.to_json()
-    # made once: asking again for the same arguments gives the same action
-    assert orders._move_order_at("ct", "c1", "move", 0, 3, 4) is direct
-    assert orders._move_order_at("ct", "c1", "stealth", 0, 3, 4) != direct
+    assert orders._move_order("ct", "c1", "stealth", 0, 3, 4) != direct
+
+
+def test_move_orders_from_the_tables_are_the_square_by_square_list() -> None:
+    rng = np.random.default_rng(3)
+    for trial in range(20):
+        reach = rng.random((7, 9)) < 0.4
+        quiet = reach & (rng.random((7, 9)) < 0.5)
+        if trial % 3 == 0:
+            quiet |= rng.random((7, 9)) < 0.2  # STEALTH marks outside the reach are ignored
+        expected = []
+        for y in range(7):
+            for x in range(9):
+                if reach[y, x]:
+                    if quiet[y, x]:
+                        expected.append(orders._move_order("ct", "c9", "stealth", 1, x, y))
+                    expected.append(orders._move_order("ct", "c9", "move", 1, x, y))
+        listed = orders._move_orders("ct", "c9", 1, reach, quiet)
+        assert _listed(listed) == _listed(expected)
+    # asked again, the same squares give the very actions made the first time
+    again = orders._move_orders("ct", "c9", 1, reach, quiet)
+    assert all(a is b for a, b in zip(again, listed, strict=True))
+    assert orders._move_orders("ct", "c9", 1, np.zeros((7, 9), dtype=bool), quiet) == []
 
 
 def test_facings_are_the_actions_action_make_builds_at_the_map_edge() -> None:
@@ -299,3 +320,16 @@ def test_throw_targets_are_the_actions_action_make_builds(grenade: str) -> None:
         made.append(Action.make("t", "target", hint, figure="t1", at=list(cell)))
     assert _listed(listed) == _listed(made)
     assert [a.to_json() for a in listed] == [a.to_json() for a in made]
+
+
+def test_move_tables_start_afresh_at_their_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(orders, "_TABLES", {})
+    monkeypatch.setattr(orders, "TABLES_SIZE", 2)
+    reach = np.zeros((3, 3), dtype=bool)
+    reach[1, 2] = True
+    first = orders._move_orders("ct", "c1", 0, reach, reach)  # two tables: MOVE and STEALTH
+    assert len(orders._TABLES) == 2
+    orders._move_orders("ct", "c2", 0, reach, reach)  # past the bound: afresh, then two more
+    assert len(orders._TABLES) == 2
+    again = orders._move_orders("ct", "c1", 0, reach, reach)  # made anew, the same values
+    assert _listed(again) == _listed(first)

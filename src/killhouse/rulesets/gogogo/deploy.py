@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from killhouse.core.cells import COMPASS, COMPASS_ORDER, Cell, cell_json
 from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
@@ -55,20 +58,54 @@ def setup_needed(state: GoState, side: str) -> bool:
 
 
 def _standable(state: GoState, cell: Cell) -> bool:
-    board = state.board
-    return (
-        bool(enterable(board, cell.level)[cell.y, cell.x])
-        and board.terrain(cell) != Terrain.DOOR_CLOSED
-    )
+    """Whether a figure may be set up on ``cell``: enterable, and not a closed door."""
+    return bool(_standable_mask(state, cell.level)[cell.y, cell.x])
+
+
+def _standable_mask(state: GoState, level: int) -> NDArray[np.bool_]:
+    """``_standable`` for every square of a level at once, kept for the step."""
+    key = ("standable", level)
+    found: NDArray[np.bool_] | None = state.cache.get(key)
+    if found is None:
+        terrain = state.board.levels[level].terrain
+        found = enterable(state.board, level) & (terrain != Terrain.DOOR_CLOSED)
+        state.cache[key] = found
+    return found
+
+
+def _zone_places(state: GoState, side: str, fig: Figure) -> tuple[tuple[Cell, Action], ...]:
+    """The figure's zone squares a figure may stand on and no figure on the map holds, in
+    (level, y, x) order, each with its ``place`` action.
+
+    Kept for the step (``state.cache``): during setup the map and the figures already on it
+    stand still, so only the side's own draft, filtered at each listing, changes the choice."""
+    key = ("zone-places", side, fig.id)
+    found: tuple[tuple[Cell, Action], ...] | None = state.cache.get(key)
+    if found is None:
+        taken = {f.pos for f in state.figures.values() if f.pos is not None}
+        cells = [c for c in state.deploy[fig.id] if c not in taken and _standable(state, c)]
+        cells.sort(key=lambda c: (c.level, c.y, c.x))
+        found = tuple(
+            (
+                cell,
+                Action.make(
+                    side,
+                    "place",
+                    hint={"role": "setup", "to": cell_json(cell)},
+                    figure=fig.id,
+                    at=cell_json(cell),
+                ),
+            )
+            for cell in cells
+        )
+        state.cache[key] = found
+    return found
 
 
 def free_cells(state: GoState, side: str, fig: Figure) -> list[Cell]:
     """Cells of the figure's zone still free on ``side``'s own setup sheet."""
-    draft = state.drafts[side]
-    taken = {f.pos for f in state.figures.values() if f.pos is not None}
-    taken |= set(draft.places.values())
-    cells = [c for c in state.deploy[fig.id] if c not in taken and _standable(state, c)]
-    return sorted(cells, key=lambda c: (c.level, c.y, c.x))
+    placed = set(state.drafts[side].places.values())
+    return [cell for cell, _ in _zone_places(state, side, fig) if cell not in placed]
 
 
 def complete(state: GoState, side: str) -> bool:
@@ -103,19 +140,11 @@ def setup_actions(state: GoState, side: str) -> list[Action]:
             out.append(Action.make(side, "face", hint=hint, figure=draft.pending, facing=name))
         return out
     out = []
+    placed = set(draft.places.values())
     for fig in setup_figures(state, side):
         if fig.id in draft.places:
             continue
-        for cell in free_cells(state, side, fig):
-            out.append(
-                Action.make(
-                    side,
-                    "place",
-                    hint={"role": "setup", "to": cell_json(cell)},
-                    figure=fig.id,
-                    at=cell_json(cell),
-                )
-            )
+        out.extend(action for cell, action in _zone_places(state, side, fig) if cell not in placed)
     for ident in weapon_choices(state, side):
         if ident not in draft.weapons:
             for w in WEAPON_CHOICES:  # G-32: any number may take a sniper rifle

@@ -18,12 +18,20 @@ from numpy.typing import NDArray
 
 from killhouse.core.cells import COMPASS, COMPASS_ORDER, Cell, cell_json
 from killhouse.core.geometry import cells_on_segment, chebyshev, euclidean_sq, los_from
-from killhouse.core.paths import DistanceField
+from killhouse.core.paths import DistanceField, field_on
+from killhouse.core.steps import Steps
 from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.gogogo import dice
-from killhouse.rulesets.gogogo.movement import cost_of, enterable, field_from
+from killhouse.rulesets.gogogo.movement import (
+    RULES,
+    cost_of,
+    enter_costs,
+    enterable,
+    field_from,
+    squeeze_masks,
+)
 from killhouse.rulesets.gogogo.state import (
     AIM,
     CT,
@@ -127,12 +135,27 @@ def move_field(state: GoState, side: str, fig: Figure) -> DistanceField:
     if found is None:
         assert fig.pos is not None
         doors = frozenset(state.know[side].open_doors)
-        lasting = ("field", fig.pos, doors, terrain_key(state))
+        terrain = terrain_key(state)
+        lasting = ("field", fig.pos, doors, terrain)
         found = memo_get(state, lasting)
         if found is None:
-            found = field_from(state.board, fig.pos, doors, max_cost=longest_move())
+            # field_from(board, pos, doors, max_cost=...) on the side's kept step model
+            steps = _side_steps(state, doors, terrain)
+            found = field_on(state.board, steps, [fig.pos], max_cost=longest_move())
             memo_put(state, lasting, found)
         state.cache[key] = found
+    return found
+
+
+def _side_steps(state: GoState, doors: frozenset[Cell], terrain: tuple[bytes, ...]) -> Steps:
+    """The step model of a side's map (``field_from``'s enter costs and squeeze masks), kept
+    under the doors the side knows open and the terrain: every figure's field reads the same."""
+    key = ("steps", doors, terrain)
+    found: Steps | None = memo_get(state, key)
+    if found is None:
+        board = state.board
+        found = Steps(board, enter_costs(board), RULES, squeeze_masks(board, doors))
+        memo_put(state, key, found)
     return found
 
 
@@ -289,13 +312,19 @@ def follow_choices(
 
     ``known`` is ``known_hostages(state, side)`` when the caller has it already (listing
     every figure's choices would otherwise ask it once per figure)."""
+    already = state.drafts[side].follows.get(fig.id, [])
+    found = _follow_candidates(fig, known_hostages(state, side) if known is None else known)
+    return [h for h in found if h.id not in already]
+
+
+def _follow_candidates(fig: Figure, known: list[Figure]) -> list[Figure]:
+    """``follow_choices`` before the hostages the draft already names are taken out."""
     if fig.kind != OPERATIVE or not fig.active or fig.pos is None:
         return []
-    already = state.drafts[side].follows.get(fig.id, [])
     out = []
-    for h in known_hostages(state, side) if known is None else known:
+    for h in known:
         assert h.pos is not None
-        if h.leader == fig.id or h.id in already or h.pos.level != fig.pos.level:
+        if h.leader == fig.id or h.pos.level != fig.pos.level:
             continue
         if chebyshev(h.pos, fig.pos) == 1:
             out.append(h)
@@ -335,27 +364,43 @@ def order_options(state: GoState, side: str) -> dict[str, list[Action]]:
     given: list[Action] = []
     follows: list[Action] = []
     speaks: list[Action] = []
-    known = known_hostages(state, side)
-    for fig in state.active_fighters(side):
+    for fig, follow_actions in _listing(state, side):
         if fig.id not in draft.orders:
             given.extend(figure_orders(state, side, fig))
-        for h in follow_choices(state, side, fig, known):
-            role = "task" if fig.team == CT else "other"
-            follows.append(
-                _act(
-                    side,
-                    "follow",
-                    {"role": role, "p": 1.0, "target": cell_json(h.pos)},
-                    figure=fig.id,
-                    hostage=h.id,
-                )
-            )
+        if follow_actions:
+            already = draft.follows.get(fig.id, ())
+            follows.extend(a for hid, a in follow_actions if hid not in already)
         if state.per_player and fig.id not in draft.speak:
             speaks.append(_act(side, "speak", {"role": "other"}, figure=fig.id))
     out = {"order": given, "follow": follows, "speak": speaks}
     out = {kind: listed for kind, listed in out.items() if listed}
     out["commit"] = [_act(side, "commit", {"role": "pass"})]
     return out
+
+
+def _listing(
+    state: GoState, side: str
+) -> tuple[tuple[Figure, tuple[tuple[str, Action], ...]], ...]:
+    """The side's active fighters, each with its ``follow`` actions (by hostage id) before
+    the draft's own follows are taken out.
+
+    Kept for the step (``state.cache``): who is active, where everyone stands and which
+    hostages the side knows change only when a step resolves, while ``order_options`` runs
+    again after every action of the side's draft."""
+    key = ("listing", side)
+    found: tuple[tuple[Figure, tuple[tuple[str, Action], ...]], ...] | None = state.cache.get(key)
+    if found is None:
+        known = known_hostages(state, side)
+        listing = []
+        for fig in state.active_fighters(side):
+            acts = []
+            for h in _follow_candidates(fig, known):
+                role = "task" if fig.team == CT else "other"
+                hint = {"role": role, "p": 1.0, "target": cell_json(h.pos)}
+                acts.append((h.id, _act(side, "follow", hint, figure=fig.id, hostage=h.id)))
+            listing.append((fig, tuple(acts)))
+        found = state.cache[key] = tuple(listing)
+    return found
 
 
 def figure_orders(state: GoState, side: str, fig: Figure) -> tuple[Action, ...]:
@@ -408,35 +453,26 @@ def _orders_key(state: GoState, side: str, fig: Figure) -> tuple[Any, ...]:
     )
 
 
+def _stay_orders(side: str, ident: str, at: Cell, sniper: bool) -> tuple[Action, ...]:
+    """A figure's HOLD and HIDE orders where it stands (and AIM with a sniper rifle), made
+    once per square (``_MADE``): a figure that moved needs them anew, not its whole list."""
+    key = ("stay", side, ident, at, sniper)
+    found: tuple[Action, ...] | None = _MADE.get(key)
+    if found is None:
+        here = cell_json(at)
+        postures = (HOLD, HIDE, AIM) if sniper else (HOLD, HIDE)
+        found = tuple(
+            _act(side, "order", {"role": "move", "to": here, "posture": p}, figure=ident, posture=p)
+            for p in postures
+        )
+        _remember(key, found)
+    return found
+
+
 def _figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
     assert fig.pos is not None
     here = cell_json(fig.pos)
-    out = [
-        _act(
-            side,
-            "order",
-            {"role": "move", "to": here, "posture": HOLD},
-            figure=fig.id,
-            posture=HOLD,
-        ),
-        _act(
-            side,
-            "order",
-            {"role": "move", "to": here, "posture": HIDE},
-            figure=fig.id,
-            posture=HIDE,
-        ),
-    ]
-    if fig.weapon == "sniper":
-        out.append(
-            _act(
-                side,
-                "order",
-                {"role": "move", "to": here, "posture": AIM},
-                figure=fig.id,
-                posture=AIM,
-            )
-        )
+    out = list(_stay_orders(side, fig.id, fig.pos, fig.weapon == "sniper"))
     if fig.kind == OPERATIVE:
         for task, allowed in (("plant", can_plant), ("defuse", can_defuse)):
             if allowed(state, fig):
@@ -478,20 +514,74 @@ def _figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
     move_max, stealth_max = allowance(fig, MOVE), allowance(fig, STEALTH)
     # every square within the MOVE allowance in (level, y, x) order, as ``field.reachable``
     # lists them: STEALTH first where its allowance reaches too, then MOVE
-    here_key = (fig.pos.level, fig.pos.x, fig.pos.y)
-    ident = fig.id
     for level, (reach, quiet) in enumerate(
         zip(field.within(move_max), field.within(stealth_max), strict=True)
     ):
-        ys, xs = np.nonzero(reach)
-        flags = quiet[ys, xs].tolist()
-        for y, x, stealth in zip(ys.tolist(), xs.tolist(), flags, strict=True):
-            if (level, x, y) == here_key:
-                continue
-            if stealth:
-                out.append(_move_order_at(side, ident, STEALTH, level, x, y))
-            out.append(_move_order_at(side, ident, MOVE, level, x, y))
+        if level == fig.pos.level:
+            reach = reach.copy()
+            reach[fig.pos.y, fig.pos.x] = False  # a move ends somewhere else
+        out.extend(_move_orders(side, fig.id, level, reach, quiet))
     return out
+
+
+class _MoveTable:
+    """One figure's ``order`` actions of one posture to every square of one level, made when
+    first asked (a flat object array, ``made`` marks the squares done)."""
+
+    __slots__ = ("actions", "made")
+
+    def __init__(self, size: int) -> None:
+        self.actions: NDArray[np.object_] = np.empty(size, dtype=object)
+        self.made: BoolArray = np.zeros(size, dtype=bool)
+
+    def fill(self, side: str, ident: str, posture: str, level: int, width: int, flat: Any) -> None:
+        """Make the actions of the squares ``flat`` (flat indices) not made yet."""
+        missing = flat[~self.made[flat]]
+        for index in missing.tolist():
+            y, x = divmod(index, width)
+            self.actions[index] = _move_order(side, ident, posture, level, x, y)
+        self.made[missing] = True
+
+
+#: move tables by (side, figure, posture, level, height, width): an action is a value, and a
+#: figure's orders to the same squares come back turn after turn and game after game
+_TABLES: dict[tuple[Any, ...], _MoveTable] = {}
+#: tables ``_TABLES`` holds before it starts afresh (a bound on memory only)
+TABLES_SIZE = 1024
+
+
+def _table(side: str, ident: str, posture: str, level: int, shape: tuple[int, ...]) -> _MoveTable:
+    key = (side, ident, posture, level, shape)
+    found = _TABLES.get(key)
+    if found is None:
+        if len(_TABLES) >= TABLES_SIZE:
+            _TABLES.clear()
+        found = _TABLES[key] = _MoveTable(shape[0] * shape[1])
+    return found
+
+
+def _move_orders(
+    side: str, ident: str, level: int, reach: BoolArray, quiet: BoolArray
+) -> list[Action]:
+    """The MOVE and STEALTH orders to the squares of ``reach`` on one level, in (y, x) order,
+    each square's STEALTH order first where ``quiet`` holds, taken from the figure's move tables
+    in a few array operations instead of a loop over the squares."""
+    flat = np.flatnonzero(reach)
+    if not flat.size:
+        return []
+    shape, width = reach.shape, reach.shape[1]
+    moves = _table(side, ident, MOVE, level, shape)
+    moves.fill(side, ident, MOVE, level, width, flat)
+    stealthy = quiet.ravel()[flat]
+    stealths = _table(side, ident, STEALTH, level, shape)
+    stealths.fill(side, ident, STEALTH, level, width, flat[stealthy])
+    pairs = np.empty((flat.size, 2), dtype=object)
+    pairs[:, 0] = stealths.actions[flat]
+    pairs[:, 1] = moves.actions[flat]
+    keep = np.ones((flat.size, 2), dtype=bool)
+    keep[:, 0] = stealthy
+    listed: list[Action] = pairs[keep].tolist()
+    return listed
 
 
 #: actions made before, by everything they are made from: an action is a value (its hint is
@@ -507,19 +597,13 @@ def _remember(key: tuple[Any, ...], value: Any) -> None:
     _MADE[key] = value
 
 
-def _move_order_at(side: str, ident: str, posture: str, level: int, x: int, y: int) -> Action:
+def _move_order(side: str, ident: str, posture: str, level: int, x: int, y: int) -> Action:
     """``order(figure, posture, to)`` to the square (level, x, y), the same action
     ``Action.make`` builds, made directly (a figure has dozens of these at each step, and the
-    arguments are already plain values) and made once: the same arguments give the same
-    action."""
-    key = ("move-at", side, ident, posture, level, x, y)
-    found: Action | None = _MADE.get(key)
-    if found is None:
-        args = (("figure", ident), ("posture", posture), ("to", (level, x, y)))
-        hint = {"role": "move", "to": [level, x, y], "posture": posture}
-        found = Action.frozen(side, "order", args, hint)
-        _remember(key, found)
-    return found
+    arguments are already plain values)."""
+    args = (("figure", ident), ("posture", posture), ("to", (level, x, y)))
+    hint = {"role": "move", "to": [level, x, y], "posture": posture}
+    return Action.frozen(side, "order", args, hint)
 
 
 def stage_actions(state: GoState, side: str, fig: Figure, order: Order) -> list[Action]:
@@ -643,7 +727,7 @@ def check_order(state: GoState, side: str, action: Action) -> Order:
                 raise illegal(
                     f"{list(to)} costs {cost}, more than the {posture} allowance of {limit}"
                 )
-            path = field.path_to(to)
+            path = [Cell(*c) for c in field.path_tuples((to,))[to]]  # path_to's path
     else:
         if path_arg is not None:
             raise illegal(f"a {posture} order has no path")

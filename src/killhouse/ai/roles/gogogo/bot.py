@@ -103,7 +103,7 @@ class GoGoGoBot(Setup):
                 taken.add(here)
                 continue
             plan.posture, plan.to = posture, choice
-            paths[fid] = self._from(here).path_to(choice)
+            paths[fid] = self._path(self._from(here), choice)
             taken.add(choice)
         self._unjam(own, order, goals, plans, enemies, taken, positions, paths, rng)
         ends = [plans[f["id"]].to or Cell(*f["at"]) for f in own]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from killhouse.core.cells import Cell
 from killhouse.core.geometry import chebyshev, euclidean_sq
@@ -60,6 +61,19 @@ def around(cells: Iterable[Cell], r: int = 1) -> set[Cell]:
             for dy in range(-r, r + 1):
                 out.add(c.step(dx, dy))
     return out
+
+
+def ring(cells: Iterable[Cell], r: int = 1) -> frozenset[Cell]:
+    """``frozenset(around(cells, r))``, kept: goals ask it of the same zones turn after turn.
+
+    Keyed on the cells in the order they are given, so a kept answer is the very set a fresh
+    build would make (same members, same iteration order)."""
+    return _ring(tuple(cells), r)
+
+
+@lru_cache(maxsize=1024)
+def _ring(cells: tuple[Cell, ...], r: int) -> frozenset[Cell]:
+    return frozenset(around(cells, r))
 
 
 def centre(cells: Iterable[Cell]) -> Cell | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from killhouse.ai.baseline import cell_of
-from killhouse.ai.roles.gogogo.common import FigurePlan, Seen, around, d2
+from killhouse.ai.roles.gogogo.common import FigurePlan, Seen, d2, ring
 from killhouse.ai.roles.gogogo.routes import Routes
 from killhouse.core.cells import Cell
 from killhouse.core.geometry import chebyshev
@@ -85,7 +85,7 @@ class Goals(Routes):
                     if hid not in taken and at.level == here.level and d2(at, here) <= 36
                 ]
                 if others and not in_sight:  # gather the room's other hostages on the way out
-                    return frozenset(around({min(others, key=lambda c: d2(c, here))})), MOVE, True
+                    return ring({min(others, key=lambda c: d2(c, here))}), MOVE, True
                 return frozenset(z.rescue), MOVE, True  # escorting beats aiming
         if f.get("weapon") == "sniper" and any(self._sight(here, e.at) for e in enemies):
             return frozenset(), AIM, False
@@ -100,7 +100,7 @@ class Goals(Routes):
                 team = sorted(o["id"] for o in view.get("figures", []) if o.get("kind") != "vip")
                 room = rooms[team.index(fid) % len(rooms)] - self.searched
                 unsearched = frozenset(room) or unsearched
-            near = frozenset(around(targets)) or unsearched or frozenset(z.location)
+            near = ring(targets) or unsearched or frozenset(z.location)
             return near, advance, False
         if self.mission == DESTRUCTION:
             bomb = view.get("explosive") or {}
@@ -110,7 +110,7 @@ class Goals(Routes):
                     if chebyshev(at, here) <= 1 and at.level == here.level:
                         plans[fid].task = "defuse"
                         return frozenset(), HOLD, False
-                    return frozenset(around({at})), MOVE, False
+                    return ring({at}), MOVE, False
                 if in_sight:
                     return frozenset(), HOLD, False
                 unsearched = frozenset(z.bomb_sites - self.searched) or frozenset(z.bomb_sites)
@@ -167,7 +167,7 @@ class Goals(Routes):
             if bomb.get("planted") and at is not None:
                 if chebyshev(at, here) <= 4:
                     return frozenset(), guard, False
-                return frozenset(around({at}, 3)), MOVE, False
+                return ring({at}, 3), MOVE, False
             if at is not None and bomb.get("carrier") is None:
                 return frozenset({at}), MOVE, False  # pick the dropped bomb up
             if self.site is None and self.sites:
@@ -189,7 +189,7 @@ class Goals(Routes):
                 return site, MOVE, False
             if self._dist(here, site) <= 3:
                 return frozenset(), guard, False
-            return frozenset(around(site, 2)), MOVE if quiet else STEALTH, False
+            return ring(site, 2), MOVE if quiet else STEALTH, False
         if self.mission == ASSASSINATION:
             team = sorted(o["id"] for o in view.get("figures", []))
             runner = team.index(fid) % 3 == 1  # a third of the team covers the gates from the start

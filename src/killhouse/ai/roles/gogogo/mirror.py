@@ -10,6 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from killhouse.ai.baseline import BaselineBot, cell_of
 from killhouse.ai.mirror import SideMirror
 from killhouse.ai.roles.gogogo.common import FigurePlan, Seen
@@ -27,6 +30,8 @@ from killhouse.rulesets.gogogo.facts import (
     enterable,
 )
 from killhouse.scenario.model import Scenario
+
+IntArray = NDArray[np.intp]
 
 
 class SideMap(BaselineBot):
@@ -61,6 +66,7 @@ class SideMap(BaselineBot):
         self.hot_site: frozenset[Cell] | None = None
         self._room_cache: list[frozenset[Cell]] | None = None
         self._inside_cache: dict[tuple[int, frozenset[Cell]], frozenset[Cell]] = {}
+        self._area_cache: dict[frozenset[Cell], tuple[tuple[Cell, ...], IntArray, IntArray]] = {}
         self.stunned_rooms: set[int] = set()
 
     def _sync(self, view: dict[str, Any]) -> None:
@@ -101,6 +107,13 @@ class SideMap(BaselineBot):
         found = self.mirror.field(("from", start), lambda b: distance_from(b, start, doors))
         assert found is not None
         return found
+
+    @staticmethod
+    def _path(field: DistanceField, cell: Cell) -> list[Cell]:
+        """``field.path_to(cell)``, read from the field's predecessor pointers (worked out once
+        per field by a compiled kernel, the same path) instead of walked back step by step: a
+        plan asks a few paths of most fields it makes."""
+        return [Cell(*c) for c in field.path_tuples((cell,))[cell]]
 
     def _sight(self, a: Cell, b: Cell) -> bool:
         return self.mirror.sees(a, b)
@@ -170,12 +183,26 @@ class SideMap(BaselineBot):
         # walls and pillars inside a zone can never be looked over: leave them out
         area = self._inside(area)
         observers = [(Cell(*f["at"]), str(f.get("facing") or "n"), 90.0) for f in own]
+        cells, ys, xs = self._area_index(area)
+        remembered = set(self.hostage_memory.values())
         for mask in fields_of_view(self.board, observers):
-            for cell in area:
-                if mask[cell.y, cell.x] and cell not in self.hostage_memory.values():
-                    self.searched.add(cell)
+            # the area's squares this observer sees (``searched`` is only asked what it holds)
+            for i in np.flatnonzero(mask[ys, xs]).tolist():
+                if cells[i] not in remembered:
+                    self.searched.add(cells[i])
         if area <= self.searched:
             self.searched.clear()  # everything looked at: look again
+
+    def _area_index(self, area: frozenset[Cell]) -> tuple[tuple[Cell, ...], IntArray, IntArray]:
+        """The squares of ``area`` with their rows and columns as arrays, kept per area: a
+        search reads every observer's sight at all of them at once."""
+        found = self._area_cache.get(area)
+        if found is None:
+            cells = tuple(area)
+            ys = np.array([c.y for c in cells], dtype=np.intp)
+            xs = np.array([c.x for c in cells], dtype=np.intp)
+            found = self._area_cache[area] = (cells, ys, xs)
+        return found
 
     def _dist(self, a: Cell, cells: Iterable[Cell]) -> float:
         gf = self._goal_field(frozenset(cells))

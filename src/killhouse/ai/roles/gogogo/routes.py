@@ -68,7 +68,7 @@ class Routes(SideMap):
                 cost = self._from(g_here).cost(spot) or 0
                 plans[g["id"]].posture = STEALTH if cost <= numbers().stealth else MOVE
                 plans[g["id"]].to = spot
-                paths[g["id"]] = self._from(g_here).path_to(spot)
+                paths[g["id"]] = self._path(self._from(g_here), spot)
                 taken.discard(g_here)
                 taken.add(spot)
                 moved.append((g["id"], g_here))
@@ -88,7 +88,7 @@ class Routes(SideMap):
                 )
                 if choice is not None:
                     plan.posture, plan.to = posture, choice
-                    paths[fid] = self._from(here).path_to(choice)
+                    paths[fid] = self._path(self._from(here), choice)
                     taken.add(choice)
                     continue
                 taken.add(here)
@@ -118,7 +118,7 @@ class Routes(SideMap):
             key = (d, reach.cost(cell) or 0, cell)
             if best is None or key < best:
                 best = key
-        return reach.path_to(best[2]) if best is not None else []
+        return self._path(reach, best[2]) if best is not None else []
 
     def _side_step(
         self,
@@ -141,7 +141,7 @@ class Routes(SideMap):
         options.sort(key=lambda c: (reach.cost(c) or 0, c.y, c.x))
         for cell in options[:10]:
             trial = dict(paths)
-            trial[g["id"]] = reach.path_to(cell)
+            trial[g["id"]] = self._path(reach, cell)
             alone = rehearse(positions, trial).blocked_at
             trial[stuck] = route
             if not alone and g["id"] not in rehearse(positions, trial).blocked_at:
@@ -172,8 +172,9 @@ class Routes(SideMap):
         cells = list(reach.reachable(limit))
         if exposed:
             self._prime((e.at, cell) for cell in cells for e in enemies)
+        occupied = set(positions.values())
         for cell in cells:
-            if cell == here or cell in taken or cell in positions.values():
+            if cell == here or cell in taken or cell in occupied:
                 continue
             d = gf.cost(cell)
             if d is None:
@@ -187,7 +188,7 @@ class Routes(SideMap):
             if here_d is not None and score >= here_d and not exposed:
                 return None  # nothing gets closer: stay
             trial = dict(paths)
-            trial[f["id"]] = reach.path_to(cell)
+            trial[f["id"]] = self._path(reach, cell)
             result = rehearse(positions, trial)
             if not result.blocked_at:
                 return cell
