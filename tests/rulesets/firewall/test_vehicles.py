@@ -121,6 +121,7 @@ def test_vehicle_damage_to_gutz_2_stands_and_below_destroys_with_passengers_out(
     assert not apply_effect(state, v, 3)  # Gutz 2: still running
     assert v.status == ACTIVE and v.gutz == 2
     whitney = state.figures["whitney"]
+    whitney.gutz, state.figures["yardie-3"].gutz = 6, 5  # §18.2's Gutz (the file adds 3)
     assert apply_effect(state, v, 1)  # Gutz 1: destroyed (§17.7)
     assert v.status == DESTROYED
     assert whitney.status is Status.ACTIVE and whitney.gutz == 2  # 6 − 4, no armour: stands
@@ -416,7 +417,7 @@ def test_vehicle_weapon_long_range_edge_and_embark_reach_in_play() -> None:
     ("arrives: 1D6,", "arrives: soon,", "expected a Turn or dice"),
     ("facing: n, gutz: 8", "facing: ne, gutz: 8", "faces n, e, s or w"),
     ("passengers: [malone,", "passengers: [nobody,", "expected a list of figure ids"),
-    ("type: thug, gutz: 5, at: \"ash:19,0\"", "type: thug, transport: hoverboard, gutz: 5, "
+    ("type: thug, gutz: 8, at: \"ash:19,0\"", "type: thug, transport: hoverboard, gutz: 8, "
      "at: \"ash:19,0\"", "no personal transport 'hoverboard'"),
     ("sample: improvised_apc", "design: {chassis: motorbike, crew: [driver], passengers: 9, "
      "move: {land: fast}, armour: soft}", "over the Motor bike's limit"),
@@ -448,8 +449,8 @@ def test_a_rider_in_play_gets_on_moves_at_skateboard_speed_and_shoots_at_minus_3
     from killhouse.rulesets.firewall.vehicles.orders import ride
     from killhouse.rulesets.firewall.vehicles.transport import note_ride
     from tests.rulesets.firewall.test_closecombat import Dice
-    text = ASH.read_text().replace('type: thug, gutz: 5, at: "ash:19,0"',
-                                   'type: thug, transport: skateboard, gutz: 5, at: "ash:19,0"')
+    text = ASH.read_text().replace('type: thug, gutz: 8, at: "ash:19,0"',
+                                   'type: thug, transport: skateboard, gutz: 8, at: "ash:19,0"')
     path = tmp_path / "ride.yaml"
     path.write_text(text)
     game = Game(load_scenario(path), 1)
