@@ -101,20 +101,38 @@ def side_sight(state: ExecuteState, side: str) -> list[list[list[bool]] | None]:
 def eye_grid(state: ExecuteState, at: Cell) -> NDArray[np.bool_]:
     """Every square of ``at``'s level that a figure at ``at`` has LOS to (E-6: the exact
     segment rule, ``los_pairs``, to each square), kept in ``state.memo`` under the square and
-    its level's terrain (a door that opens or shuts makes a new grid)."""
+    its level's terrain (a door that opens or shuts makes a new grid), and in the eye book."""
     key = ("eye-grid", at, terrain_key(state, at.level))
     found: NDArray[np.bool_] | None = state.memo.get(key)
     if found is None:
-        opaque = state.board.opaque(at.level)
-        every = _EVERY_SQUARE.get(opaque.shape)
-        if every is None:
-            every = _EVERY_SQUARE[opaque.shape] = np.ones(opaque.shape, dtype=bool)
-        found = los_from(opaque, (at.x, at.y), every)
-        found.setflags(write=False)
+        terrain = state.board.levels[at.level].terrain
+        book_key = (at.x, at.y, terrain.shape, terrain.tobytes())
+        found = _EYE_BOOK.get(book_key)
+        if found is None:
+            opaque = state.board.opaque(at.level)
+            every = _EVERY_SQUARE.get(opaque.shape)
+            if every is None:
+                every = _EVERY_SQUARE[opaque.shape] = np.ones(opaque.shape, dtype=bool)
+            found = los_from(opaque, (at.x, at.y), every)
+            found.setflags(write=False)
+            if len(_EYE_BOOK) >= EYE_BOOK_LIMIT:
+                _EYE_BOOK.clear()
+            _EYE_BOOK[book_key] = found
         if len(state.memo) >= MEMO_LIMIT:
             state.memo.clear()
         state.memo[key] = found
     return found
+
+
+#: The eye book: an observer square's LOS grid by (x, y, level shape, the level's terrain as
+#: it is). A grid is a pure function of those (``opaque`` reads only the terrain), so it is
+#: kept for the whole process, not per game: a batch of games on one scenario starts every
+#: game with the same sight, and its figures stand on the same squares again and again. Read
+#: only on a miss of ``state.memo`` and keyed on the terrain read then (not the state's
+#: cached ``terrain_key``), so it answers exactly what computing the grid would. Grids are
+#: read-only. Bounded: emptied when full.
+_EYE_BOOK: dict[tuple[int, int, tuple[int, ...], bytes], NDArray[np.bool_]] = {}
+EYE_BOOK_LIMIT = 4096
 
 
 #: an all-True mask per level shape: ``los_from`` to every square
