@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from killhouse.core.cells import Cell
@@ -13,7 +14,9 @@ from killhouse.core.events import EventLog
 from killhouse.core.rng import Rng, derive_seed
 from killhouse.core.terrain import Terrain
 from killhouse.engine.game import Game
-from killhouse.rulesets.execute.actions import fire_actions, fire_targets, ready
+from killhouse.errors import IllegalActionError
+from killhouse.rulesets.base import Action
+from killhouse.rulesets.execute.actions import figure_args, fire_actions, fire_targets, ready
 from killhouse.rulesets.execute.rolls import shot_tn, success_chance
 from killhouse.rulesets.execute.state import ExecuteState, Status
 from killhouse.rulesets.execute.tables import tables
@@ -194,3 +197,42 @@ def test_shots_listed_in_one_batch_are_each_firers_own_targets(name: str) -> Non
     play(load_scenario(ROOT / "scenarios" / "execute" / f"{name}.yaml"), derive_seed(1, 0),
          on_step=check)
     assert len({(f, t) for f, t, _, _ in checked}) > 3
+
+
+@pytest.mark.parametrize("name", ["embassy", "airliner"])
+def test_each_figures_checked_arguments_are_its_listed_ones_through_a_game(name: str) -> None:
+    """``figure_args`` (what a move or loadout is checked against) holds exactly the listed
+    actions of that kind by that figure, for every figure at every step, and nothing for a
+    figure not listed; a move off the list is refused with the reason and changes nothing."""
+    scenario = load_scenario(ROOT / "scenarios" / "execute" / f"{name}.yaml")
+    game = Game(scenario, derive_seed(6, 0))
+    rng = Rng.from_seed(12)
+    checked = refused = 0
+    for _ in range(300):
+        pending = game.pending()
+        if not pending:
+            break
+        side = pending[0].side
+        state = game.state
+        actions = game.legal_actions(side)
+        for kind in ("move", "loadout"):
+            for fid in [*state.figures, "nobody"]:
+                listed = frozenset(a.args for a in actions
+                                   if a.kind == kind and a.get("figure") == fid)
+                assert figure_args(state, side, kind, fid) == listed
+                checked += len(listed)
+        moves = [a for a in actions if a.kind == "move"]
+        if moves:
+            fid = str(moves[0].get("figure"))
+            wall = next(Cell(lv, int(x), int(y)) for lv, level in enumerate(state.board.levels)
+                        for y, x in zip(*np.nonzero(level.terrain == Terrain.WALL), strict=True))
+            before = game.state_hash()
+            with pytest.raises(IllegalActionError, match="not a free square"):
+                game.apply(Action.make(side, "move", figure=fid, to=tuple(wall)))
+            assert game.state_hash() == before
+            refused += 1
+        # mostly moves; now and then on to the next step, so that play reaches combat
+        onward = [a for a in actions if a.kind in ("ready", "end_negotiation", "continue")]
+        pool = moves if moves and rng.below(4) else onward if onward and rng.below(3) else actions
+        game.apply(pool[rng.below(len(pool))])
+    assert checked > 0 and refused > 0
