@@ -4,6 +4,7 @@ sight) always equal what a fresh computation gives: a kept answer is never stale
 from __future__ import annotations
 
 import copy
+import pickle
 from pathlib import Path
 
 import numpy as np
@@ -236,3 +237,25 @@ def test_each_figures_checked_arguments_are_its_listed_ones_through_a_game(name:
         pool = moves if moves and rng.below(4) else onward if onward and rng.below(3) else actions
         game.apply(pool[rng.below(len(pool))])
     assert checked > 0 and refused > 0
+
+
+def test_every_write_and_every_copy_of_a_figure_takes_a_stamp_no_other_has() -> None:
+    """``Figure.stamp``, what the sight refresh keeps its figure inputs under: a read leaves
+    it, a write (even of the same value) and a copy (``copy``, ``pickle``) each take a new
+    number; it is no field (equality and the snapshot do not see it)."""
+    st, log = _in_sight_of_the_gunman()
+    gunman = st.figures["gunman"]
+    first = gunman.stamp
+    assert gunman.pos is not None and gunman.stamp == first
+    gunman.weapon = gunman.weapon
+    written = gunman.stamp
+    assert written != first
+    twin = copy.deepcopy(gunman)
+    thawed = pickle.loads(pickle.dumps(gunman))
+    assert twin == gunman == thawed
+    assert len({gunman.stamp, twin.stamp, thawed.stamp, first}) == 4
+    before = snapshot(st)
+    st.figures["gunman"] = twin  # the same figure, another object: the inputs are read again
+    refresh(st, log)
+    assert st.refreshed[("figures",)][0] == tuple(f.stamp for f in st.figures.values())
+    assert snapshot(st) == before

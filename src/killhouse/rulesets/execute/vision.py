@@ -219,20 +219,10 @@ def refresh(state: ExecuteState, log: EventLog) -> None:
     and sightings that refresh left, is skipped: it would tell nothing and change nothing (a
     planning step, a ``done``, a shot that missed)."""
     state.touch()
-    figures = list(state.figures.values())
     terrain = tuple(terrain_key(state, level) for level in range(len(state.board.levels)))
-    # one pass over the figures for both sides: each one on the map as it would be seen,
-    # and each side's observers' squares (``observers``)
-    on_map = [(f.side, _SEEN_FIELDS(f)) for f in figures
-              if f.pos is not None and f.status not in REMOVED]
-    spots = {
-        side: tuple([f.pos for f in figures
-                     if f.side == side and f.status == ACTIVE and f.pos is not None])
-        for side in state.side_ids()
-    }
+    spots, others = _figure_inputs(state)
     for side in state.side_ids():
-        inputs = _side_inputs(state, side, terrain, spots[side],
-                              tuple([seen for owner, seen in on_map if owner != side]))
+        inputs = _side_inputs(state, side, terrain, spots[side], others[side])
         last = state.refreshed.get(("sight", side))
         memory = state.memory.get(side)
         seen = state.seen.get(side)
@@ -264,6 +254,33 @@ def refresh(state: ExecuteState, log: EventLog) -> None:
             state.cache.get(("side-sight-key", side)),
         )
     _refresh_bombs(state, log, terrain, spots[state.fbi])
+
+
+def _figure_inputs(
+    state: ExecuteState,
+) -> tuple[dict[str, tuple[Cell, ...]], dict[str, tuple[Any, ...]]]:
+    """What each side's refresh reads of the figures: its observers' squares, and every
+    other figure on the map as it would see it. Made in one pass over the figures for both
+    sides, and kept in ``state.refreshed`` under the figures' write stamps (``Figure.stamp``):
+    while no figure is written (a planning step, a ``done``, a missed shot) they are as they
+    were, and the refresh's check of its inputs is a comparison of the same objects."""
+    figures = list(state.figures.values())
+    stamps = tuple([f.stamp for f in figures])
+    kept = state.refreshed.get(("figures",))
+    if kept is not None and kept[0] == stamps:
+        found: tuple[dict[str, tuple[Cell, ...]], dict[str, tuple[Any, ...]]] = kept[1]
+        return found
+    on_map = [(f.side, _SEEN_FIELDS(f)) for f in figures
+              if f.pos is not None and f.status not in REMOVED]
+    spots = {
+        side: tuple([f.pos for f in figures
+                     if f.side == side and f.status == ACTIVE and f.pos is not None])
+        for side in state.side_ids()
+    }
+    others = {side: tuple([seen for owner, seen in on_map if owner != side])
+              for side in state.side_ids()}
+    state.refreshed[("figures",)] = (stamps, (spots, others))
+    return spots, others
 
 
 #: what a side's refresh reads of a figure it may see (``seen_info``, ``Memory``, events)
