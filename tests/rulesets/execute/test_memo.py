@@ -17,6 +17,7 @@ from killhouse.core.terrain import Terrain
 from killhouse.engine.game import Game
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
+from killhouse.rulesets.execute import actions as actions_module
 from killhouse.rulesets.execute.actions import figure_args, fire_actions, fire_targets, ready
 from killhouse.rulesets.execute.rolls import shot_tn, success_chance
 from killhouse.rulesets.execute.state import ExecuteState, Status
@@ -259,3 +260,33 @@ def test_every_write_and_every_copy_of_a_figure_takes_a_stamp_no_other_has() -> 
     refresh(st, log)
     assert st.refreshed[("figures",)][0] == tuple(f.stamp for f in st.figures.values())
     assert snapshot(st) == before
+
+
+def test_a_second_game_lists_the_very_move_actions_of_the_first() -> None:
+    """The move pools are kept for the process: the same game played again lists equal moves
+    that are the same objects, with the same hints; a full pool starts afresh."""
+    scenario = load_scenario(ROOT / "scenarios" / "execute" / "bank.yaml")
+
+    def first_moves(seed: int) -> list[Action]:
+        game = Game(scenario, derive_seed(7, 0))
+        rng = Rng.from_seed(seed)
+        for _ in range(400):
+            side = game.pending()[0].side
+            actions = game.legal_actions(side)
+            moves = [a for a in actions if a.kind == "move"]
+            if moves:
+                return moves
+            onward = [a for a in actions if a.kind in ("ready", "end_negotiation", "continue")]
+            pool = onward if onward else actions
+            game.apply(pool[rng.below(len(pool))])
+        raise AssertionError("no movement step reached")
+
+    one, two = first_moves(3), first_moves(3)
+    assert one == two and all(a is b for a, b in zip(one, two, strict=True))
+    assert [a.hint for a in one] == [a.hint for a in two]
+    side, fid = one[0].side, str(one[0].get("figure"))
+    pool = actions_module._move_pool(side, fid)
+    assert pool and actions_module._move_pool(side, fid) is pool
+    for i in range(actions_module.MOVE_POOL_LIMIT - len(pool)):
+        pool[(Cell(9, i, 0), 0)] = one[0]
+    assert actions_module._move_pool(side, fid) == {}

@@ -448,6 +448,23 @@ def task_actions(state: ExecuteState, side: str) -> list[Action]:
 
 #: moves one figure keeps by (square, cost) before it starts afresh
 MOVE_POOL_LIMIT = 20_000
+#: figures (side, id) the move pools are kept for before they start afresh
+MOVE_POOLS_LIMIT = 256
+
+#: each figure's move actions by (square, cost), kept for the whole process: a move is a
+#: value of its side, figure, square and cost alone (like ``_SHOTS``), and a batch of games on
+#: one scenario lists the same figures' moves to the same squares game after game
+_MOVE_POOLS: dict[tuple[str, str], dict[tuple[Cell, int], Action]] = {}
+
+
+def _move_pool(side: str, figure: str) -> dict[tuple[Cell, int], Action]:
+    """The move pool of ``side``'s ``figure`` (``_MOVE_POOLS``), started afresh when full."""
+    pool = _MOVE_POOLS.get((side, figure))
+    if pool is None or len(pool) >= MOVE_POOL_LIMIT:
+        if len(_MOVE_POOLS) >= MOVE_POOLS_LIMIT:
+            _MOVE_POOLS.clear()
+        pool = _MOVE_POOLS[(side, figure)] = {}
+    return pool
 
 
 def move_actions(state: ExecuteState, side: str) -> list[Action]:
@@ -467,11 +484,8 @@ def move_actions(state: ExecuteState, side: str) -> list[Action]:
         )
         if found is None or found[0] is not within:
             # every move the figure was offered is kept by (square, cost): a list worked out
-            # again after an enemy's move is mostly the same moves
-            pool_key = ("move-pool", side, f.id)
-            pool: dict[tuple[Cell, int], Action] | None = state.memo.get(pool_key)
-            if pool is None or len(pool) >= MOVE_POOL_LIMIT:
-                pool = {}
+            # again after an enemy's move, or in the next game, is mostly the same moves
+            pool = _move_pool(side, f.id)
             listed: list[Action | None] = list(map(pool.get, within))
             for i in [i for i, a in enumerate(listed) if a is None]:
                 item = within[i]
@@ -493,7 +507,6 @@ def move_actions(state: ExecuteState, side: str) -> list[Action]:
             if len(state.memo) >= MEMO_LIMIT:
                 state.memo.clear()
             state.memo[key] = found
-            state.memo[pool_key] = pool
         # the squares barred now are few next to those within reach: drop them by index
         index = found[2]
         drop = sorted({i for i in map(index.get, barred) if i is not None}, reverse=True)
