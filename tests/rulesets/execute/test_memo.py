@@ -242,8 +242,10 @@ def test_each_figures_checked_arguments_are_its_listed_ones_through_a_game(name:
 
 def test_every_write_and_every_copy_of_a_figure_takes_a_stamp_no_other_has() -> None:
     """``Figure.stamp``, what the sight refresh keeps its figure inputs under: a read leaves
-    it, a write (even of the same value) and a copy (``copy``, ``pickle``) each take a new
-    number; it is no field (equality and the snapshot do not see it)."""
+    it, a write to a figure on the map (even of the same value), to an off-map figure's
+    square, status or side, and a copy (``copy``, ``pickle``) each take a new number; an
+    off-map figure's loadout does not; it is no field (equality and the snapshot do not see
+    it)."""
     st, log = _in_sight_of_the_gunman()
     gunman = st.figures["gunman"]
     first = gunman.stamp
@@ -255,6 +257,19 @@ def test_every_write_and_every_copy_of_a_figure_takes_a_stamp_no_other_has() -> 
     thawed = pickle.loads(pickle.dumps(gunman))
     assert twin == gunman == thawed
     assert len({gunman.stamp, twin.stamp, thawed.stamp, first}) == 4
+    # an agent off the map: its loadout leaves the stamp, a step onto the map does not
+    agent = next(f for f in st.figures.values() if f.side == st.fbi)
+    agent.pos = None
+    off = agent.stamp
+    agent.weapon, agent.armour = "shotgun", 2
+    assert agent.stamp == off
+    agent.status = agent.status
+    assert agent.stamp != off
+    off = agent.stamp
+    agent.pos = Cell(0, 1, 1)
+    assert agent.stamp != off
+    st, log = _in_sight_of_the_gunman()
+    twin = copy.deepcopy(st.figures["gunman"])
     before = snapshot(st)
     st.figures["gunman"] = twin  # the same figure, another object: the inputs are read again
     refresh(st, log)

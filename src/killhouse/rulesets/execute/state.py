@@ -70,16 +70,21 @@ COMBAT_PHASES: tuple[str, ...] = (GRENADES, TASKS, MOVEMENT, FIRING)
 #: write stamps (``Figure.stamp``): each write to a figure takes the next number, so no two
 #: writes in this process share one (``next`` on a ``count`` is atomic: threads too)
 _STAMPS = count(1)
+#: the fields that take a figure on or off the map, or off its feet, or to a side: a write to
+#: one stamps the figure wherever it is (any write stamps a figure on the map)
+_PLACING = frozenset({"pos", "status", "side"})
 
 
 @dataclass
 class Figure:
     """One person: an FBI agent, a terrorist or a hostage (digest 2.4).
 
-    Every write to a field, and every copy, stamps the figure with a number no other write
-    in the process gets (``stamp``, not a field: not compared, hashed or shown), so the
-    figures' stamps are the same exactly when no figure was written since they were read:
-    the sight refresh tells that at a glance (``vision.refresh``)."""
+    Every write that could change how the figure is seen, and every copy, stamps it with a
+    number no other write in the process gets (``stamp``, not a field: not compared, hashed
+    or shown): a write to a figure on the map, or to where it is, whether it is on its feet
+    and whose it is (``_PLACING``). The figures' stamps are the same exactly when no figure
+    was written so since they were read: the sight refresh tells that at a glance
+    (``vision.refresh``), and an off-map agent's loadout in planning leaves them."""
 
     stamp: ClassVar[int] = 0
 
@@ -101,7 +106,8 @@ class Figure:
 
     def __setattr__(self, name: str, value: Any) -> None:
         object.__setattr__(self, name, value)
-        object.__setattr__(self, "stamp", next(_STAMPS))
+        if name in _PLACING or self.__dict__.get("pos") is not None:
+            object.__setattr__(self, "stamp", next(_STAMPS))
 
     def __setstate__(self, fields: dict[str, Any]) -> None:
         """A copy (``copy``, ``pickle``) gets a stamp of its own: one made in another
