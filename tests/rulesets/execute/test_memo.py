@@ -4,8 +4,10 @@ sight) always equal what a fresh computation gives: a kept answer is never stale
 from __future__ import annotations
 
 import copy
+import pickle
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from killhouse.core.cells import Cell
@@ -13,7 +15,10 @@ from killhouse.core.events import EventLog
 from killhouse.core.rng import Rng, derive_seed
 from killhouse.core.terrain import Terrain
 from killhouse.engine.game import Game
-from killhouse.rulesets.execute.actions import fire_actions, fire_targets, ready
+from killhouse.errors import IllegalActionError
+from killhouse.rulesets.base import Action
+from killhouse.rulesets.execute import actions as actions_module
+from killhouse.rulesets.execute.actions import figure_args, fire_actions, fire_targets, ready
 from killhouse.rulesets.execute.rolls import shot_tn, success_chance
 from killhouse.rulesets.execute.state import ExecuteState, Status
 from killhouse.rulesets.execute.tables import tables
@@ -194,3 +199,109 @@ def test_shots_listed_in_one_batch_are_each_firers_own_targets(name: str) -> Non
     play(load_scenario(ROOT / "scenarios" / "execute" / f"{name}.yaml"), derive_seed(1, 0),
          on_step=check)
     assert len({(f, t) for f, t, _, _ in checked}) > 3
+
+
+@pytest.mark.parametrize("name", ["embassy", "airliner"])
+def test_each_figures_checked_arguments_are_its_listed_ones_through_a_game(name: str) -> None:
+    """``figure_args`` (what a move or loadout is checked against) holds exactly the listed
+    actions of that kind by that figure, for every figure at every step, and nothing for a
+    figure not listed; a move off the list is refused with the reason and changes nothing."""
+    scenario = load_scenario(ROOT / "scenarios" / "execute" / f"{name}.yaml")
+    game = Game(scenario, derive_seed(6, 0))
+    rng = Rng.from_seed(12)
+    checked = refused = 0
+    for _ in range(300):
+        pending = game.pending()
+        if not pending:
+            break
+        side = pending[0].side
+        state = game.state
+        actions = game.legal_actions(side)
+        for kind in ("move", "loadout"):
+            for fid in [*state.figures, "nobody"]:
+                listed = frozenset(a.args for a in actions
+                                   if a.kind == kind and a.get("figure") == fid)
+                assert figure_args(state, side, kind, fid) == listed
+                checked += len(listed)
+        moves = [a for a in actions if a.kind == "move"]
+        if moves:
+            fid = str(moves[0].get("figure"))
+            wall = next(Cell(lv, int(x), int(y)) for lv, level in enumerate(state.board.levels)
+                        for y, x in zip(*np.nonzero(level.terrain == Terrain.WALL), strict=True))
+            before = game.state_hash()
+            with pytest.raises(IllegalActionError, match="not a free square"):
+                game.apply(Action.make(side, "move", figure=fid, to=tuple(wall)))
+            assert game.state_hash() == before
+            refused += 1
+        # mostly moves; now and then on to the next step, so that play reaches combat
+        onward = [a for a in actions if a.kind in ("ready", "end_negotiation", "continue")]
+        pool = moves if moves and rng.below(4) else onward if onward and rng.below(3) else actions
+        game.apply(pool[rng.below(len(pool))])
+    assert checked > 0 and refused > 0
+
+
+def test_every_write_and_every_copy_of_a_figure_takes_a_stamp_no_other_has() -> None:
+    """``Figure.stamp``, what the sight refresh keeps its figure inputs under: a read leaves
+    it, a write to a figure on the map (even of the same value), to an off-map figure's
+    square, status or side, and a copy (``copy``, ``pickle``) each take a new number; an
+    off-map figure's loadout does not; it is no field (equality and the snapshot do not see
+    it)."""
+    st, log = _in_sight_of_the_gunman()
+    gunman = st.figures["gunman"]
+    first = gunman.stamp
+    assert gunman.pos is not None and gunman.stamp == first
+    gunman.weapon = gunman.weapon
+    written = gunman.stamp
+    assert written != first
+    twin = copy.deepcopy(gunman)
+    thawed = pickle.loads(pickle.dumps(gunman))
+    assert twin == gunman == thawed
+    assert len({gunman.stamp, twin.stamp, thawed.stamp, first}) == 4
+    # an agent off the map: its loadout leaves the stamp, a step onto the map does not
+    agent = next(f for f in st.figures.values() if f.side == st.fbi)
+    agent.pos = None
+    off = agent.stamp
+    agent.weapon, agent.armour = "shotgun", 2
+    assert agent.stamp == off
+    agent.status = agent.status
+    assert agent.stamp != off
+    off = agent.stamp
+    agent.pos = Cell(0, 1, 1)
+    assert agent.stamp != off
+    st, log = _in_sight_of_the_gunman()
+    twin = copy.deepcopy(st.figures["gunman"])
+    before = snapshot(st)
+    st.figures["gunman"] = twin  # the same figure, another object: the inputs are read again
+    refresh(st, log)
+    assert st.refreshed[("figures",)][0] == tuple(f.stamp for f in st.figures.values())
+    assert snapshot(st) == before
+
+
+def test_a_second_game_lists_the_very_move_actions_of_the_first() -> None:
+    """The move pools are kept for the process: the same game played again lists equal moves
+    that are the same objects, with the same hints; a full pool starts afresh."""
+    scenario = load_scenario(ROOT / "scenarios" / "execute" / "bank.yaml")
+
+    def first_moves(seed: int) -> list[Action]:
+        game = Game(scenario, derive_seed(7, 0))
+        rng = Rng.from_seed(seed)
+        for _ in range(400):
+            side = game.pending()[0].side
+            actions = game.legal_actions(side)
+            moves = [a for a in actions if a.kind == "move"]
+            if moves:
+                return moves
+            onward = [a for a in actions if a.kind in ("ready", "end_negotiation", "continue")]
+            pool = onward if onward else actions
+            game.apply(pool[rng.below(len(pool))])
+        raise AssertionError("no movement step reached")
+
+    one, two = first_moves(3), first_moves(3)
+    assert one == two and all(a is b for a, b in zip(one, two, strict=True))
+    assert [a.hint for a in one] == [a.hint for a in two]
+    side, fid = one[0].side, str(one[0].get("figure"))
+    pool = actions_module._move_pool(side, fid)
+    assert pool and actions_module._move_pool(side, fid) is pool
+    for i in range(actions_module.MOVE_POOL_LIMIT - len(pool)):
+        pool[(Cell(9, i, 0), 0)] = one[0]
+    assert actions_module._move_pool(side, fid) == {}

@@ -6,7 +6,7 @@ import pytest
 
 from killhouse.core.cells import Cell
 from killhouse.core.terrain import Terrain
-from killhouse.errors import IllegalActionError
+from killhouse.errors import IllegalActionError, ScenarioError
 from killhouse.rulesets.execute.combat import can_see
 from killhouse.rulesets.execute.movement import claim, destinations, move
 from killhouse.rulesets.execute.state import EXTRACTED, INCAPACITATED
@@ -384,6 +384,28 @@ def test_a_window_that_is_not_an_entry_square_bars_movement() -> None:
     ])
     reach = destinations(st, st.figures["zach"])
     assert Cell(0, 3, 2) not in reach and Cell(0, 3, 4) in reach
+
+
+@pytest.mark.parametrize(("square", "fine"), [
+    ("ground:3,3", True),  # a window (E-66)
+    ("ground:3,4", True),  # the street
+    ("ground:3,2", True),  # floor inside
+    ("ground:2,3", False),  # the wall beside the window
+    ("ground:0,0", False),  # the corner
+])
+def test_an_entry_square_must_be_one_a_figure_can_enter(square: str, fine: bool) -> None:
+    """E-34, E-66: an entry square is floor, an unlocked door, a stair or a window; a wall is
+    refused with the file's place and a hint, before any game starts."""
+    def load() -> None:
+        scenario(levels={"ground": WINDOWED}, zones={"entry": [square]}, figures=[
+            {"id": "zach", "side": "fbi", "card": "zach_dante"},
+            {"id": "t1", "side": "terrorists", "card": "standard_terrorist", "at": "ground:5,1"},
+        ])
+    if fine:
+        load()
+    else:
+        with pytest.raises(ScenarioError, match="cannot be entered"):
+            load()
 
 
 def test_map_edge_entry_squares() -> None:

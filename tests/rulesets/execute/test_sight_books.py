@@ -8,12 +8,12 @@ from pathlib import Path
 import numpy as np
 
 from killhouse.core.cells import Cell
-from killhouse.core.geometry import line_of_sight
+from killhouse.core.geometry import line_of_sight, los_from
 from killhouse.core.rng import Rng, derive_seed
 from killhouse.core.terrain import Terrain
 from killhouse.engine.game import Game
 from killhouse.rulesets.execute.state import ExecuteState
-from killhouse.rulesets.execute.vision import camera_cells, cells_in_sight, observers
+from killhouse.rulesets.execute.vision import camera_cells, cells_in_sight, eye_grid, observers
 from killhouse.scenario.loader import load_scenario
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -56,3 +56,36 @@ def test_kept_sight_answers_equal_each_line_traced_through_a_game_and_a_door() -
     state.touch()
     for who in state.side_ids():
         assert cells_in_sight(state, who, cells) == traced(state, who, cells)
+
+
+def test_the_eye_book_serves_a_new_game_the_grids_traced_before_and_a_new_door_afresh() -> None:
+    """The process-wide eye book: a new game's grids are the ones traced for the same square
+    on the same terrain (the very arrays), and equal tracing them; a changed terrain is not
+    served an old grid."""
+    scenario = load_scenario(ROOT / "scenarios" / "execute" / "bank.yaml")
+    first = Game(scenario, derive_seed(5, 0)).state
+    second = Game(scenario, derive_seed(5, 1)).state
+    spots = sorted({f.pos for s in first.side_ids() for f in observers(first, s)
+                    if f.pos is not None})
+    assert spots
+    every = np.ones(first.board.opaque(spots[0].level).shape, dtype=bool)
+    for at in spots:
+        grid = eye_grid(second, at)
+        assert grid is eye_grid(first, at)
+        assert not grid.flags.writeable
+        assert (grid == los_from(second.board.opaque(at.level), (at.x, at.y), every)).all()
+    # a door on the first spot's level shut or opened: that game's grid is traced again
+    at = spots[0]
+    level = second.board.levels[at.level]
+    doors = [Cell(at.level, int(x), int(y)) for y, x in zip(
+        *np.nonzero((level.terrain == Terrain.DOOR_OPEN) | (level.terrain == Terrain.DOOR_CLOSED)),
+        strict=True)]
+    assert doors
+    door = doors[0]
+    flipped = (Terrain.DOOR_CLOSED if second.board.terrain(door) == Terrain.DOOR_OPEN
+               else Terrain.DOOR_OPEN)
+    second.board.set_terrain(door, flipped)
+    second.touch()
+    fresh = eye_grid(second, at)
+    assert fresh is not eye_grid(first, at)
+    assert (fresh == los_from(second.board.opaque(at.level), (at.x, at.y), every)).all()

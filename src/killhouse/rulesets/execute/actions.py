@@ -87,6 +87,35 @@ def legal_args(state: ExecuteState, side: str, kind: str) -> frozenset[tuple[Any
     return found
 
 
+def figure_args(state: ExecuteState, side: str, kind: str, figure: object) -> frozenset[
+    tuple[Any, ...]
+]:
+    """The arguments of ``side``'s legal actions of ``kind`` by ``figure`` (cached until the
+    state changes): ``legal_args`` cut to one figure's. A kind listed figure by figure (moves,
+    loadouts) has each figure's run recorded as the list is made (``_record_run``), so a check
+    reads a few hundred arguments, not the list's thousands; for any other kind, the whole
+    set (an action is legal exactly when its arguments are in either)."""
+    legal_by_kind(state, side)  # the list, made once per state, records the runs
+    runs: dict[str, list[Action]] | None = state.cache.get(("runs", side, kind))
+    if runs is None:
+        return legal_args(state, side, kind)
+    key = ("figure-args", side, kind, figure)
+    found: frozenset[tuple[Any, ...]] | None = state.cache.get(key)
+    if found is None:
+        run = runs.get(figure) if isinstance(figure, str) else None
+        found = state.cache[key] = frozenset([a.args for a in run or ()])
+    return found
+
+
+def _record_run(state: ExecuteState, side: str, kind: str, figure: str,
+                run: list[Action]) -> None:
+    """Note ``figure``'s actions of ``kind`` as listed for this state (``figure_args``)."""
+    runs: dict[str, list[Action]] | None = state.cache.get(("runs", side, kind))
+    if runs is None:
+        runs = state.cache[("runs", side, kind)] = {}
+    runs[figure] = run
+
+
 def legal_by_kind(state: ExecuteState, side: str) -> dict[str, list[Action]]:
     """``legal(state, side)`` grouped by kind, each in list order (cached until the state
     changes): the flow asks for each active kind's options in turn."""
@@ -181,18 +210,37 @@ def negotiation_actions(state: ExecuteState, side: str) -> list[Action]:
     return out
 
 
-_KEPT: dict[tuple[str, str, tuple[tuple[str, Any], ...]], Action] = {}
+_KEPT: dict[tuple[str, str, str, tuple[tuple[str, Any], ...]], Action] = {}
 
 
-def _kept(side: str, kind: str, **args: Any) -> Action:
-    """A setup action whose arguments are scalars, made once: planning lists the same
-    recruits and dismissals at every step."""
-    key = (side, kind, tuple(sorted(args.items())))
+def _kept(side: str, kind: str, role: str = "setup", /, **args: Any) -> Action:
+    """A planning action whose arguments are scalars and whose hint is its ``role``, made
+    once: planning lists the same recruits, dismissals, note and ready at every step."""
+    key = (side, kind, role, tuple(sorted(args.items())))
     found = _KEPT.get(key)
     if found is None:
         if len(_KEPT) >= 4096:
             _KEPT.clear()
-        found = _KEPT[key] = _act(side, kind, {"role": "setup"}, **args)
+        found = _KEPT[key] = _act(side, kind, {"role": role}, **args)
+    return found
+
+
+#: each side's recruits by the pool they are listed from (``_recruits``)
+_RECRUITS: dict[tuple[str, tuple[str, ...]], list[Action]] = {}
+
+
+def _recruits(side: str, pool: list[str]) -> list[Action]:
+    """The recruit actions of ``pool``'s cards, then the custom card's, made once per pool:
+    planning lists them again at every step until the roster is full."""
+    key = (side, tuple(pool))
+    found = _RECRUITS.get(key)
+    if found is None:
+        if len(_RECRUITS) >= 1024:
+            _RECRUITS.clear()
+        found = [_kept(side, "recruit", card=card) for card in pool]
+        # E-33's default card offered to build on; any 25-point card is accepted
+        found.append(_kept(side, "recruit_custom", **dict(zip(STATS, DEFAULT_STATS, strict=True))))
+        _RECRUITS[key] = found
     return found
 
 
@@ -203,10 +251,7 @@ def planning_actions(state: ExecuteState) -> list[Action]:
     out: list[Action] = []
     roster = state.agents()
     if len(roster) < state.options.fbi_count:
-        for card in state.pool:
-            out.append(_kept(side, "recruit", card=card))
-        # E-33's default card offered to build on; any 25-point card is accepted
-        out.append(_kept(side, "recruit_custom", **dict(zip(STATS, DEFAULT_STATS, strict=True))))
+        out += _recruits(side, state.pool)
     supply = range(state.options.grenades_per_figure + 1)
     cap = state.options.armour_cap(side)
     for agent in sorted(roster, key=lambda f: f.id):
@@ -237,11 +282,12 @@ def planning_actions(state: ExecuteState) -> list[Action]:
         own = every[1].get((agent.weapon, agent.armour, agent.grenades))
         if own is not None:
             loadouts = [*loadouts[:own], *loadouts[own + 1 :]]
+        _record_run(state, side, "loadout", agent.id, loadouts)
         out += loadouts
     if len(state.notes) < MAX_NOTES:
-        out.append(_act(side, "note", {"role": "other"}, text=""))
+        out.append(_kept(side, "note", "other", text=""))
     if roster:
-        out.append(_act(side, "ready", {"role": "pass"}))
+        out.append(_kept(side, "ready", "pass"))
     return out
 
 
@@ -402,6 +448,23 @@ def task_actions(state: ExecuteState, side: str) -> list[Action]:
 
 #: moves one figure keeps by (square, cost) before it starts afresh
 MOVE_POOL_LIMIT = 20_000
+#: figures (side, id) the move pools are kept for before they start afresh
+MOVE_POOLS_LIMIT = 256
+
+#: each figure's move actions by (square, cost), kept for the whole process: a move is a
+#: value of its side, figure, square and cost alone (like ``_SHOTS``), and a batch of games on
+#: one scenario lists the same figures' moves to the same squares game after game
+_MOVE_POOLS: dict[tuple[str, str], dict[tuple[Cell, int], Action]] = {}
+
+
+def _move_pool(side: str, figure: str) -> dict[tuple[Cell, int], Action]:
+    """The move pool of ``side``'s ``figure`` (``_MOVE_POOLS``), started afresh when full."""
+    pool = _MOVE_POOLS.get((side, figure))
+    if pool is None or len(pool) >= MOVE_POOL_LIMIT:
+        if len(_MOVE_POOLS) >= MOVE_POOLS_LIMIT:
+            _MOVE_POOLS.clear()
+        pool = _MOVE_POOLS[(side, figure)] = {}
+    return pool
 
 
 def move_actions(state: ExecuteState, side: str) -> list[Action]:
@@ -421,11 +484,8 @@ def move_actions(state: ExecuteState, side: str) -> list[Action]:
         )
         if found is None or found[0] is not within:
             # every move the figure was offered is kept by (square, cost): a list worked out
-            # again after an enemy's move is mostly the same moves
-            pool_key = ("move-pool", side, f.id)
-            pool: dict[tuple[Cell, int], Action] | None = state.memo.get(pool_key)
-            if pool is None or len(pool) >= MOVE_POOL_LIMIT:
-                pool = {}
+            # again after an enemy's move, or in the next game, is mostly the same moves
+            pool = _move_pool(side, f.id)
             listed: list[Action | None] = list(map(pool.get, within))
             for i in [i for i, a in enumerate(listed) if a is None]:
                 item = within[i]
@@ -447,7 +507,6 @@ def move_actions(state: ExecuteState, side: str) -> list[Action]:
             if len(state.memo) >= MEMO_LIMIT:
                 state.memo.clear()
             state.memo[key] = found
-            state.memo[pool_key] = pool
         # the squares barred now are few next to those within reach: drop them by index
         index = found[2]
         drop = sorted({i for i in map(index.get, barred) if i is not None}, reverse=True)
@@ -458,6 +517,7 @@ def move_actions(state: ExecuteState, side: str) -> list[Action]:
             moves = list(moves)
             for i in drop:
                 del moves[i]
+        _record_run(state, side, "move", f.id, moves)
         out += moves
     if side != state.fbi:
         return out

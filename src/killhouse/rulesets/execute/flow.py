@@ -35,7 +35,7 @@ from killhouse.rulesets.execute.state import (
 )
 from killhouse.rulesets.execute.tables import STATS, tables
 from killhouse.rulesets.execute.vision import refresh
-from killhouse.rulesets.kit import Arg, Flow, Move, Phase
+from killhouse.rulesets.kit import Arg, Flow, Group, Move, Phase
 
 ExecuteMove = Move[ExecuteState]
 
@@ -47,6 +47,20 @@ def listed(kind: str) -> Callable[[ExecuteState, str], list[Action]]:
         return list(legal_by_kind(state, side).get(kind, ()))
 
     return options
+
+
+def grouped(kind: str) -> Callable[[ExecuteState, str], tuple[Group, ...]]:
+    """The same options as one counted group over the listed actions themselves: the kit
+    reads them where they are kept for the state, instead of copying the kind's list twice
+    (``options``'s copy, the kit's eager group) at every listing and check."""
+
+    def groups(state: ExecuteState, side: str) -> tuple[Group, ...]:
+        found = legal_by_kind(state, side).get(kind)
+        if not found:
+            return ()
+        return (Group(len(found), lambda: found),)
+
+    return groups
 
 
 # -- arguments ------------------------------------------------------------------------------
@@ -63,7 +77,8 @@ STAT_ARGS = tuple(
 
 def move(kind: str, args: tuple[Arg, ...], resolve: play.Resolve, help: str,
          check: play.Check | None = None) -> ExecuteMove:
-    return Move(kind, args, listed(kind), resolve, check=check, why_not=play.why_not, help=help)
+    return Move(kind, args, listed(kind), resolve, check=check, why_not=play.why_not, help=help,
+                groups=grouped(kind))
 
 
 MOVES: tuple[ExecuteMove, ...] = (

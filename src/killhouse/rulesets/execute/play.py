@@ -13,7 +13,7 @@ from killhouse.core.geometry import chebyshev
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.execute import combat, movement, tasks, turns, victory
-from killhouse.rulesets.execute.actions import MAX_NOTES, MAX_TEXT, legal, legal_args
+from killhouse.rulesets.execute.actions import MAX_NOTES, MAX_TEXT, figure_args, legal
 from killhouse.rulesets.execute.build import (
     MAX_NAME,
     custom_agent,
@@ -97,7 +97,7 @@ def check_listed(state: ExecuteState, action: Action) -> None:
     """For moves whose every legal choice is listed: the action (optional arguments filled
     in) must be one of them."""
     full = with_defaults(state, action)
-    if full.args not in legal_args(state, full.side, full.kind):
+    if full.args not in figure_args(state, full.side, full.kind, full.get("figure")):
         raise IllegalActionError(why_not(state, action))
 
 

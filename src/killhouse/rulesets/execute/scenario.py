@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from killhouse.core.cells import Cell
-from killhouse.core.terrain import Terrain
+from killhouse.core.terrain import Terrain, passable_mask
 from killhouse.rulesets.execute.scenario_objects import (
     ObjectReader,
     did_you_mean,
@@ -221,9 +221,12 @@ class _Reader(ObjectReader):
                      did_you_mean(str(mission), list(MISSIONS)))
         entry = self.zone(objs, "entry", "entry") or frozenset()
         board = self.scenario.board
+        # each level's passable squares read once (``board.passable`` per square, as a mask)
+        open_ = [passable_mask(lv.terrain) for lv in board.levels]
         for cell in sorted(entry):
+            passable = board.in_bounds(cell) and bool(open_[cell.level][cell.y, cell.x])
             # ruling E-66: a window may be an entry square (climbed through, never stood in)
-            if not board.passable(cell) and board.terrain(cell) != Terrain.WINDOW:
+            if not passable and board.terrain(cell) != Terrain.WINDOW:
                 self.add(objs.path("entry"), f"entry square {self.scenario.cell_name(cell)!r} "
                          "cannot be entered", "entry squares are floor, doors that are not "
                          "locked, windows or stairs (ruling E-34)")

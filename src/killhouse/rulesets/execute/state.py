@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
-from typing import Any, Literal
+from itertools import count
+from typing import Any, ClassVar, Literal
 
 from killhouse.core.board import Board
 from killhouse.core.cells import Cell, cell_json
@@ -66,9 +67,26 @@ TURN_START, GRENADES, TASKS, MOVEMENT, FIRING, OVER = (
 COMBAT_PHASES: tuple[str, ...] = (GRENADES, TASKS, MOVEMENT, FIRING)
 
 
+#: write stamps (``Figure.stamp``): each write to a figure takes the next number, so no two
+#: writes in this process share one (``next`` on a ``count`` is atomic: threads too)
+_STAMPS = count(1)
+#: the fields that take a figure on or off the map, or off its feet, or to a side: a write to
+#: one stamps the figure wherever it is (any write stamps a figure on the map)
+_PLACING = frozenset({"pos", "status", "side"})
+
+
 @dataclass
 class Figure:
-    """One person: an FBI agent, a terrorist or a hostage (digest 2.4)."""
+    """One person: an FBI agent, a terrorist or a hostage (digest 2.4).
+
+    Every write that could change how the figure is seen, and every copy, stamps it with a
+    number no other write in the process gets (``stamp``, not a field: not compared, hashed
+    or shown): a write to a figure on the map, or to where it is, whether it is on its feet
+    and whose it is (``_PLACING``). The figures' stamps are the same exactly when no figure
+    was written so since they were read: the sight refresh tells that at a glance
+    (``vision.refresh``), and an off-map agent's loadout in planning leaves them."""
+
+    stamp: ClassVar[int] = 0
 
     id: str
     kind: Kind
@@ -85,6 +103,17 @@ class Figure:
     leader: str | None = None
     claim_seq: int = 0
     custom: bool = False
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if name in _PLACING or self.__dict__.get("pos") is not None:
+            object.__setattr__(self, "stamp", next(_STAMPS))
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        """A copy (``copy``, ``pickle``) gets a stamp of its own: one made in another
+        process could repeat a number of this one's."""
+        self.__dict__.update(fields)
+        object.__setattr__(self, "stamp", next(_STAMPS))
 
     @property
     def vitality_left(self) -> int:

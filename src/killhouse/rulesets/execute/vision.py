@@ -101,20 +101,38 @@ def side_sight(state: ExecuteState, side: str) -> list[list[list[bool]] | None]:
 def eye_grid(state: ExecuteState, at: Cell) -> NDArray[np.bool_]:
     """Every square of ``at``'s level that a figure at ``at`` has LOS to (E-6: the exact
     segment rule, ``los_pairs``, to each square), kept in ``state.memo`` under the square and
-    its level's terrain (a door that opens or shuts makes a new grid)."""
+    its level's terrain (a door that opens or shuts makes a new grid), and in the eye book."""
     key = ("eye-grid", at, terrain_key(state, at.level))
     found: NDArray[np.bool_] | None = state.memo.get(key)
     if found is None:
-        opaque = state.board.opaque(at.level)
-        every = _EVERY_SQUARE.get(opaque.shape)
-        if every is None:
-            every = _EVERY_SQUARE[opaque.shape] = np.ones(opaque.shape, dtype=bool)
-        found = los_from(opaque, (at.x, at.y), every)
-        found.setflags(write=False)
+        terrain = state.board.levels[at.level].terrain
+        book_key = (at.x, at.y, terrain.shape, terrain.tobytes())
+        found = _EYE_BOOK.get(book_key)
+        if found is None:
+            opaque = state.board.opaque(at.level)
+            every = _EVERY_SQUARE.get(opaque.shape)
+            if every is None:
+                every = _EVERY_SQUARE[opaque.shape] = np.ones(opaque.shape, dtype=bool)
+            found = los_from(opaque, (at.x, at.y), every)
+            found.setflags(write=False)
+            if len(_EYE_BOOK) >= EYE_BOOK_LIMIT:
+                _EYE_BOOK.clear()
+            _EYE_BOOK[book_key] = found
         if len(state.memo) >= MEMO_LIMIT:
             state.memo.clear()
         state.memo[key] = found
     return found
+
+
+#: The eye book: an observer square's LOS grid by (x, y, level shape, the level's terrain as
+#: it is). A grid is a pure function of those (``opaque`` reads only the terrain), so it is
+#: kept for the whole process, not per game: a batch of games on one scenario starts every
+#: game with the same sight, and its figures stand on the same squares again and again. Read
+#: only on a miss of ``state.memo`` and keyed on the terrain read then (not the state's
+#: cached ``terrain_key``), so it answers exactly what computing the grid would. Grids are
+#: read-only. Bounded: emptied when full.
+_EYE_BOOK: dict[tuple[int, int, tuple[int, ...], bytes], NDArray[np.bool_]] = {}
+EYE_BOOK_LIMIT = 4096
 
 
 #: an all-True mask per level shape: ``los_from`` to every square
@@ -201,20 +219,10 @@ def refresh(state: ExecuteState, log: EventLog) -> None:
     and sightings that refresh left, is skipped: it would tell nothing and change nothing (a
     planning step, a ``done``, a shot that missed)."""
     state.touch()
-    figures = list(state.figures.values())
     terrain = tuple(terrain_key(state, level) for level in range(len(state.board.levels)))
-    # one pass over the figures for both sides: each one on the map as it would be seen,
-    # and each side's observers' squares (``observers``)
-    on_map = [(f.side, _SEEN_FIELDS(f)) for f in figures
-              if f.pos is not None and f.status not in REMOVED]
-    spots = {
-        side: tuple([f.pos for f in figures
-                     if f.side == side and f.status == ACTIVE and f.pos is not None])
-        for side in state.side_ids()
-    }
+    spots, others = _figure_inputs(state)
     for side in state.side_ids():
-        inputs = _side_inputs(state, side, terrain, spots[side],
-                              tuple([seen for owner, seen in on_map if owner != side]))
+        inputs = _side_inputs(state, side, terrain, spots[side], others[side])
         last = state.refreshed.get(("sight", side))
         memory = state.memory.get(side)
         seen = state.seen.get(side)
@@ -246,6 +254,33 @@ def refresh(state: ExecuteState, log: EventLog) -> None:
             state.cache.get(("side-sight-key", side)),
         )
     _refresh_bombs(state, log, terrain, spots[state.fbi])
+
+
+def _figure_inputs(
+    state: ExecuteState,
+) -> tuple[dict[str, tuple[Cell, ...]], dict[str, tuple[Any, ...]]]:
+    """What each side's refresh reads of the figures: its observers' squares, and every
+    other figure on the map as it would see it. Made in one pass over the figures for both
+    sides, and kept in ``state.refreshed`` under the figures' write stamps (``Figure.stamp``):
+    while no figure is written (a planning step, a ``done``, a missed shot) they are as they
+    were, and the refresh's check of its inputs is a comparison of the same objects."""
+    figures = list(state.figures.values())
+    stamps = tuple([f.stamp for f in figures])
+    kept = state.refreshed.get(("figures",))
+    if kept is not None and kept[0] == stamps:
+        found: tuple[dict[str, tuple[Cell, ...]], dict[str, tuple[Any, ...]]] = kept[1]
+        return found
+    on_map = [(f.side, _SEEN_FIELDS(f)) for f in figures
+              if f.pos is not None and f.status not in REMOVED]
+    spots = {
+        side: tuple([f.pos for f in figures
+                     if f.side == side and f.status == ACTIVE and f.pos is not None])
+        for side in state.side_ids()
+    }
+    others = {side: tuple([seen for owner, seen in on_map if owner != side])
+              for side in state.side_ids()}
+    state.refreshed[("figures",)] = (stamps, (spots, others))
+    return spots, others
 
 
 #: what a side's refresh reads of a figure it may see (``seen_info``, ``Memory``, events)
