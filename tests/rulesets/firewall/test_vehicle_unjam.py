@@ -174,3 +174,26 @@ def test_a_plain_copilot_fires_no_vehicle_weapon() -> None:
     state.figures["mildred"].cell = (21, 34)
     assert "copilot" in str(vfire_problem(state, VFire("pick", 1, "m1", "mildred")))
     assert vfire_problem(state, VFire("pick", 0, "m1", "mildred")) is None
+
+
+def test_a_mounted_weapon_fires_at_a_figure_touching_the_hull_and_that_figure_may_not() -> None:
+    """Ruling F-277: F-31 (no ranged fire within 2 cm of an enemy) binds figures; a vehicle
+    never fights close combat, so its turret fires at a thug next to the hull, while the
+    thug himself may only fight hand to hand. The legal list offers the shot and it resolves
+    (once a game of Ash End stopped on a listed turret shot refused as F-31)."""
+    from killhouse.rulesets.firewall.shooting import Shot, shot_problem
+    game, state = _uav_jammed()
+    state.vehicles["uav"].mounts[0].state = "ready"
+    mildred = state.figures["mildred"]
+    mildred.cell = (23, 35)  # the square next to the UAV's front (anchor 22,36 facing n)
+    # the thug beside the hull, with an enemy figure within 2 cm, may not shoot (F-31)
+    state.figures["guard-a"].cell = (24, 35)
+    problem = shot_problem(state.board, state.figures, Shot("mildred", mildred.weapons[0],
+                                                            "guard-a"))
+    assert problem is not None and "close combat only (F-31)" in problem
+    shots = [a for a in game.legal_actions("mayor")
+             if a.kind == "vehicle-fire" and a.get("target") == "mildred"]
+    assert shots, "the turret's shot at the thug touching the hull is offered"
+    events = game.apply(shots[0])
+    assert any(e.kind == "roll" for e in events)
+    assert state.vehicles["uav"].mounts[0].fired

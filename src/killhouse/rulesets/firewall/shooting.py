@@ -95,9 +95,10 @@ def _figure_cell(figure: Figure) -> Cell:
 
 
 def shot_problem(board: Board, figures: Mapping[str, Figure], shot: Shot, *,
-                 follow_up: bool = False) -> str | None:
+                 follow_up: bool = False, mounted: bool = False) -> str | None:
     """Why the shot is not allowed now (§7.1), or ``None`` if it is; a ``follow_up`` is the
-    second of two one-handed weapons, whose Combat action the first has spent (F-34)."""
+    second of two one-handed weapons, whose Combat action the first has spent (F-34); a
+    ``mounted`` shot is a vehicle weapon's, fired by its crew from inside the hull (F-277)."""
     t = tables()
     firer = figures.get(shot.firer)
     target = figures.get(shot.target)
@@ -137,7 +138,10 @@ def shot_problem(board: Board, figures: Mapping[str, Figure], shot: Shot, *,
             return problem
     elif shot.grenade is not None:
         return f"{weapon.name} does not fire grenades"
-    for other in figures.values():
+    # ruling F-277: F-31 binds figures; a vehicle never fights close combat, so its mounted
+    # weapons fire with enemies touching the hull
+    contact = () if mounted else figures.values()
+    for other in contact:
         if other.side != firer.side and other.active and other.level == firer.level and within(
             firer.cell, other.cell, CONTACT_CM
         ):
@@ -240,13 +244,14 @@ def resolve_shot(
     sides: tuple[str, ...] | None = None,
     known: Callable[[], dict[str, set[str]]] | None = None,
     follow_up: bool = False,
+    mounted: bool = False,
 ) -> ShotReport:
     """Resolve one legal ranged attack at a figure; refuses an illegal one before any change.
 
     With ``sides``, the event goes only to the sides that may name the firer, the target or
     a figure affected, each without the figures it may not name (§21.4), and the dice only to
     the sides that see the firer."""
-    problem = shot_problem(board, figures, shot, follow_up=follow_up)
+    problem = shot_problem(board, figures, shot, follow_up=follow_up, mounted=mounted)
     if problem is not None:
         raise IllegalActionError(problem)
     t = tables()

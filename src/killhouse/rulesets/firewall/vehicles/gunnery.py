@@ -200,7 +200,7 @@ def resolve_vfire(state: FirewallState, vf: VFire, chance: Chance, log: EventLog
     with lifted(state.board, v):
         report = resolve_shot(state.board, figures, state.teams, Shot(crew.id, mount.weapon,
                                                                       vf.target),
-                              chance, log, night=state.night, sides=state.sides)
+                              chance, log, night=state.night, sides=state.sides, mounted=True)
     c.combat_used = True
     mount.fired = True
     if report.result in ("F", "CF"):
