@@ -66,3 +66,23 @@ def test_progress_lines_give_the_time_left_from_the_rate_since_the_first_game(
     assert lines[0] == "hostage: 1/100 games, 1.0 min, …"
     assert lines[1] == "hostage: 6/100 games, 1.5 min, about 9.4 min left"
     assert lines[2] == "hostage: 11/101 games, 2.0 min, about 9.0 min left"
+
+
+def test_a_refused_bot_action_names_the_game_and_its_seed(
+    monkeypatch: pytest.MonkeyPatch, short_hostage: Path
+) -> None:
+    """A bot's action the rules refuse is a fault in the AI or the rules: the batch stops with
+    the game's number and seed, so that one game can be played again to find it."""
+    from killhouse.core.rng import derive_seed
+    from killhouse.errors import IllegalActionError
+    from killhouse.scenario.loader import load_scenario
+
+    def refuse(scenario: object, seed: int, on_step: object = None) -> None:
+        raise IllegalActionError("the bot's shot is refused")
+
+    monkeypatch.setattr(batch, "play", refuse)
+    with pytest.raises(IllegalActionError) as info:
+        batch.play_one(load_scenario(short_hostage), 7, 3)
+    assert str(info.value) == (
+        f"game 7 of the batch (seed {derive_seed(3, 7)}): the bot's shot is refused"
+    )

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from killhouse.core.rng import derive_seed
 from killhouse.engine.game import Game
+from killhouse.errors import IllegalActionError
 from killhouse.scenario.loader import load_scenario, loads_scenario
 from killhouse.scenario.model import Scenario
 from killhouse.sim.play import play
@@ -47,9 +48,12 @@ def play_one(
 ) -> GameSummary:
     """Play game ``index`` of a batch (seed derived from the base seed) and summarize it."""
     watch = probe() if probe is not None else None
-    game = play(
-        scenario, derive_seed(base_seed, index), on_step=watch.step if watch is not None else None
-    )
+    seed = derive_seed(base_seed, index)
+    try:
+        game = play(scenario, seed, on_step=watch.step if watch is not None else None)
+    except IllegalActionError as exc:
+        # a bot's action refused is a fault to reproduce: name the game and its seed
+        raise IllegalActionError(f"game {index} of the batch (seed {seed}): {exc}") from exc
     return summarize_game(game, index, watch.finish(game) if watch is not None else None)
 
 
