@@ -210,8 +210,9 @@ def lab(
         int, typer.Option(help="base seed; game i uses a seed derived from (seed, i)")
     ] = 1,
     workers: Annotated[
-        int, typer.Option(min=1, help="worker processes (CPUs for a local Ray)")
-    ] = 1,
+        int | None,
+        typer.Option(min=1, help="worker processes (CPUs for a local Ray) [this machine's CPUs]"),
+    ] = None,
     out: Annotated[
         Path | None, typer.Option(help="folder for summary.json, games.csv, PNGs, report.html")
     ] = None,
@@ -242,7 +243,9 @@ def lab(
     cap = games if games is not None else (10_000 if until_ci is not None else 100)
     plan = Plan(cap, until_ci)
     start = time.perf_counter()
-    engine = make_backend(backend, workers, address)
+    # the same seed gives the same results with any number of workers (L-4), so a lab run
+    # uses every CPU unless told otherwise
+    engine = make_backend(backend, workers or os.cpu_count() or 1, address)
     try:
         show = sys.stderr.isatty() and not os.environ.get("CI")
         if show:
