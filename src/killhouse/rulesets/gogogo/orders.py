@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 
 from killhouse.core.cells import COMPASS, COMPASS_ORDER, Cell, cell_json
 from killhouse.core.geometry import cells_on_segment, chebyshev, euclidean_sq, los_from
-from killhouse.core.paths import DistanceField, field_on
+from killhouse.core.paths import DistanceField
 from killhouse.core.steps import Steps
 from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
@@ -32,6 +32,7 @@ from killhouse.rulesets.gogogo.movement import (
     field_from,
     squeeze_masks,
 )
+from killhouse.rulesets.gogogo.reach import bounded_field, padded_squeeze
 from killhouse.rulesets.gogogo.state import (
     AIM,
     CT,
@@ -139,22 +140,27 @@ def move_field(state: GoState, side: str, fig: Figure) -> DistanceField:
         lasting = ("field", fig.pos, doors, terrain)
         found = memo_get(state, lasting)
         if found is None:
-            # field_from(board, pos, doors, max_cost=...) on the side's kept step model
-            steps = _side_steps(state, doors, terrain)
-            found = field_on(state.board, steps, [fig.pos], max_cost=longest_move())
+            # field_from(board, pos, doors, max_cost=...) on the side's kept step model, by
+            # one compiled search (reach.bounded_field: the same field as field_on's)
+            steps, padded = _side_steps(state, doors, terrain)
+            found = bounded_field(state.board, steps, padded, fig.pos, longest_move())
             memo_put(state, lasting, found)
         state.cache[key] = found
     return found
 
 
-def _side_steps(state: GoState, doors: frozenset[Cell], terrain: tuple[bytes, ...]) -> Steps:
-    """The step model of a side's map (``field_from``'s enter costs and squeeze masks), kept
-    under the doors the side knows open and the terrain: every figure's field reads the same."""
+def _side_steps(
+    state: GoState, doors: frozenset[Cell], terrain: tuple[bytes, ...]
+) -> tuple[Steps, tuple[BoolArray, ...]]:
+    """The step model of a side's map (``field_from``'s enter costs and squeeze masks) with
+    its padded squeeze grids (``reach.padded_squeeze``), kept under the doors the side knows
+    open and the terrain: every figure's field reads the same."""
     key = ("steps", doors, terrain)
-    found: Steps | None = memo_get(state, key)
+    found: tuple[Steps, tuple[BoolArray, ...]] | None = memo_get(state, key)
     if found is None:
         board = state.board
-        found = Steps(board, enter_costs(board), RULES, squeeze_masks(board, doors))
+        steps = Steps(board, enter_costs(board), RULES, squeeze_masks(board, doors))
+        found = (steps, padded_squeeze(steps))
         memo_put(state, key, found)
     return found
 
