@@ -8,13 +8,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from killhouse.core.board import Board
 from killhouse.core.cells import Cell
 from killhouse.core.paths import UNREACHABLE, field_on
 from killhouse.core.steps import Steps
 from killhouse.engine.game import Game
 from killhouse.rulesets.gogogo import orders
 from killhouse.rulesets.gogogo.movement import RULES, enter_costs, squeeze_masks
-from killhouse.rulesets.gogogo.reach import bounded_field, padded_squeeze
+from killhouse.rulesets.gogogo.reach import bounded_field, cost_at, padded_squeeze, route
 from killhouse.scenario.loader import load_scenario
 
 from .helpers import fig, open_rows, scenario
@@ -22,13 +23,23 @@ from .helpers import fig, open_rows, scenario
 SCENARIOS = Path(__file__).resolve().parents[3] / "scenarios" / "gogogo"
 
 
-def _same(steps: Steps, board: object, start: Cell, max_cost: int) -> None:
-    expected = field_on(board, steps, [start], max_cost=max_cost)  # type: ignore[arg-type]
-    got = bounded_field(board, steps, padded_squeeze(steps), start, max_cost)  # type: ignore[arg-type]
+def _same(steps: Steps, board: Board, start: Cell, max_cost: int) -> None:
+    """The field, every square's cost and every reachable square's route agree with
+    ``field_on``'s field, its ``cost`` and its ``path_tuples``."""
+    padded = padded_squeeze(steps)
+    expected = field_on(board, steps, [start], max_cost=max_cost)
+    got = bounded_field(board, steps, padded, start, max_cost)
     assert len(got.raw) == len(expected.raw)
     for mine, theirs in zip(got.raw, expected.raw, strict=True):
         assert mine.dtype == theirs.dtype == np.int64
         assert np.array_equal(mine, theirs)
+    height, width = steps.shapes[start.level]
+    cells = [Cell(start.level, x, y) for y in range(height) for x in range(width)]
+    assert [cost_at(got, c) for c in cells] == [expected.cost(c) for c in cells]
+    reached = [c for c in cells if expected.cost(c) is not None]
+    paths = expected.path_tuples(reached)
+    for cell in reached:
+        assert [(c.level, c.x, c.y) for c in route(got, steps, padded, cell)] == list(paths[cell])
 
 
 @pytest.mark.parametrize("name", ["hostage.yaml", "destruction.yaml", "assassination.yaml"])
@@ -79,3 +90,14 @@ def test_a_start_off_the_map_is_refused() -> None:
     steps = Steps(board, enter_costs(board), RULES, squeeze_masks(board, frozenset()))
     with pytest.raises(ValueError, match="off the board"):
         bounded_field(board, steps, padded_squeeze(steps), Cell(0, 9, 9), 6)
+
+
+def test_a_route_to_a_square_out_of_reach_is_refused() -> None:
+    sc = scenario(open_rows(20, 5), [fig("c1", "ct", 1, 2), fig("t1", "t", 18, 1)])
+    board = Game(sc, 1).state.board
+    steps = Steps(board, enter_costs(board), RULES, squeeze_masks(board, frozenset()))
+    padded = padded_squeeze(steps)
+    field = bounded_field(board, steps, padded, Cell(0, 1, 2), 6)
+    assert route(field, steps, padded, Cell(0, 7, 2)) == [Cell(0, x, 2) for x in range(2, 8)]
+    with pytest.raises(ValueError, match="cannot be reached"):
+        route(field, steps, padded, Cell(0, 8, 2))

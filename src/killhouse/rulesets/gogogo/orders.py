@@ -32,7 +32,7 @@ from killhouse.rulesets.gogogo.movement import (
     field_from,
     squeeze_masks,
 )
-from killhouse.rulesets.gogogo.reach import bounded_field, padded_squeeze
+from killhouse.rulesets.gogogo.reach import bounded_field, cost_at, padded_squeeze, route
 from killhouse.rulesets.gogogo.state import (
     AIM,
     CT,
@@ -724,7 +724,7 @@ def check_order(state: GoState, side: str, action: Action) -> Order:
             if not state.board.in_bounds(to):
                 raise illegal(f"{list(to)} is off the map")
             field = move_field(state, side, fig)
-            cost = field.cost(to)
+            cost = cost_at(field, to)
             if cost is None:  # beyond the bounded field: the full one says why
                 cost = full_move_field(state, side, fig).cost(to)
             if cost is None:
@@ -733,7 +733,10 @@ def check_order(state: GoState, side: str, action: Action) -> Order:
                 raise illegal(
                     f"{list(to)} costs {cost}, more than the {posture} allowance of {limit}"
                 )
-            path = [Cell(*c) for c in field.path_tuples((to,))[to]]  # path_to's path
+            steps, padded = _side_steps(
+                state, frozenset(state.know[side].open_doors), terrain_key(state)
+            )
+            path = route(field, steps, padded, to)  # path_to's path, walked back alone
     else:
         if path_arg is not None:
             raise illegal(f"a {posture} order has no path")

@@ -9,6 +9,10 @@ squares an order can reach, and every square within the bound still gets its exa
 total (each step of a cheapest path is cheaper still). ``field_on`` cuts a window and
 bounds a copy of the whole level afterwards; one call here does it all, with the padded
 squeeze grid kept per step model. A map with stair links goes to ``field_on``.
+
+``route`` reads an order's path off such a field by walking back from its end alone, with
+``DistanceField.path_to``'s choice of predecessor (N, E, S, W, then NE, SE, SW, NW as the last
+step), instead of working out every square's predecessor and a copy of the field as lists.
 """
 
 from __future__ import annotations
@@ -107,3 +111,88 @@ def bounded_field(
         rules.diagonal,
     )
     return DistanceField(tuple(raw), rules, steps)
+
+
+#: the step back from a square to the predecessor tried k-th: the last step taken as N, E, S,
+#: W, NE, SE, SW, NW (``DistanceField.path_to``'s order, ``core.pathjit._parents``'s offsets)
+_BACK_X = (0, -1, 0, 1, -1, -1, 1, 1)
+_BACK_Y = (1, 0, -1, 0, 1, -1, -1, 1)
+
+
+@njit(cache=True, nogil=True)
+def _walk_back(
+    raw: IntArray,
+    enter: IntArray,
+    blocked: BoolArray,
+    y: int,
+    x: int,
+    cardinal: int,
+    diagonal: int,
+) -> IntArray:  # pragma: no cover - compiled; tests compare it with path_tuples
+    """The squares (y, x) from the end back to the start's neighbour, end first."""
+    height, width = raw.shape
+    far = np.int64(UNREACHABLE)
+    shortest = min(cardinal, diagonal)
+    out = np.empty((raw[y, x] // shortest + 1, 2), dtype=np.int64)
+    count = 0
+    here = raw[y, x]
+    while here != 0:
+        cost = enter[y, x]
+        found = -1
+        for k in range(8):
+            bx = x + _BACK_X[k]
+            by = y + _BACK_Y[k]
+            if bx < 0 or bx >= width or by < 0 or by >= height:
+                continue
+            there = raw[by, bx]
+            if there >= far or cost <= 0:
+                continue
+            if k >= 4:
+                # rulings E-2, G-3: no squeezing past either orthogonal square (padded grid)
+                if blocked[1 + by, 1 + x] or blocked[1 + y, 1 + bx]:
+                    continue
+                step = diagonal * cost
+            else:
+                step = cardinal * cost
+            if there + step == here:
+                found = k
+                break
+        if found < 0:
+            raise AssertionError("a reached square with no cheapest predecessor")
+        out[count, 0] = y
+        out[count, 1] = x
+        count += 1
+        y += _BACK_Y[found]
+        x += _BACK_X[found]
+        here = raw[y, x]
+    return out[:count]
+
+
+def cost_at(field: DistanceField, cell: Cell) -> int | None:
+    """``field.cost(cell)`` for a square on the map, read off the raw grid (``cost`` first
+    copies the whole field into lists, which one look-up does not repay)."""
+    value = int(field.raw[cell.level][cell.y, cell.x])
+    return None if value == UNREACHABLE else value // field.rules.divisor
+
+
+def route(
+    field: DistanceField, steps: Steps, padded: tuple[BoolArray, ...], cell: Cell
+) -> list[Cell]:
+    """``field.path_to(cell)`` (start excluded, ``cell`` included) of a field ``bounded_field``
+    made on ``steps`` (``padded`` its squeeze grids); with stair links the field walks back."""
+    if steps.links or steps.costs is not None:
+        return field.path_to(cell)
+    if cost_at(field, cell) is None:
+        raise ValueError(f"{cell} cannot be reached")
+    rules = field.rules
+    back = _walk_back(
+        field.raw[cell.level],
+        steps.enter[cell.level],
+        padded[cell.level],
+        cell.y,
+        cell.x,
+        rules.cardinal,
+        rules.diagonal,
+    )
+    level = cell.level
+    return [Cell(level, x, y) for y, x in reversed(back.tolist())]
