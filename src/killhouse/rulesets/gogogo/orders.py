@@ -380,8 +380,18 @@ def order_options(state: GoState, side: str) -> dict[str, list[Action]]:
             speaks.append(_act(side, "speak", {"role": "other"}, figure=fig.id))
     out = {"order": given, "follow": follows, "speak": speaks}
     out = {kind: listed for kind, listed in out.items() if listed}
-    out["commit"] = [_act(side, "commit", {"role": "pass"})]
+    out["commit"] = [_commit_action(side)]
     return out
+
+
+def _commit_action(side: str) -> Action:
+    """The side's ``commit`` (made once and kept, as every listing ends with it)."""
+    key = ("commit", side)
+    found: Action | None = _MADE.get(key)
+    if found is None:
+        found = _act(side, "commit", {"role": "pass"})
+        _remember(key, found)
+    return found
 
 
 def _listing(
@@ -505,17 +515,7 @@ def _figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
                             "grenade": grenade,
                             "target": cell_json(closest),
                         }
-                    out.append(
-                        _act(
-                            side,
-                            "order",
-                            hint,
-                            figure=fig.id,
-                            posture=posture,
-                            task="throw",
-                            grenade=grenade,
-                        )
-                    )
+                    out.append(_throw_order(side, fig.id, posture, grenade, hint))
     field = move_field(state, side, fig)
     move_max, stealth_max = allowance(fig, MOVE), allowance(fig, STEALTH)
     # every square within the MOVE allowance in (level, y, x) order, as ``field.reachable``
@@ -528,6 +528,20 @@ def _figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
             reach[fig.pos.y, fig.pos.x] = False  # a move ends somewhere else
         out.extend(_move_orders(side, fig.id, level, reach, quiet))
     return out
+
+
+def _throw_order(side: str, ident: str, posture: str, grenade: str, hint: dict[str, Any]) -> Action:
+    """``order(figure, posture, task=throw, grenade)`` with its hint, made once per value and
+    kept (``_MADE``): a figure lists its throws again at every step it can throw."""
+    advice = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(hint.items()))
+    key = ("throw", side, ident, posture, grenade, advice)
+    found: Action | None = _MADE.get(key)
+    if found is None:
+        found = _act(
+            side, "order", hint, figure=ident, posture=posture, task="throw", grenade=grenade
+        )
+        _remember(key, found)
+    return found
 
 
 class _MoveTable:
