@@ -144,36 +144,41 @@ def complete(state: GoState, side: str) -> bool:
     return True
 
 
-def setup_actions(state: GoState, side: str) -> list[Action]:
-    """Every action of the setup decision for ``side``."""
+def setup_actions(state: GoState, side: str) -> dict[str, list[Action]]:
+    """Every action of the setup decision for ``side``, by kind (each kind in listed order):
+    split as they are made, since the flow lists kinds in its own order and hundreds of
+    place actions sorted into kinds one by one after every setup action cost more."""
     draft = state.drafts[side]
     if draft.committed:
-        return []
+        return {}
     if draft.pending is not None:
-        return list(_facings(state, side, draft.pending, draft.places[draft.pending]))
-    out: list[Action] = []
+        return {"face": list(_facings(state, side, draft.pending, draft.places[draft.pending]))}
+    places: list[Action] = []
     placed = set(draft.places.values())
     for fig in setup_figures(state, side):
         if fig.id in draft.places:
             continue
-        out.extend(action for cell, action in _zone_places(state, side, fig) if cell not in placed)
+        places.extend(a for cell, a in _zone_places(state, side, fig) if cell not in placed)
+    loadouts: list[Action] = []
     for ident in weapon_choices(state, side):
         if ident not in draft.weapons:
             for w in WEAPON_CHOICES:  # G-32: any number may take a sniper rifle
-                out.append(_setup_action(side, "loadout", ident, "weapon", w))
+                loadouts.append(_setup_action(side, "loadout", ident, "weapon", w))
+    carriers: list[Action] = []
     if state.team(side) == T:
         for ident in state.needs_grenade:
             if ident not in draft.loadouts:
                 for g in tables().t_grenade_choices:
-                    out.append(_setup_action(side, "loadout", ident, "grenade", g))
+                    loadouts.append(_setup_action(side, "loadout", ident, "grenade", g))
         if state.needs_carrier and draft.carrier is None:
             for f in state.side_figures(side):
                 if f.kind == OPERATIVE:
-                    out.append(_setup_action(side, "carrier", f.id))
+                    carriers.append(_setup_action(side, "carrier", f.id))
+    out = {"place": places, "loadout": loadouts, "carrier": carriers}
+    out = {kind: listed for kind, listed in out.items() if listed}
     if complete(state, side):
-        out.append(
-            _kept(("commit", side), lambda: Action.make(side, "commit", hint={"role": "pass"}))
-        )
+        commit = _kept(("commit", side), lambda: Action.make(side, "commit", hint={"role": "pass"}))
+        out["commit"] = [commit]
     return out
 
 

@@ -69,12 +69,10 @@ def _kept_options(state: GoState, side: str) -> Kept:
     by_kind: dict[str, list[Action]] = {}
     if state.phase == ORDERS:
         by_kind = orders.order_options(state, side)  # built by kind already
+    elif state.phase == SETUP:
+        by_kind = deploy.setup_actions(state, side)  # so is the setup
     else:
-        if state.phase == SETUP:
-            out = deploy.setup_actions(state, side)
-        else:
-            out = fire.fire_actions(state, side)
-        for action in out:
+        for action in fire.fire_actions(state, side):
             by_kind.setdefault(action.kind, []).append(action)
     groups: dict[str, tuple[Group, ...]] = {k: (_group(v),) for k, v in by_kind.items()}
     kept: Kept = (key, by_kind, groups)
