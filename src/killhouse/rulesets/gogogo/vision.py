@@ -258,10 +258,11 @@ def sound(state: GoState, orders: dict[str, Order], speakers: list[str]) -> None
     if state.per_player:
         for k in state.seat_know.values():
             k.markers = []
+    listeners = state.active_fighters()  # markers change nobody's status: listed once
     for source, kind in sources:
         owner = leader_team(state, source) if source.kind == HOSTAGE else source.team
         assert source.pos is not None
-        for listener in state.active_fighters():
+        for listener in listeners:
             if listener.team == owner or listener.pos is None:
                 continue
             if kind == "voices" and listener.kind != "operative":
