@@ -337,8 +337,8 @@ def test_move_tables_start_afresh_at_their_bound(monkeypatch: pytest.MonkeyPatch
 
 @pytest.mark.parametrize("name", ["setup-hostage.yaml", "setup-destruction.yaml", "hostage.yaml"])
 def test_actions_kept_across_games_equal_fresh_ones(name: str) -> None:
-    """Setup actions, throw orders, commits and move orders kept process-wide (one game's
-    listing fills them for the next) are the actions a fresh build makes, hints included."""
+    """Zone places, setup actions, throw orders, commits and move orders kept process-wide
+    (one game's listing fills them for the next) are what a fresh build makes, hints included."""
     sc = load_scenario(SCENARIOS / name)
     first = Game(sc, 3)
     for _ in range(200):  # a first game fills the kept actions
@@ -355,7 +355,7 @@ def test_actions_kept_across_games_equal_fresh_ones(name: str) -> None:
             break
         side = pending[0].side
         kept = game.legal_actions(side)
-        for table in (deploy._MADE, orders._MADE, orders._TABLES):
+        for table in (deploy._MADE, deploy._ZONES, orders._MADE, orders._TABLES):
             table.clear()
         game.state.cache.clear()
         game.state.memo.clear()

@@ -83,12 +83,27 @@ def _zone_places(state: GoState, side: str, fig: Figure) -> tuple[tuple[Cell, Ac
     key = ("zone-places", side, fig.id)
     found: tuple[tuple[Cell, Action], ...] | None = state.cache.get(key)
     if found is None:
-        taken = {f.pos for f in state.figures.values() if f.pos is not None}
-        cells = [c for c in state.deploy[fig.id] if c not in taken and _standable(state, c)]
-        cells.sort(key=lambda c: (c.level, c.y, c.x))
-        found = tuple((cell, _place_action(side, fig.id, cell)) for cell in cells)
+        taken = frozenset(f.pos for f in state.figures.values() if f.pos is not None)
+        zone = state.deploy[fig.id]
+        terrain = tuple((lv.terrain.shape, lv.terrain.tobytes()) for lv in state.board.levels)
+        lasting = (side, fig.id, zone, taken, terrain)
+        found = _ZONES.get(lasting)
+        if found is None:
+            cells = [c for c in zone if c not in taken and _standable(state, c)]
+            cells.sort(key=lambda c: (c.level, c.y, c.x))
+            found = tuple((cell, _place_action(side, fig.id, cell)) for cell in cells)
+            if len(_ZONES) >= ZONES_SIZE:
+                _ZONES.clear()
+            _ZONES[lasting] = found
         state.cache[key] = found
     return found
+
+
+#: each figure's zone places by everything they are made from (its zone, the squares held,
+#: the terrain): a scenario's games start from the same map and the same held squares
+_ZONES: dict[tuple[Any, ...], tuple[tuple[Cell, Action], ...]] = {}
+#: entries ``_ZONES`` holds before it starts afresh (a bound on memory only)
+ZONES_SIZE = 512
 
 
 #: setup actions made before, by what they are made from: an action is a value, and a
