@@ -16,7 +16,7 @@ from killhouse.core.terrain import Terrain
 from killhouse.engine.game import Game
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
-from killhouse.rulesets.gogogo import orders
+from killhouse.rulesets.gogogo import deploy, orders
 from killhouse.rulesets.gogogo.state import ORDERS
 from killhouse.scenario.loader import load_scenario
 
@@ -333,3 +333,31 @@ def test_move_tables_start_afresh_at_their_bound(monkeypatch: pytest.MonkeyPatch
     assert len(orders._TABLES) == 2
     again = orders._move_orders("ct", "c1", 0, reach, reach)  # made anew, the same values
     assert _listed(again) == _listed(first)
+
+
+@pytest.mark.parametrize("name", ["setup-hostage.yaml", "setup-destruction.yaml", "hostage.yaml"])
+def test_actions_kept_across_games_equal_fresh_ones(name: str) -> None:
+    """Zone places, setup actions, throw orders, commits and move orders kept process-wide
+    (one game's listing fills them for the next) are what a fresh build makes, hints included."""
+    sc = load_scenario(SCENARIOS / name)
+    first = Game(sc, 3)
+    for _ in range(200):  # a first game fills the kept actions
+        pending = first.pending()
+        if not pending:
+            break
+        legal = first.legal_actions(pending[0].side)
+        first.apply(legal[0])
+    game = Game(sc, 5)
+    rng = Rng.from_seed(2)
+    for _ in range(300):
+        pending = game.pending()
+        if not pending:
+            break
+        side = pending[0].side
+        kept = game.legal_actions(side)
+        for table in (deploy._MADE, deploy._ZONES, orders._MADE, orders._TABLES):
+            table.clear()
+        game.state.cache.clear()
+        game.state.memo.clear()
+        assert _listed(game.legal_actions(side)) == _listed(kept)
+        game.apply(kept[rng.below(len(kept))])

@@ -8,6 +8,7 @@ each terrorist without one, and names the bomb carrier if none is named.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -82,24 +83,58 @@ def _zone_places(state: GoState, side: str, fig: Figure) -> tuple[tuple[Cell, Ac
     key = ("zone-places", side, fig.id)
     found: tuple[tuple[Cell, Action], ...] | None = state.cache.get(key)
     if found is None:
-        taken = {f.pos for f in state.figures.values() if f.pos is not None}
-        cells = [c for c in state.deploy[fig.id] if c not in taken and _standable(state, c)]
-        cells.sort(key=lambda c: (c.level, c.y, c.x))
-        found = tuple(
-            (
-                cell,
-                Action.make(
-                    side,
-                    "place",
-                    hint={"role": "setup", "to": cell_json(cell)},
-                    figure=fig.id,
-                    at=cell_json(cell),
-                ),
-            )
-            for cell in cells
-        )
+        taken = frozenset(f.pos for f in state.figures.values() if f.pos is not None)
+        zone = state.deploy[fig.id]
+        terrain = tuple((lv.terrain.shape, lv.terrain.tobytes()) for lv in state.board.levels)
+        lasting = (side, fig.id, zone, taken, terrain)
+        found = _ZONES.get(lasting)
+        if found is None:
+            cells = [c for c in zone if c not in taken and _standable(state, c)]
+            cells.sort(key=lambda c: (c.level, c.y, c.x))
+            found = tuple((cell, _place_action(side, fig.id, cell)) for cell in cells)
+            if len(_ZONES) >= ZONES_SIZE:
+                _ZONES.clear()
+            _ZONES[lasting] = found
         state.cache[key] = found
     return found
+
+
+#: each figure's zone places by everything they are made from (its zone, the squares held,
+#: the terrain): a scenario's games start from the same map and the same held squares
+_ZONES: dict[tuple[Any, ...], tuple[tuple[Cell, Action], ...]] = {}
+#: entries ``_ZONES`` holds before it starts afresh (a bound on memory only)
+ZONES_SIZE = 512
+
+
+#: setup actions made before, by what they are made from: an action is a value, and a
+#: scenario's games list the same places, facings and loadouts game after game
+_MADE: dict[tuple[Any, ...], Action] = {}
+#: entries ``_MADE`` holds before it starts afresh (a bound on memory only)
+MADE_SIZE = 100_000
+
+
+def _kept(key: tuple[Any, ...], make: Callable[[], Action]) -> Action:
+    """The action ``make`` builds, made once per ``key`` and kept (``_MADE``)."""
+    found = _MADE.get(key)
+    if found is None:
+        if len(_MADE) >= MADE_SIZE:
+            _MADE.clear()
+        found = _MADE[key] = make()
+    return found
+
+
+def _place_action(side: str, ident: str, cell: Cell) -> Action:
+    """``place(figure, at)`` of ``ident`` on ``cell``."""
+    return _kept(
+        ("place", side, ident, cell),
+        lambda: Action.make(
+            side,
+            "place",
+            hint={"role": "setup", "to": cell_json(cell)},
+            figure=ident,
+            at=cell_json(cell),
+        ),
+    )
 
 
 def free_cells(state: GoState, side: str, fig: Figure) -> list[Cell]:
@@ -124,49 +159,77 @@ def complete(state: GoState, side: str) -> bool:
     return True
 
 
-def setup_actions(state: GoState, side: str) -> list[Action]:
-    """Every action of the setup decision for ``side``."""
+def setup_actions(state: GoState, side: str) -> dict[str, list[Action]]:
+    """Every action of the setup decision for ``side``, by kind (each kind in listed order):
+    split as they are made, since the flow lists kinds in its own order and hundreds of
+    place actions sorted into kinds one by one after every setup action cost more."""
     draft = state.drafts[side]
     if draft.committed:
-        return []
+        return {}
     if draft.pending is not None:
-        at = draft.places[draft.pending]
-        out = []
-        for name in COMPASS_ORDER:
-            hint: dict[str, Any] = {"role": "setup", "facing": name}
-            ahead = at.step(*COMPASS[name])
-            if state.board.in_bounds(ahead):
-                hint["to"] = cell_json(ahead)
-            out.append(Action.make(side, "face", hint=hint, figure=draft.pending, facing=name))
-        return out
-    out = []
+        return {"face": list(_facings(state, side, draft.pending, draft.places[draft.pending]))}
+    places: list[Action] = []
     placed = set(draft.places.values())
     for fig in setup_figures(state, side):
         if fig.id in draft.places:
             continue
-        out.extend(action for cell, action in _zone_places(state, side, fig) if cell not in placed)
+        places.extend(a for cell, a in _zone_places(state, side, fig) if cell not in placed)
+    loadouts: list[Action] = []
     for ident in weapon_choices(state, side):
         if ident not in draft.weapons:
             for w in WEAPON_CHOICES:  # G-32: any number may take a sniper rifle
-                out.append(
-                    Action.make(side, "loadout", hint={"role": "setup"}, figure=ident, weapon=w)
-                )
+                loadouts.append(_setup_action(side, "loadout", ident, "weapon", w))
+    carriers: list[Action] = []
     if state.team(side) == T:
         for ident in state.needs_grenade:
             if ident not in draft.loadouts:
                 for g in tables().t_grenade_choices:
-                    out.append(
-                        Action.make(
-                            side, "loadout", hint={"role": "setup"}, figure=ident, grenade=g
-                        )
-                    )
+                    loadouts.append(_setup_action(side, "loadout", ident, "grenade", g))
         if state.needs_carrier and draft.carrier is None:
             for f in state.side_figures(side):
                 if f.kind == OPERATIVE:
-                    out.append(Action.make(side, "carrier", hint={"role": "setup"}, figure=f.id))
+                    carriers.append(_setup_action(side, "carrier", f.id))
+    out = {"place": places, "loadout": loadouts, "carrier": carriers}
+    out = {kind: listed for kind, listed in out.items() if listed}
     if complete(state, side):
-        out.append(Action.make(side, "commit", hint={"role": "pass"}))
+        commit = _kept(("commit", side), lambda: Action.make(side, "commit", hint={"role": "pass"}))
+        out["commit"] = [commit]
     return out
+
+
+def _setup_action(side: str, kind: str, ident: str, arg: str = "", value: str = "") -> Action:
+    """A ``loadout`` (``arg`` weapon or grenade) or ``carrier`` action of ``ident``, kept."""
+    args = {arg: value} if arg else {}
+    return _kept(
+        (kind, side, ident, arg, value),
+        lambda: Action.make(side, kind, hint={"role": "setup"}, figure=ident, **args),
+    )
+
+
+def _facings(state: GoState, side: str, ident: str, at: Cell) -> tuple[Action, ...]:
+    """The eight setup ``face`` actions of ``ident`` placed on ``at``, in compass order."""
+    out = []
+    for name in COMPASS_ORDER:
+        ahead = at.step(*COMPASS[name])
+        inside = state.board.in_bounds(ahead)
+        out.append(
+            _kept(
+                ("face", side, ident, at, name, inside), _facing(side, ident, name, ahead, inside)
+            )
+        )
+    return tuple(out)
+
+
+def _facing(side: str, ident: str, name: str, ahead: Cell, inside: bool) -> Callable[[], Action]:
+    """How to make one setup ``face`` action (its hint points ahead when that is on the map)."""
+
+    def make() -> Action:
+        hint: dict[str, Any] = {"role": "setup", "facing": name}
+        if inside:
+            hint["to"] = cell_json(ahead)
+        return Action.make(side, "face", hint=hint, figure=ident, facing=name)
+
+    return make
 
 
 def _setup_fig(state: GoState, side: str, action: Action) -> Figure:

@@ -45,24 +45,44 @@ def _all_options(state: GoState, side: str) -> dict[str, list[Action]]:
     """The side's legal actions of this decision by kind, built once and kept until the side's
     draft changes: every move of the side drops them (``_move``), a new step makes new drafts
     and clears the cache."""
+    return _kept_options(state, side)[1]
+
+
+def _all_groups(state: GoState, side: str) -> dict[str, tuple[Group, ...]]:
+    """``_all_options`` as one counted group per kind, made with them and kept as long (the
+    kit asks every kind of the phase for its groups at each listing)."""
+    return _kept_options(state, side)[2]
+
+
+#: what ``_kept_options`` keeps: its key, the options by kind and their groups by kind
+Kept = tuple[tuple[object, ...], dict[str, list[Action]], dict[str, tuple[Group, ...]]]
+
+
+def _kept_options(state: GoState, side: str) -> Kept:
+    """The key, the options by kind and their groups by kind, under ``("options", side)``."""
     draft = state.drafts[side]
     key = ("options", side, state.phase, state.turn, id(draft))
     cached = state.cache.get(("options", side))
     if cached is not None and cached[0] == key:
-        found: dict[str, list[Action]] = cached[1]
+        found: Kept = cached
         return found
     by_kind: dict[str, list[Action]] = {}
     if state.phase == ORDERS:
         by_kind = orders.order_options(state, side)  # built by kind already
+    elif state.phase == SETUP:
+        by_kind = deploy.setup_actions(state, side)  # so is the setup
     else:
-        if state.phase == SETUP:
-            out = deploy.setup_actions(state, side)
-        else:
-            out = fire.fire_actions(state, side)
-        for action in out:
+        for action in fire.fire_actions(state, side):
             by_kind.setdefault(action.kind, []).append(action)
-    state.cache[("options", side)] = (key, by_kind)
-    return by_kind
+    groups: dict[str, tuple[Group, ...]] = {k: (_group(v),) for k, v in by_kind.items()}
+    kept: Kept = (key, by_kind, groups)
+    state.cache[("options", side)] = kept
+    return kept
+
+
+def _group(listed: list[Action]) -> Group:
+    """One counted group over a kind's kept list (no copy is made)."""
+    return Group(len(listed), lambda: listed)
 
 
 def _options(kind: str) -> Callable[[GoState, str], list[Action]]:
@@ -80,8 +100,7 @@ def _groups(kind: str) -> Callable[[GoState, str], tuple[Group, ...]]:
     def groups(state: GoState, side: str) -> tuple[Group, ...]:
         if state.over or state.drafts[side].committed:
             return ()
-        listed = _all_options(state, side).get(kind, ())
-        return (Group(len(listed), lambda: listed),)
+        return _all_groups(state, side).get(kind, ())
 
     return groups
 
@@ -338,13 +357,28 @@ MOVES: tuple[Move[GoState], ...] = (
 )
 
 
+#: each step's prompt by (phase, turn): ``pending`` asks for it at every decision
+_PROMPTS: dict[tuple[str, int], str] = {}
+
+
+def _prompt(state: GoState) -> str:
+    """The prompt of the step the state is in (made once per phase and turn)."""
+    key = (state.phase, state.turn)
+    found = _PROMPTS.get(key)
+    if found is None:
+        if len(_PROMPTS) >= 1000:
+            _PROMPTS.clear()
+        found = _PROMPTS[key] = PROMPTS[state.phase].format(turn=state.turn)
+    return found
+
+
 def _phase(name: str) -> Phase[GoState]:
     return Phase(
         name=name,
         shape="simultaneous",
         deciders=lambda s: [side for side in s.sides if not s.drafts[side].committed],
         moves=KINDS[name],
-        prompt=lambda s: PROMPTS[s.phase].format(turn=s.turn),
+        prompt=_prompt,
         done=_everyone_committed,
         advance=ADVANCE[name],
     )

@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 
 from killhouse.core.cells import COMPASS, COMPASS_ORDER, Cell, cell_json
 from killhouse.core.geometry import cells_on_segment, chebyshev, euclidean_sq, los_from
-from killhouse.core.paths import DistanceField, field_on
+from killhouse.core.paths import DistanceField
 from killhouse.core.steps import Steps
 from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
@@ -32,6 +32,7 @@ from killhouse.rulesets.gogogo.movement import (
     field_from,
     squeeze_masks,
 )
+from killhouse.rulesets.gogogo.reach import bounded_field, cost_at, padded_squeeze, route
 from killhouse.rulesets.gogogo.state import (
     AIM,
     CT,
@@ -139,22 +140,27 @@ def move_field(state: GoState, side: str, fig: Figure) -> DistanceField:
         lasting = ("field", fig.pos, doors, terrain)
         found = memo_get(state, lasting)
         if found is None:
-            # field_from(board, pos, doors, max_cost=...) on the side's kept step model
-            steps = _side_steps(state, doors, terrain)
-            found = field_on(state.board, steps, [fig.pos], max_cost=longest_move())
+            # field_from(board, pos, doors, max_cost=...) on the side's kept step model, by
+            # one compiled search (reach.bounded_field: the same field as field_on's)
+            steps, padded = _side_steps(state, doors, terrain)
+            found = bounded_field(state.board, steps, padded, fig.pos, longest_move())
             memo_put(state, lasting, found)
         state.cache[key] = found
     return found
 
 
-def _side_steps(state: GoState, doors: frozenset[Cell], terrain: tuple[bytes, ...]) -> Steps:
-    """The step model of a side's map (``field_from``'s enter costs and squeeze masks), kept
-    under the doors the side knows open and the terrain: every figure's field reads the same."""
+def _side_steps(
+    state: GoState, doors: frozenset[Cell], terrain: tuple[bytes, ...]
+) -> tuple[Steps, tuple[BoolArray, ...]]:
+    """The step model of a side's map (``field_from``'s enter costs and squeeze masks) with
+    its padded squeeze grids (``reach.padded_squeeze``), kept under the doors the side knows
+    open and the terrain: every figure's field reads the same."""
     key = ("steps", doors, terrain)
-    found: Steps | None = memo_get(state, key)
+    found: tuple[Steps, tuple[BoolArray, ...]] | None = memo_get(state, key)
     if found is None:
         board = state.board
-        found = Steps(board, enter_costs(board), RULES, squeeze_masks(board, doors))
+        steps = Steps(board, enter_costs(board), RULES, squeeze_masks(board, doors))
+        found = (steps, padded_squeeze(steps))
         memo_put(state, key, found)
     return found
 
@@ -374,8 +380,18 @@ def order_options(state: GoState, side: str) -> dict[str, list[Action]]:
             speaks.append(_act(side, "speak", {"role": "other"}, figure=fig.id))
     out = {"order": given, "follow": follows, "speak": speaks}
     out = {kind: listed for kind, listed in out.items() if listed}
-    out["commit"] = [_act(side, "commit", {"role": "pass"})]
+    out["commit"] = [_commit_action(side)]
     return out
+
+
+def _commit_action(side: str) -> Action:
+    """The side's ``commit`` (made once and kept, as every listing ends with it)."""
+    key = ("commit", side)
+    found: Action | None = _MADE.get(key)
+    if found is None:
+        found = _act(side, "commit", {"role": "pass"})
+        _remember(key, found)
+    return found
 
 
 def _listing(
@@ -499,17 +515,7 @@ def _figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
                             "grenade": grenade,
                             "target": cell_json(closest),
                         }
-                    out.append(
-                        _act(
-                            side,
-                            "order",
-                            hint,
-                            figure=fig.id,
-                            posture=posture,
-                            task="throw",
-                            grenade=grenade,
-                        )
-                    )
+                    out.append(_throw_order(side, fig.id, posture, grenade, hint))
     field = move_field(state, side, fig)
     move_max, stealth_max = allowance(fig, MOVE), allowance(fig, STEALTH)
     # every square within the MOVE allowance in (level, y, x) order, as ``field.reachable``
@@ -522,6 +528,20 @@ def _figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
             reach[fig.pos.y, fig.pos.x] = False  # a move ends somewhere else
         out.extend(_move_orders(side, fig.id, level, reach, quiet))
     return out
+
+
+def _throw_order(side: str, ident: str, posture: str, grenade: str, hint: dict[str, Any]) -> Action:
+    """``order(figure, posture, task=throw, grenade)`` with its hint, made once per value and
+    kept (``_MADE``): a figure lists its throws again at every step it can throw."""
+    advice = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(hint.items()))
+    key = ("throw", side, ident, posture, grenade, advice)
+    found: Action | None = _MADE.get(key)
+    if found is None:
+        found = _act(
+            side, "order", hint, figure=ident, posture=posture, task="throw", grenade=grenade
+        )
+        _remember(key, found)
+    return found
 
 
 class _MoveTable:
@@ -718,7 +738,7 @@ def check_order(state: GoState, side: str, action: Action) -> Order:
             if not state.board.in_bounds(to):
                 raise illegal(f"{list(to)} is off the map")
             field = move_field(state, side, fig)
-            cost = field.cost(to)
+            cost = cost_at(field, to)
             if cost is None:  # beyond the bounded field: the full one says why
                 cost = full_move_field(state, side, fig).cost(to)
             if cost is None:
@@ -727,7 +747,10 @@ def check_order(state: GoState, side: str, action: Action) -> Order:
                 raise illegal(
                     f"{list(to)} costs {cost}, more than the {posture} allowance of {limit}"
                 )
-            path = [Cell(*c) for c in field.path_tuples((to,))[to]]  # path_to's path
+            steps, padded = _side_steps(
+                state, frozenset(state.know[side].open_doors), terrain_key(state)
+            )
+            path = route(field, steps, padded, to)  # path_to's path, walked back alone
     else:
         if path_arg is not None:
             raise illegal(f"a {posture} order has no path")

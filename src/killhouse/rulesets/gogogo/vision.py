@@ -153,6 +153,31 @@ def sees_cells(state: GoState, fig: Figure, cells: list[Cell], initial: bool) ->
     return out
 
 
+def _sees_all(
+    state: GoState, figs: list[Figure], cells: list[Cell], initial: bool
+) -> list[list[bool]]:
+    """``sees_cells`` of each figure for the same cells, with one sight batch for them all."""
+    if not cells:
+        return [[] for _ in figs]
+    placed = [f for f in figs if f.pos is not None]
+    sight = _los(state, [(f.pos, c) for f in placed for c in cells])  # type: ignore[misc]
+    out: list[list[bool]] = []
+    at = 0
+    for fig in figs:
+        if fig.pos is None:
+            out.append([False] * len(cells))
+            continue
+        half = vision_half_angle(fig, initial)
+        facing = COMPASS[fig.facing]
+        row: list[bool] = []
+        for cell, los in zip(cells, sight[at : at + len(cells)], strict=True):
+            dx, dy = cell.x - fig.pos.x, cell.y - fig.pos.y
+            row.append(bool(los) and bool(arc_test(facing, dx, dy, half)))
+        at += len(cells)
+        out.append(row)
+    return out
+
+
 def open_door_cells(state: GoState) -> list[Cell]:
     cells: list[Cell] = []
     for level, lv in enumerate(state.board.levels):
@@ -171,14 +196,20 @@ def map_knowledge(state: GoState, initial: bool) -> None:
     for side in state.sides:
         know = state.know[side]
         unknown = [c for c in doors if c not in know.open_doors]
+        fighters = state.active_fighters(side)
+        # every fighter's sight of every unknown door and of the bomb in one batch; the loop
+        # below reads them in the order it always did (a door seen drops out for the rest)
+        asked = unknown if ground is None else [*unknown, ground]
+        sees = _sees_all(state, fighters, asked, initial)
+        column = {c: i for i, c in enumerate(unknown)}
         seen_bomb = False
-        for fig in state.active_fighters(side):
+        for row in sees:
             if unknown:
-                flags = sees_cells(state, fig, unknown, initial)
+                flags = [row[column[c]] for c in unknown]
                 know.open_doors.update(c for c, f in zip(unknown, flags, strict=True) if f)
                 unknown = [c for c, f in zip(unknown, flags, strict=True) if not f]
             if ground is not None and not seen_bomb:
-                seen_bomb = sees_cells(state, fig, [ground], initial)[0]
+                seen_bomb = row[-1]
         if state.team(side) == CT:
             know.bomb_seen = seen_bomb
             assert bomb is not None or ground is None
@@ -227,10 +258,11 @@ def sound(state: GoState, orders: dict[str, Order], speakers: list[str]) -> None
     if state.per_player:
         for k in state.seat_know.values():
             k.markers = []
+    listeners = state.active_fighters()  # markers change nobody's status: listed once
     for source, kind in sources:
         owner = leader_team(state, source) if source.kind == HOSTAGE else source.team
         assert source.pos is not None
-        for listener in state.active_fighters():
+        for listener in listeners:
             if listener.team == owner or listener.pos is None:
                 continue
             if kind == "voices" and listener.kind != "operative":
