@@ -25,7 +25,7 @@ EDGE_START = {
 }
 
 
-#: §18.3's Gutz of the seven Daewoo men: the shipped file gives them 7 to balance the game
+#: §18.3's Gutz of the seven Daewoo men: the shipped file gives them 8 to balance the game
 #: (issue 12), and the rule tests count with the digest's numbers
 DIGEST_GUTZ = {f"daewoo-{i}": 6 for i in range(1, 8)}
 
