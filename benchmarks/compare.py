@@ -50,6 +50,13 @@ def run(tree: Path, script: Path, args: list[str]) -> str:
     return done.stdout
 
 
+def bench(tree: Path, kind: str, names: list[str], games: int) -> str:
+    """This tree's ``bench_<kind>.py`` on ``tree``'s engine and scenarios, collector as a
+    batch worker sets it."""
+    script = ROOT / "benchmarks" / f"bench_{kind}.py"
+    return run(tree, script, [*names, "--games", str(games), "--worker-gc"])
+
+
 def rows(output: str) -> dict[str, list[str]]:
     """A benchmark table as {first column: the other columns}, its header left out."""
     table: dict[str, list[str]] = {}
@@ -99,19 +106,11 @@ def main() -> None:
                 for label in order:
                     tree = trees[label]
                     names = scenarios(tree)
-                    out = run(
-                        tree,
-                        ROOT / "benchmarks" / "bench_engine.py",
-                        [*names, "--games", str(args.games), "--worker-gc"],
-                    )
-                    for name, rate in engine_rates(out).items():
+                    bots = bench(tree, "engine", names, args.games)
+                    for name, rate in engine_rates(bots).items():
                         engine[label][name].append(rate)
-                    out = run(
-                        tree,
-                        ROOT / "benchmarks" / "bench_random.py",
-                        [*names, "--games", str(args.random_games), "--worker-gc"],
-                    )
-                    for name, value in random_rates(out).items():
+                    played = bench(tree, "random", names, args.random_games)
+                    for name, value in random_rates(played).items():
                         randoms[label][name].append(value)
                 print(f"round {r + 1} of {args.rounds} done", file=sys.stderr, flush=True)
             report(args.before, engine, randoms)
