@@ -95,6 +95,13 @@ class DistanceField:
         value = grid[y][x]
         return None if value == UNREACHABLE else value // self.rules.divisor
 
+    def step_cost(self, a: Cell, b: Cell) -> int | None:
+        """The visible cost (raw // divisor) of one step from ``a`` to ``b`` under the step
+        model this field was searched on, or None if the step is illegal: ``path_cost`` of
+        ``[a, b]`` with the same inputs, without building the model again."""
+        raw = self._steps.step(a, b)
+        return None if raw is None else raw // self.rules.divisor
+
     def exact_cost(self, cell: Cell) -> Fraction | None:
         """The cheapest cost without rounding (raw / divisor), or None if unreachable."""
         if not self._steps.in_bounds(cell):
