@@ -83,6 +83,15 @@ class DistanceField:
         """``raw`` as nested Python lists: a list lookup beats a numpy scalar read many-fold."""
         return tuple(r.tolist() for r in self.raw)
 
+    @cached_property
+    def visible_rows(self) -> tuple[list[list[int]], ...]:
+        """Per level, ``cost`` of every square as nested lists ``[y][x]``, -1 where
+        unreachable: for a caller that reads thousands of squares of one field, a list lookup
+        in place of a call per square."""
+        return tuple(
+            np.where(r == UNREACHABLE, -1, r // self.rules.divisor).tolist() for r in self.raw
+        )
+
     def cost(self, cell: Cell) -> int | None:
         """The ruleset-visible cheapest cost (raw // divisor), or None if unreachable."""
         level, x, y = cell
