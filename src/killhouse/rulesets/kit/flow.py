@@ -310,6 +310,12 @@ class Flow(Generic[S]):
         if side not in self.deciding(state):
             return []
         out: list[Action] = []
+        if self.listing is not None:
+            by_kind = self.listing(state, side)
+            for kind in self.active_moves(state):
+                for group in by_kind.get(kind, ()):
+                    out.extend(group.make())
+            return out
         for kind in self.active_moves(state):
             out.extend(self.moves[kind].options(state, side))
         return out
