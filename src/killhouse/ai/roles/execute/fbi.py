@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
+from functools import lru_cache
 from typing import Any, cast
 
 import numpy as np
@@ -19,6 +20,13 @@ from killhouse.core.terrain import Terrain, passable_mask
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.execute.facts import device_tn, effective, success_chance
 from killhouse.scenario.model import Scenario
+
+
+@lru_cache(maxsize=256)
+def _pick_odds(level: int, skill: int) -> float:
+    """The chance that an agent of effective Electronics ``skill`` picks a lock of ``level``
+    (d12, 5.7): a value of the two alone, asked for every lock and agent at every move."""
+    return float(success_chance(12, device_tn(level, skill, 0)))
 
 
 class FbiBot(ExecuteBot):
@@ -197,6 +205,7 @@ class FbiBot(ExecuteBot):
         # the goal field's costs as lists, -1 out of reach: read once per move below
         goal_rows = goal_field.visible_rows if goal_field is not None else None
         apart_of = self._apart
+        plan_locks: list[Cell] | None = None
         for action, fid, dest in moves:
             here = where.get(fid)
             if dest is None:
@@ -244,8 +253,10 @@ class FbiBot(ExecuteBot):
                 continue
             if fid in make_way and here is not None:
                 # a better picker is coming: step off the lock, but stay close
+                if plan_locks is None:
+                    plan_locks = self.plan_locks()  # read once per decision, when needed
                 near_lock = any(c.level == dest.level and chebyshev(c, dest) <= 1
-                                for c in self.plan_locks())
+                                for c in plan_locks)
                 if not near_lock and chebyshev(here, dest) <= 3:
                     scored.append((4.0, action))
                 continue
@@ -293,7 +304,7 @@ class FbiBot(ExecuteBot):
         active = {fid: f for fid, f in mine.items() if f.get("status") == "active"}
 
         def odds(f: dict[str, Any], level: int) -> float:
-            return float(success_chance(12, device_tn(level, self.skill(f), 0)))
+            return _pick_odds(level, self.skill(f))
 
         best = {c: max((odds(f, lv) for f in active.values()), default=0.0)
                 for c, lv in levels.items()}
