@@ -14,6 +14,7 @@ from killhouse.core.board import Board
 from killhouse.core.cells import COMPASS, Cell
 from killhouse.core.geometry import octile
 from killhouse.core.paths import (
+    SMALL_MAP,
     UNREACHABLE,
     StepRules,
     distance_field,
@@ -558,9 +559,12 @@ def test_compiled_paths_equal_the_walk_back_on_ties_and_stairs() -> None:
 
 
 def test_one_path_walks_back_and_more_share_the_pointers() -> None:
-    """A field asked for one path walks back from it (no pointers for the whole map); from
-    the second path on, the pointers are worked out once: the paths are the same either way."""
-    board = open_floor(30, 30)
+    """On a large map a field asked for one path walks back from it (no pointers for the
+    whole map); from the second path on, the pointers are worked out once. A small map
+    (``SMALL_MAP`` squares or fewer) takes them at the first. The paths are the same."""
+    side = 65  # 4,225 squares: just over SMALL_MAP
+    assert side * side > SMALL_MAP >= (side - 1) * (side - 1)
+    board = open_floor(side, side)
     field = distance_field(board, [Cell(0, 0, 0)], unit_costs(board), GOGOGO)
     first = field.path_to(Cell(0, 5, 7))
     assert "_parents" not in field.__dict__
@@ -568,3 +572,7 @@ def test_one_path_walks_back_and_more_share_the_pointers() -> None:
     assert "_parents" in field.__dict__
     assert first == field._walk(Cell(0, 5, 7)) and second == field._walk(Cell(0, 9, 2))
     assert field.path_to(Cell(0, 5, 7)) == first
+    small = open_floor(side - 1, side - 1)
+    field = distance_field(small, [Cell(0, 0, 0)], unit_costs(small), GOGOGO)
+    assert field.path_to(Cell(0, 5, 7)) == field._walk(Cell(0, 5, 7))
+    assert "_parents" in field.__dict__
