@@ -19,6 +19,8 @@ from numpy.typing import NDArray
 
 #: the raw distance of a cell no root reaches (tcod's: the int32 maximum)
 UNREACHED = np.iinfo(np.int32).max
+#: the search's limit when none is asked: no total comes near it
+NO_LIMIT = int(np.iinfo(np.int64).max)
 
 
 @njit(cache=True, nogil=True)
@@ -30,8 +32,10 @@ def _search(
     cardinal: int,
     diagonal: int,
     roots: NDArray[np.int64],
+    limit: int,
 ) -> NDArray[np.int32]:
     n, height, width = cost.shape
+    bound = np.int64(limit)  # no total past it is pushed: those cells stay unreached
     size = n * height * width
     far = np.int64(UNREACHED)
     dist = np.full(size, far, dtype=np.int64)
@@ -71,7 +75,7 @@ def _search(
                 step = cardinal * np.int64(enter)
             target = (level * height + ty) * width + tx
             total = d + step
-            if total < dist[target]:
+            if total < dist[target] and total <= bound:
                 dist[target] = total
                 heapq.heappush(heap, (total, target))
         first = np.searchsorted(link_from, flat)
@@ -85,7 +89,7 @@ def _search(
             if enter <= 0:
                 continue
             total = d + cardinal * np.int64(enter)
-            if total < dist[target]:
+            if total < dist[target] and total <= bound:
                 dist[target] = total
                 heapq.heappush(heap, (total, target))
     out = np.empty(size, dtype=np.int32)
@@ -101,11 +105,13 @@ def solve_plain(
     cardinal: int,
     diagonal: int,
     roots: list[tuple[int, int, int]],
+    limit: int | None = None,
 ) -> NDArray[np.int32]:
     """Cheapest raw totals from ``roots`` ((level, y, x), cost 0) over the plain graph:
     ``cost`` (n, h, w) enter costs, ``blocked`` (n, h+2, w+2) squeeze cells padded by one,
     ``links`` stair steps as ((level, y, x), (level, y, x)); unreached cells hold the int32
-    maximum, as tcod's distance array does."""
+    maximum, as tcod's distance array does. With ``limit`` the search stops there: a cell
+    whose total is at most ``limit`` has it, every other is unreached."""
     _, height, width = cost.shape
 
     def flat(node: tuple[int, int, int]) -> int:
@@ -123,6 +129,7 @@ def solve_plain(
         int(cardinal),
         int(diagonal),
         starts,
+        NO_LIMIT if limit is None else int(limit),
     )
     return result
 

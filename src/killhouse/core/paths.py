@@ -305,7 +305,7 @@ def field_on(
         blocked = np.ones((1, y1 - y0 + 2, x1 - x0 + 2), dtype=bool)
         blocked[0, 1:-1, 1:-1] = steps.squeeze[level][y0:y1, x0:x1]
         local = [(0, y - y0, x - x0) for _, y, x in roots]
-        inside = _solve(cost, blocked, frozenset(), rules, local)
+        inside = _solve(cost, blocked, frozenset(), rules, local, limit)
         raw = [np.full(shape, UNREACHABLE, dtype=np.int64) for shape in steps.shapes]
         raw[level][y0:y1, x0:x1] = inside[0]
         return _bounded(DistanceField(tuple(raw), rules, steps), limit)
@@ -317,7 +317,7 @@ def field_on(
     for index, (h, w) in enumerate(steps.shapes):
         cost[index, :h, :w] = steps.enter[index]
         blocked[index, 1 : h + 1, 1 : w + 1] = steps.squeeze[index]
-    distance = _solve(cost, blocked, steps.links, rules, roots)
+    distance = _solve(cost, blocked, steps.links, rules, roots, limit)
     raw_all = tuple(distance[i, :h, :w].astype(np.int64) for i, (h, w) in enumerate(steps.shapes))
     return _bounded(DistanceField(raw_all, rules, steps), limit)
 
@@ -363,9 +363,11 @@ def _solve(
     links: frozenset[tuple[Cell, Cell]],
     rules: StepRules,
     roots: list[tuple[int, int, int]],
+    limit: int | None = None,
 ) -> NDArray[np.int32]:
     """The resolved distances from ``roots`` over the plain graph (king steps, the squeeze rule
-    on diagonals, stair links as cardinal steps), by the compiled search of ``core.pathjit``."""
+    on diagonals, stair links as cardinal steps), by the compiled search of ``core.pathjit``;
+    with a raw ``limit`` the search stops there (what ``_bounded`` keeps is the same)."""
     return solve_plain(
         cost,
         blocked,
@@ -373,6 +375,7 @@ def _solve(
         rules.cardinal,
         rules.diagonal,
         roots,
+        limit,
     )
 
 

@@ -161,14 +161,18 @@ def entry_steps(state: ExecuteState) -> dict[Cell, int]:
     return found
 
 
-def reach(state: ExecuteState, figure: Figure) -> Reach:
+def reach(state: ExecuteState, figure: Figure, bound: int | None = None) -> Reach:
     """Cheapest costs for ``figure`` from where it stands, or from off-map via entry squares.
 
+    With ``bound`` (an allowance in MP) the fields stop there: costs up to it are those of
+    the unbounded fields, squares beyond are out of reach, and so are the paths to squares
+    within it (each step of such a path costs at most its end). The search then touches only
+    the squares a walk of that allowance can meet (``core.paths`` with ``max_cost``).
     Kept in ``state.memo`` under everything a field is computed from (its starts, the enter
-    costs and the squeeze masks), so a figure whose ground has not changed since the last
-    action (nobody moved into its way, no door opened) reuses its field.
+    costs, the squeeze masks and the bound), so a figure whose ground has not changed since
+    the last action (nobody moved into its way, no door opened) reuses its field.
     """
-    key = ("reach", figure.id)
+    key = ("reach", figure.id, bound)
     cached = state.cache.get(key)
     if cached is not None:
         result: Reach = cached
@@ -181,6 +185,7 @@ def reach(state: ExecuteState, figure: Figure) -> Reach:
         tuple(groups),
         tuple(c.tobytes() for c in costs),
         tuple(np.packbits(w).tobytes() for w in walls),
+        bound,
     )
     memo: Reach | None = state.memo.get(memo_key)
     if memo is not None:
@@ -188,7 +193,14 @@ def reach(state: ExecuteState, figure: Figure) -> Reach:
     else:
         result = Reach(
             tuple(
-                (distance_field(state.board, list(cells), costs, STEP_RULES, walls), extra, cells)
+                (
+                    distance_field(
+                        state.board, list(cells), costs, STEP_RULES, walls,
+                        max_cost=None if bound is None else bound - extra,
+                    ),
+                    extra,
+                    cells,
+                )
                 for extra, cells in groups
             ),
             tuple(costs),
@@ -198,7 +210,6 @@ def reach(state: ExecuteState, figure: Figure) -> Reach:
             state.memo.clear()
         state.memo[memo_key] = result
     state.cache[key] = result
-    state.cache[("reach-key", figure.id)] = memo_key
     return result
 
 
@@ -294,7 +305,7 @@ def within_reach(state: ExecuteState, figure: Figure) -> list[tuple[Cell, int]]:
     found: list[tuple[Cell, int]] | None = state.memo.get(key)
     if found is not None:
         return found
-    r = reach(state, figure)
+    r = reach(state, figure, mp)  # only costs up to the allowance are read below
     best: list[NDArray[np.int64] | None] = [None] * len(state.board.levels)
     for fld, extra, _ in r.fields:
         if mp - extra < 0:
@@ -477,7 +488,8 @@ def move(state: ExecuteState, figure: Figure, dest: Cell, log: EventLog,
     player's choice, before or after the move (ruling E-46), never automatic.
     """
     if path is None:
-        r = reach(state, figure)
+        # a listed move ends within the figure's allowance: its fields need go no further
+        r = reach(state, figure, figure.card.movement)
         path = r.path(state, dest)
         cost = r.cost(dest)
     start = figure.pos
