@@ -426,3 +426,22 @@ def test_airliner_over_wing_exits_are_entry_squares() -> None:
     assert len(wings) == 4
     reach = destinations(st, st.figures["zach"])
     assert reach[Cell(0, 18, 3)] == 2  # in over the wing: 1 MP the window, 1 the seat row
+
+
+
+def test_a_door_opened_in_a_walk_leaves_nothing_stale_in_the_cache() -> None:
+    """E-5: a door a walk opens changes the terrain in the middle of a resolution; what the
+    state's cache read before (the terrain's key, each side's sight) is dropped then, so a
+    rule that reads sight later in the walk (who sees a hostage extracted) sees through it."""
+    from killhouse.rulesets.execute.movement import walk
+    from killhouse.rulesets.execute.vision import side_sight, terrain_key
+
+    st, log = combat()
+    agent = place(st, "zach", 0, 5, 5)
+    shut = terrain_key(st, 0)
+    assert not side_sight(st, st.fbi)[0][7][5]  # the street beyond the shut door
+    walk(st, agent, [Cell(0, 5, 6)], log)  # onto the door square: it opens
+    assert st.board.terrain(Cell(0, 5, 6)) == Terrain.DOOR_OPEN
+    assert terrain_key(st, 0) != shut
+    assert terrain_key(st, 0) == st.board.levels[0].terrain.tobytes()
+    assert side_sight(st, st.fbi)[0][7][5]  # seen from the doorway now

@@ -432,6 +432,10 @@ def walk(state: ExecuteState, figure: Figure, path: Sequence[Cell], log: EventLo
         terrain = Terrain(int(state.board.levels[cell.level].terrain[cell.y, cell.x]))
         if terrain == Terrain.DOOR_CLOSED:
             state.board.set_terrain(cell, Terrain.DOOR_OPEN)  # ruling E-5
+            # what the state's cache read of the terrain (its key, sight) is stale now: a
+            # side's sight read later in this walk (who sees a hostage extracted) sees
+            # through the open door
+            state.touch()
             log.emit("door_opened", {"figure": figure.id, "at": cell_json(cell)}, own)
         figure.pos = cell
         if figure.kind == AGENT:
