@@ -172,7 +172,7 @@ def _legal(state: ExecuteState, side: str) -> list[Action]:
     if phase == TURN_START:
         if side != state.fbi:
             return []
-        return [_act(side, "continue", {"role": "pass"}), _act(side, "concede", {"role": "other"})]
+        return [_kept(side, "continue", "pass"), _kept(side, "concede", "other")]
     if phase in (GRENADES, TASKS, MOVEMENT, FIRING):
         if side != state.acting_side():
             return []
@@ -182,7 +182,7 @@ def _legal(state: ExecuteState, side: str) -> list[Action]:
             MOVEMENT: move_actions,
             FIRING: fire_actions,
         }[phase](state, side)
-        return [*acts, _act(side, "done", {"role": "pass"})]
+        return [*acts, _kept(side, "done", "pass")]
     return []
 
 
@@ -238,8 +238,9 @@ _KEPT: dict[tuple[str, str, str, tuple[tuple[str, Any], ...]], Action] = {}
 
 
 def _kept(side: str, kind: str, role: str = "setup", /, **args: Any) -> Action:
-    """A planning action whose arguments are scalars and whose hint is its ``role``, made
-    once: planning lists the same recruits, dismissals, note and ready at every step."""
+    """An action whose arguments are scalars and whose hint is its ``role``, made once:
+    planning lists the same recruits, dismissals, note and ready at every step, and every
+    combat slot its ``done``."""
     key = (side, kind, role, tuple(sorted(args.items())))
     found = _KEPT.get(key)
     if found is None:

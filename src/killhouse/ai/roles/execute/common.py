@@ -177,14 +177,13 @@ class ExecuteBot(BaselineBot):
             map(read.get, map(id, actions))
         )
         if None in got:
-            for i, found in enumerate(got):
-                if found is None:
-                    a = actions[i]
-                    if a.kind == "move":
-                        got[i] = read[id(a)] = self.read_move(a)
-                    else:
-                        self._others[id(a)] = a
-                        got[i] = read[id(a)] = ()
+            for i in [i for i, found in enumerate(got) if found is None]:
+                a = actions[i]
+                if a.kind == "move":
+                    got[i] = read[id(a)] = self.read_move(a)
+                else:
+                    self._others[id(a)] = a
+                    got[i] = read[id(a)] = ()
         out = cast("list[tuple[Action, str, Cell | None]]", list(filter(None, got)))
         self._moves_of, self._moves = actions, out
         return out

@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import Any, cast
 
 import numpy as np
+from numpy.typing import NDArray
 
 from killhouse.ai.baseline import cell_of
 from killhouse.ai.roles.execute.common import TASK_VALUE, ExecuteBot
@@ -49,6 +50,7 @@ class FbiBot(ExecuteBot):
         self._extraction: list[Cell] = []
         #: per (square, level) of one decision: each square's distance to the nearest teammate
         self._apart: dict[tuple[Cell | None, int], list[list[int]] | None] = {}
+        self._level_indices: dict[int, NDArray[np.intp]] = {}
         self.last_move_turn = 0
 
     def combat(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action | None:
@@ -278,11 +280,18 @@ class FbiBot(ExecuteBot):
         others = [c for c in team if c != here and c.level == level]
         grid: list[list[int]] | None = None
         if others:
-            ys, xs = np.indices(self.plan.levels[level].terrain.shape)
+            ys, xs = self._indices(level)
             near = np.min([np.maximum(abs(xs - c.x), abs(ys - c.y)) for c in others], axis=0)
             grid = cast(list[list[int]], near.tolist())
         self._apart[key] = grid
         return grid
+
+    def _indices(self, level: int) -> NDArray[np.intp]:
+        """The (y, x) index grids of ``level`` (``np.indices``), made once per level."""
+        found = self._level_indices.get(level)
+        if found is None:
+            found = self._level_indices[level] = np.indices(self.plan.levels[level].terrain.shape)
+        return found
 
     @staticmethod
     def skill(f: dict[str, Any]) -> int:
