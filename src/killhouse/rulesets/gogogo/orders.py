@@ -10,8 +10,8 @@ checked on the side's own map (doors it knows open, G-44), never on secrets.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -248,22 +248,38 @@ def throw_targets(state: GoState, side: str, fig: Figure) -> list[Cell]:
 
 
 def through_opening(state: GoState, side: str, fig: Figure, target: Cell) -> bool:
+    """Whether the throw line from ``fig`` to ``target`` crosses an opening (G-18)."""
     assert fig.pos is not None
-    key = ("opening", side, target.level)  # the side's map stands still within a step
-    cached: tuple[BoolArray, list[list[int]]] | None = state.cache.get(key)
+    return _crosses(_openings(state, side, target.level), fig.pos, target)
+
+
+#: a level's openings on a side's map (``side_opening``) and their 2-D prefix sums
+Openings = tuple[BoolArray, list[list[int]]]
+
+
+def _openings(state: GoState, side: str, level: int) -> Openings:
+    """``side_opening`` with its prefix sums, kept for the step (the side's map stands still
+    within a step)."""
+    key = ("opening", side, level)
+    cached: Openings | None = state.cache.get(key)
     if cached is None:
-        mask = side_opening(state, side, target.level)
+        mask = side_opening(state, side, level)
         sums = np.zeros((mask.shape[0] + 1, mask.shape[1] + 1), dtype=np.int64)
         sums[1:, 1:] = mask.cumsum(axis=0).cumsum(axis=1)
         cached = state.cache[key] = (mask, sums.tolist())
-    opening, sums_ = cached
+    return cached
+
+
+def _crosses(openings: Openings, start: Cell, target: Cell) -> bool:
+    """``through_opening`` on a level's kept openings."""
+    opening, sums_ = openings
     # the segment's squares lie in the box its ends span: no opening there, none crossed
-    x0, x1 = sorted((fig.pos.x, target.x))
-    y0, y1 = sorted((fig.pos.y, target.y))
+    x0, x1 = sorted((start.x, target.x))
+    y0, y1 = sorted((start.y, target.y))
     inside = sums_[y1 + 1][x1 + 1] - sums_[y0][x1 + 1] - sums_[y1 + 1][x0] + sums_[y0][x0]
     if not inside:
         return False
-    between = cells_on_segment((fig.pos.x, fig.pos.y), (target.x, target.y))[1:-1]
+    between = cells_on_segment((start.x, start.y), (target.x, target.y))[1:-1]
     return any(bool(opening[y, x]) for x, y in between)
 
 
@@ -353,34 +369,47 @@ def _act(side: str, kind: str, hint: Mapping[str, Any], **args: Any) -> Action:
 
 
 def order_options(state: GoState, side: str) -> dict[str, list[Action]]:
-    """Every action of the orders decision for ``side``, by kind.
+    """Every action of the orders decision for ``side``, by kind (``order_parts`` joined)."""
+    return {
+        kind: [action for part in parts for action in part]
+        for kind, parts in order_parts(state, side).items()
+    }
 
-    Built by kind straight away (each figure's orders are one ready list): the flow lists
-    kinds in its own order, and sorting hundreds of actions into kinds one by one at every
-    decision cost more than building them."""
+
+def order_parts(state: GoState, side: str) -> dict[str, list[Sequence[Action]]]:
+    """``order_options`` by kind, each kind in parts listed one after another: each figure's
+    ``order`` actions are one part, the very sequence kept for the step (``figure_orders``).
+
+    Nothing is joined or sorted into kinds: the flow lists each part as a counted group, so
+    a listing after each action of the draft reads the figures' kept lists as they are
+    instead of copying hundreds of actions."""
     draft = state.drafts[side]
     if draft.committed:
         return {}
     if draft.pending is not None:
-        staged = stage_actions(state, side, state.fig(draft.pending), draft.orders[draft.pending])
-        by_kind: dict[str, list[Action]] = {}
-        for action in staged:
-            by_kind.setdefault(action.kind, []).append(action)
-        return by_kind
-    given: list[Action] = []
+        kind, staged = stage_part(
+            state, side, state.fig(draft.pending), draft.orders[draft.pending]
+        )
+        return {kind: [staged]} if staged else {}
+    given: list[Sequence[Action]] = []
     follows: list[Action] = []
     speaks: list[Action] = []
     for fig, follow_actions in _listing(state, side):
         if fig.id not in draft.orders:
-            given.extend(figure_orders(state, side, fig))
+            given.append(figure_orders(state, side, fig))
         if follow_actions:
             already = draft.follows.get(fig.id, ())
             follows.extend(a for hid, a in follow_actions if hid not in already)
         if state.per_player and fig.id not in draft.speak:
             speaks.append(_act(side, "speak", {"role": "other"}, figure=fig.id))
-    out = {"order": given, "follow": follows, "speak": speaks}
-    out = {kind: listed for kind, listed in out.items() if listed}
-    out["commit"] = [_commit_action(side)]
+    out: dict[str, list[Sequence[Action]]] = {}
+    if any(given):
+        out["order"] = given
+    if follows:
+        out["follow"] = [follows]
+    if speaks:
+        out["speak"] = [speaks]
+    out["commit"] = [(_commit_action(side),)]
     return out
 
 
@@ -419,19 +448,19 @@ def _listing(
     return found
 
 
-def figure_orders(state: GoState, side: str, fig: Figure) -> tuple[Action, ...]:
+def figure_orders(state: GoState, side: str, fig: Figure) -> Sequence[Action]:
     """The ``order`` actions of one figure, built once per step.
 
     They read only the true state and the side's knowledge, which change when a step
     resolves, never while the side fills its draft (and a resolution clears the cache); so
     one list serves every decision of the step instead of being rebuilt at each."""
     key = ("orders", state.turn, state.phase, fig.id)
-    cached: tuple[Action, ...] | None = state.cache.get(key)
+    cached: FigureOrders | None = state.cache.get(key)
     if cached is None:
         lasting = _orders_key(state, side, fig)
         cached = memo_get(state, lasting)
         if cached is None:
-            cached = tuple(_figure_orders(state, side, fig))
+            cached = _figure_orders(state, side, fig)
             memo_put(state, lasting, cached)
         state.cache[key] = cached
     return cached
@@ -485,7 +514,7 @@ def _stay_orders(side: str, ident: str, at: Cell, sniper: bool) -> tuple[Action,
     return found
 
 
-def _figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
+def _figure_orders(state: GoState, side: str, fig: Figure) -> FigureOrders:
     assert fig.pos is not None
     here = cell_json(fig.pos)
     out = list(_stay_orders(side, fig.id, fig.pos, fig.weapon == "sniper"))
@@ -520,14 +549,16 @@ def _figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
     move_max, stealth_max = allowance(fig, MOVE), allowance(fig, STEALTH)
     # every square within the MOVE allowance in (level, y, x) order, as ``field.reachable``
     # lists them: STEALTH first where its allowance reaches too, then MOVE
+    moves = []
     for level, (reach, quiet) in enumerate(
         zip(field.within(move_max), field.within(stealth_max), strict=True)
     ):
         if level == fig.pos.level:
-            reach = reach.copy()
-            reach[fig.pos.y, fig.pos.x] = False  # a move ends somewhere else
-        out.extend(_move_orders(side, fig.id, level, reach, quiet))
-    return out
+            reach[fig.pos.y, fig.pos.x] = False  # a move ends somewhere else (a fresh mask)
+        flat = np.flatnonzero(reach)
+        if flat.size:
+            moves.append(LevelMoves(level, reach.shape, flat, quiet.ravel()[flat]))
+    return FigureOrders(side, fig.id, tuple(out), tuple(moves))
 
 
 def _throw_order(side: str, ident: str, posture: str, grenade: str, hint: dict[str, Any]) -> Action:
@@ -584,24 +615,122 @@ def _move_orders(
     side: str, ident: str, level: int, reach: BoolArray, quiet: BoolArray
 ) -> list[Action]:
     """The MOVE and STEALTH orders to the squares of ``reach`` on one level, in (y, x) order,
-    each square's STEALTH order first where ``quiet`` holds, taken from the figure's move tables
-    in a few array operations instead of a loop over the squares."""
+    each square's STEALTH order first where ``quiet`` holds."""
     flat = np.flatnonzero(reach)
     if not flat.size:
         return []
-    shape, width = reach.shape, reach.shape[1]
-    moves = _table(side, ident, MOVE, level, shape)
-    moves.fill(side, ident, MOVE, level, width, flat)
-    stealthy = quiet.ravel()[flat]
+    return _listed_moves(side, ident, LevelMoves(level, reach.shape, flat, quiet.ravel()[flat]))
+
+
+class LevelMoves:
+    """A figure's move orders on one level: the squares reached (flat indices, in order) and
+    which of them STEALTH reaches too. Each square lists its STEALTH order (where it has one)
+    and then its MOVE order, so ``count`` is the squares plus the quiet ones."""
+
+    __slots__ = ("count", "flat", "level", "shape", "starts", "stealthy")
+
+    def __init__(
+        self, level: int, shape: tuple[int, ...], flat: NDArray[np.intp], stealthy: BoolArray
+    ) -> None:
+        self.level = level
+        self.shape = shape
+        self.flat = flat
+        self.stealthy = stealthy
+        self.count = int(flat.size) + int(np.count_nonzero(stealthy))
+        #: each square's first place in the list, made at the first single read
+        self.starts: NDArray[np.intp] | None = None
+
+    def action(self, side: str, ident: str, at: int) -> Action:
+        """The ``at``-th move order of this level (0 <= at < count), from the move tables."""
+        starts = self.starts
+        if starts is None:
+            quiet = self.stealthy.astype(np.intp)
+            starts = self.starts = np.arange(self.flat.size) + np.cumsum(quiet) - quiet
+        k = int(np.searchsorted(starts, at, side="right")) - 1
+        posture = STEALTH if self.stealthy[k] and int(starts[k]) == at else MOVE
+        table = _table(side, ident, posture, self.level, self.shape)
+        index = self.flat[k : k + 1]
+        table.fill(side, ident, posture, self.level, self.shape[1], index)
+        found: Action = table.actions[int(index[0])]
+        return found
+
+
+def _listed_moves(side: str, ident: str, moves: LevelMoves) -> list[Action]:
+    """Every move order of ``moves`` in order, taken from the figure's move tables in a few
+    array operations instead of a loop over the squares."""
+    flat, stealthy, shape = moves.flat, moves.stealthy, moves.shape
+    level, width = moves.level, shape[1]
+    table = _table(side, ident, MOVE, level, shape)
+    table.fill(side, ident, MOVE, level, width, flat)
     stealths = _table(side, ident, STEALTH, level, shape)
     stealths.fill(side, ident, STEALTH, level, width, flat[stealthy])
     pairs = np.empty((flat.size, 2), dtype=object)
     pairs[:, 0] = stealths.actions[flat]
-    pairs[:, 1] = moves.actions[flat]
+    pairs[:, 1] = table.actions[flat]
     keep = np.ones((flat.size, 2), dtype=bool)
     keep[:, 0] = stealthy
     listed: list[Action] = pairs[keep].tolist()
     return listed
+
+
+class FigureOrders(Sequence[Action]):
+    """A figure's ``order`` actions: its stay, task and throw orders, then its move orders
+    level by level; counted at once, a move order made only when read.
+
+    A random draw reads one action of a listing, while a figure's moves are a hundred
+    actions or more that change with its square at every step: a single read takes its one
+    action from the move tables, and a full read (``legal_actions``) makes the whole list
+    once and keeps it."""
+
+    __slots__ = ("_all", "_count", "_head", "_ident", "_moves", "_side")
+
+    def __init__(
+        self, side: str, ident: str, head: tuple[Action, ...], moves: tuple[LevelMoves, ...]
+    ) -> None:
+        self._side = side
+        self._ident = ident
+        self._head = head
+        self._moves = moves
+        self._count = len(head) + sum(m.count for m in moves)
+        self._all: tuple[Action, ...] | None = None
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
+        if self._all is not None or isinstance(index, slice):
+            return self.whole()[index]
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError("figure order index out of range")
+        if index < len(self._head):
+            return self._head[index]
+        at = index - len(self._head)
+        for moves in self._moves:
+            if at < moves.count:
+                return moves.action(self._side, self._ident, at)
+            at -= moves.count
+        raise AssertionError("the levels' counts add up to the figure's")
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self.whole())
+
+    def whole(self) -> tuple[Action, ...]:
+        """Every action in order, made once and kept."""
+        found = self._all
+        if found is None:
+            out = list(self._head)
+            for moves in self._moves:
+                out.extend(_listed_moves(self._side, self._ident, moves))
+            found = self._all = tuple(out)
+        return found
 
 
 #: actions made before, by everything they are made from: an action is a value (its hint is
@@ -628,11 +757,18 @@ def _move_order(side: str, ident: str, posture: str, level: int, x: int, y: int)
 
 def stage_actions(state: GoState, side: str, fig: Figure, order: Order) -> list[Action]:
     """The second and third steps of one figure's order: throw target, then facing."""
+    return list(stage_part(state, side, fig, order)[1])
+
+
+def stage_part(
+    state: GoState, side: str, fig: Figure, order: Order
+) -> tuple[str, Sequence[Action]]:
+    """``stage_actions`` as its kind and the kept or counted sequence of its actions."""
     if order.task == "throw" and order.target is None:
-        return target_actions(state, side, fig, order)
+        return "target", target_actions(state, side, fig, order)
     end = order.destination or fig.pos
     assert end is not None
-    return list(_facings(state, side, fig.id, end))
+    return "face", _facings(state, side, fig.id, end)
 
 
 def _facings(state: GoState, side: str, ident: str, end: Cell) -> tuple[Action, ...]:
@@ -654,29 +790,84 @@ def _facings(state: GoState, side: str, ident: str, end: Cell) -> tuple[Action, 
     return found
 
 
-def target_actions(state: GoState, side: str, fig: Figure, order: Order) -> list[Action]:
+def target_actions(state: GoState, side: str, fig: Figure, order: Order) -> Sequence[Action]:
+    """The ``target`` actions of a THROW order, one per square of ``throw_targets`` in its
+    order, each made when first read (``Targets``)."""
     assert fig.pos is not None and order.grenade is not None
-    out = []
     # the chance of landing on target, through an opening or not (4.8)
-    chance = {
-        through: dice.chance_of(dice.grenade_need(through, fig.wounds, fig.stunned))
-        for through in (False, True)
-    }
-    # its worth (enemies and friends in the radius) is the bot's
-    role = "attack" if order.grenade in ("he", "stun") else "other"
-    for cell in throw_targets(state, side, fig):
-        through = through_opening(state, side, fig, cell)
+    chance = (
+        dice.chance_of(dice.grenade_need(False, fig.wounds, fig.stunned)),
+        dice.chance_of(dice.grenade_need(True, fig.wounds, fig.stunned)),
+    )
+    cells = throw_targets(state, side, fig)
+    openings = _openings(state, side, fig.pos.level) if cells else None
+    return Targets(side, fig.id, fig.pos, order.grenade, chance, cells, openings)
+
+
+class Targets(Sequence[Action]):
+    """A THROW's ``target`` actions: counted at once, each made when first read.
+
+    A throw has a hundred squares or more to aim at, and each action's hint needs its own
+    line traced for openings (the chance differs through one), while a listing reads one
+    of them or none (only a full read, ``legal_actions``, makes them all). Everything an
+    action is made from is held here, none of it read from the state later."""
+
+    __slots__ = ("_args", "_cells", "_chance", "_made", "_openings", "_role", "_start")
+
+    def __init__(
+        self,
+        side: str,
+        ident: str,
+        start: Cell,
+        grenade: str,
+        chance: tuple[float, float],
+        cells: list[Cell],
+        openings: Openings | None,
+    ) -> None:
+        self._args = (side, ident, grenade)
+        self._start = start
+        self._chance = chance
+        self._cells = cells
+        self._openings = openings
+        # its worth (enemies and friends in the radius) is the bot's
+        self._role = "attack" if grenade in ("he", "stun") else "other"
+        self._made: list[Action | None] = [None] * len(cells)
+
+    def __len__(self) -> int:
+        return len(self._cells)
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self._cells)))]
+        found = self._made[index]
+        if found is None:
+            found = self._made[index] = self._make(self._cells[index])
+        return found
+
+    def __iter__(self) -> Iterator[Action]:
+        for i in range(len(self._cells)):
+            yield self[i]
+
+    def _make(self, cell: Cell) -> Action:
+        assert self._openings is not None
+        side, ident, grenade = self._args
+        through = _crosses(self._openings, self._start, cell)
         at = (cell.level, cell.x, cell.y)
         hint: dict[str, Any] = {
-            "role": role,
-            "p": chance[through],
+            "role": self._role,
+            "p": self._chance[through],
             "target": list(at),
-            "grenade": order.grenade,
+            "grenade": grenade,
         }
         # Action.make(side, "target", hint, figure=, at=), its arguments sorted by name:
-        # made directly, as a throw has a hundred squares or more to aim at
-        out.append(Action.frozen(side, "target", (("at", at), ("figure", fig.id)), hint))
-    return out
+        # made directly
+        return Action.frozen(side, "target", (("at", at), ("figure", ident)), hint)
 
 
 # -- checks ---------------------------------------------------------------------------------
