@@ -24,10 +24,13 @@ from killhouse.rulesets.gogogo.facts import (
     DESTRUCTION,
     HOSTAGE_MISSION,
     DistanceField,
+    MapModel,
     briefing,
-    distance_from,
     distance_to,
     enterable,
+    map_model,
+    path_on,
+    reach_from,
 )
 from killhouse.scenario.model import Scenario
 
@@ -68,6 +71,8 @@ class SideMap(BaselineBot):
         self._inside_cache: dict[tuple[int, frozenset[Cell]], frozenset[Cell]] = {}
         self._area_cache: dict[frozenset[Cell], tuple[tuple[Cell, ...], IntArray, IntArray]] = {}
         self.stunned_rooms: set[int] = set()
+        self._model_key: tuple[int, frozenset[Cell]] | None = None
+        self._kept_model: MapModel | None = None
 
     def _sync(self, view: dict[str, Any]) -> None:
         doors = {Cell(*c) for c in view.get("map", {}).get("open_doors", [])}
@@ -95,25 +100,39 @@ class SideMap(BaselineBot):
             self._inside_cache[key] = found
         return found
 
+    def _model(self) -> MapModel:
+        """The step model of the side's map, kept per version of the map (the mirror's
+        terrain version moves with every door the side learns of): every field of a plan is
+        searched on the same one."""
+        key = (self.mirror.terrain_version, frozenset(self.open_doors))
+        if self._model_key != key:
+            self._model_key = key
+            self._kept_model = map_model(self.board, key[1])
+        assert self._kept_model is not None
+        return self._kept_model
+
     def _goal_field(self, goals: Iterable[Cell]) -> DistanceField | None:
         inside = self._inside(goals)
         if not inside:
             return None
         doors = frozenset(self.open_doors)
-        return self.mirror.field(("goal", inside), lambda b: distance_to(b, inside, doors))
+        return self.mirror.field(
+            ("goal", inside), lambda b: distance_to(b, inside, doors, self._model())
+        )
 
     def _from(self, start: Cell) -> DistanceField:
-        doors = frozenset(self.open_doors)
-        found = self.mirror.field(("from", start), lambda b: distance_from(b, start, doors))
+        """Costs and paths from ``start`` up to the longest allowance: every caller asks of
+        squares a move can reach (``reach_from``; the same answers there as the whole
+        field's)."""
+        found = self.mirror.field(("from", start), lambda b: reach_from(b, start, self._model()))
         assert found is not None
         return found
 
-    @staticmethod
-    def _path(field: DistanceField, cell: Cell) -> list[Cell]:
-        """``field.path_to(cell)``, read from the field's predecessor pointers (worked out once
-        per field by a compiled kernel, the same path) instead of walked back step by step: a
-        plan asks a few paths of most fields it makes."""
-        return [Cell(*c) for c in field.path_tuples((cell,))[cell]]
+    def _path(self, field: DistanceField, cell: Cell) -> list[Cell]:
+        """``field.path_to(cell)`` of a field ``_from`` made, walked back from ``cell`` alone
+        by a compiled kernel (``path_on``, the same path). The field is of the map as it is:
+        a change of the map drops the kept fields with the model."""
+        return path_on(field, self._model(), cell)
 
     def _sight(self, a: Cell, b: Cell) -> bool:
         return self.mirror.sees(a, b)
