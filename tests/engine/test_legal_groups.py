@@ -84,6 +84,27 @@ def test_legal_is_legal_actions_at_every_decision_of_random_games(path: str) -> 
         game.apply(drawn)
 
 
+@pytest.mark.parametrize("path", ["execute/bank.yaml", "execute/airliner.yaml"])
+def test_a_flows_listing_is_every_moves_own_listing(path: str) -> None:
+    """``Flow(listing=...)`` hands a side's groups over in one call: at every decision of a
+    random game they are the moves' own options, kind by kind in the phase's order."""
+    scenario = load_scenario(SCENARIOS / path)
+    game = Game(scenario, 2)
+    flow = game.ruleset.flow  # type: ignore[attr-defined]
+    assert flow.listing is not None
+    rng = Rng.from_seed(7)
+    for _ in range(300):
+        pending = game.pending()
+        if not pending:
+            break
+        side = pending[0].side
+        by_move = [a for kind in flow.active_moves(game.state)
+                   for a in flow.moves[kind].options(game.state, side)]
+        assert list(game.legal(side)) == by_move
+        assert game.legal_actions(side) == by_move
+        game.apply(by_move[rng.below(len(by_move))])
+
+
 def test_validate_makes_only_the_groups_the_action_matches() -> None:
     """A move without a check accepts what it lists: with groups, only the groups whose
     shared arguments the action has are made and searched."""
@@ -121,29 +142,36 @@ def test_validate_makes_only_the_groups_the_action_matches() -> None:
     assert made == []  # no group shares figure r0: none is made
 
 
-def test_apply_asks_pending_once_and_refuses_with_the_engines_message(
+def test_apply_asks_who_decides_once_and_refuses_with_the_engines_message(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The kit checks whose turn it is (``checks_turn``), so the engine does not ask
-    ``pending`` a second time per action; a side not to decide, or any side once the game is
-    over, gets the engine's message before any check of the action's form."""
+    """The kit checks whose turn it is (``checks_turn``), so the engine does not ask a second
+    time per action, and nobody formats the prompts of ``pending`` for a check; a side not to
+    decide, or any side once the game is over, gets the engine's message before any check of
+    the action's form."""
     from killhouse.errors import IllegalActionError
 
     game = Game(load_scenario(SCENARIOS / "cqb/night.yaml"), 4)
     flow = game.ruleset.flow  # type: ignore[attr-defined]
-    calls: list[object] = []
-    real = flow.pending
+    calls: list[str] = []
+    real, real_deciding = flow.pending, flow.deciding
 
     def counting(state: object) -> object:
-        calls.append(state)
+        calls.append("pending")
         return real(state)
 
+    def counting_deciding(state: object) -> object:
+        calls.append("deciding")
+        return real_deciding(state)
+
     monkeypatch.setattr(flow, "pending", counting)
+    monkeypatch.setattr(flow, "deciding", counting_deciding)
     side = real(game.state)[0].side
     action = game.legal_actions(side)[0]
     calls.clear()
     game.apply(action)
-    assert len(calls) == 1
+    assert calls == ["deciding"]
+    assert real_deciding(game.state) == tuple(d.side for d in real(game.state))
     others = [s.id for s in game.scenario.sides if s.id not in {d.side for d in real(game.state)}]
     with pytest.raises(IllegalActionError, match="is not to decide now; waiting for"):
         game.apply(Action.make(others[0], "no-such-kind"))

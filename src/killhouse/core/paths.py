@@ -83,6 +83,15 @@ class DistanceField:
         """``raw`` as nested Python lists: a list lookup beats a numpy scalar read many-fold."""
         return tuple(r.tolist() for r in self.raw)
 
+    @cached_property
+    def visible_rows(self) -> tuple[list[list[int]], ...]:
+        """Per level, ``cost`` of every square as nested lists ``[y][x]``, -1 where
+        unreachable: for a caller that reads thousands of squares of one field, a list lookup
+        in place of a call per square."""
+        return tuple(
+            np.where(r == UNREACHABLE, -1, r // self.rules.divisor).tolist() for r in self.raw
+        )
+
     def cost(self, cell: Cell) -> int | None:
         """The ruleset-visible cheapest cost (raw // divisor), or None if unreachable."""
         level, x, y = cell
@@ -94,6 +103,13 @@ class DistanceField:
             return None
         value = grid[y][x]
         return None if value == UNREACHABLE else value // self.rules.divisor
+
+    def step_cost(self, a: Cell, b: Cell) -> int | None:
+        """The visible cost (raw // divisor) of one step from ``a`` to ``b`` under the step
+        model this field was searched on, or None if the step is illegal: ``path_cost`` of
+        ``[a, b]`` with the same inputs, without building the model again."""
+        raw = self._steps.step(a, b)
+        return None if raw is None else raw // self.rules.divisor
 
     def exact_cost(self, cell: Cell) -> Fraction | None:
         """The cheapest cost without rounding (raw / divisor), or None if unreachable."""

@@ -43,6 +43,7 @@ from killhouse.rulesets.execute.state import (
 from killhouse.rulesets.execute.tables import STATS, tables
 from killhouse.rulesets.execute.tasks import adjacent
 from killhouse.rulesets.execute.vision import MEMO_LIMIT, visible_ids
+from killhouse.rulesets.kit import Group
 
 MAX_TEXT = 500
 MAX_NOTES = 10
@@ -123,15 +124,38 @@ def legal_by_kind(state: ExecuteState, side: str) -> dict[str, list[Action]]:
     found: dict[str, list[Action]] | None = state.cache.get(key)
     if found is None:
         found = {}
-        # a list holds long runs of one kind (the moves, a figure's loadouts): a run at a time
-        for kind, run in groupby(legal(state, side), _KIND):
-            listed = found.get(kind)
-            if listed is None:
-                found[kind] = list(run)
-            else:
-                listed.extend(run)
+        if state.phase == PLANNING and state.result is None:
+            if side == state.fbi:
+                found = planning_by_kind(state)
+        else:
+            # a list holds long runs of one kind (the moves, a figure's loadouts): a run at
+            # a time
+            for kind, run in groupby(legal(state, side), _KIND):
+                listed = found.get(kind)
+                if listed is None:
+                    found[kind] = list(run)
+                else:
+                    listed.extend(run)
         state.cache[key] = found
     return found
+
+
+def legal_groups(state: ExecuteState, side: str) -> dict[str, tuple[Group, ...]]:
+    """``legal_by_kind`` as one counted group per kind over each kept list (cached until the
+    state changes): the flow's ``listing``, read in one call at every listing."""
+    key = ("legal-groups", side)
+    found: dict[str, tuple[Group, ...]] | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = {
+            kind: (_group(listed),) for kind, listed in legal_by_kind(state, side).items()
+            if listed
+        }
+    return found
+
+
+def _group(listed: list[Action]) -> Group:
+    """One counted group over a kept list (no copy is made)."""
+    return Group(len(listed), lambda: listed)
 
 
 _KIND = attrgetter("kind")
@@ -247,15 +271,45 @@ def _recruits(side: str, pool: list[str]) -> list[Action]:
 def planning_actions(state: ExecuteState) -> list[Action]:
     """Pre-game step 3b (rulings E-36, E-67): the FBI's roster, loadouts (weapon, armour,
     grenades) and custom agents, hidden from the terrorists."""
+    recruits, agents, tail = _planning_parts(state)
+    out = list(recruits)
+    for dismiss, loadouts in agents:
+        out.append(dismiss)
+        out += loadouts
+    return out + tail
+
+
+def planning_by_kind(state: ExecuteState) -> dict[str, list[Action]]:
+    """``planning_actions`` by kind, each kind in list order, made straight from its parts
+    (the flow lists kinds in turn; a planning step asks after every loadout)."""
+    recruits, agents, tail = _planning_parts(state)
+    out: dict[str, list[Action]] = {}
+    for action in recruits:
+        out.setdefault(action.kind, []).append(action)
+    if agents:
+        out["dismiss"] = [dismiss for dismiss, _ in agents]
+        loadouts: list[Action] = []
+        for _, own in agents:
+            loadouts += own
+        if loadouts:
+            out["loadout"] = loadouts
+    for action in tail:
+        out[action.kind] = [action]
+    return out
+
+
+def _planning_parts(
+    state: ExecuteState,
+) -> tuple[list[Action], list[tuple[Action, list[Action]]], list[Action]]:
+    """Planning's actions in three parts: the recruits, each agent's dismissal with its
+    loadouts (by id), and the note and ready at the end."""
     side = state.fbi
-    out: list[Action] = []
     roster = state.agents()
-    if len(roster) < state.options.fbi_count:
-        out += _recruits(side, state.pool)
+    recruits = _recruits(side, state.pool) if len(roster) < state.options.fbi_count else []
     supply = range(state.options.grenades_per_figure + 1)
     cap = state.options.armour_cap(side)
+    agents: list[tuple[Action, list[Action]]] = []
     for agent in sorted(roster, key=lambda f: f.id):
-        out.append(_kept(side, "dismiss", figure=agent.id))
         # every loadout but the agent's own; the whole list depends on nothing else: kept,
         # as every planning step asks, with each loadout's place in it
         key = ("loadouts", side, agent.id, cap, state.options.grenades_per_figure)
@@ -283,12 +337,13 @@ def planning_actions(state: ExecuteState) -> list[Action]:
         if own is not None:
             loadouts = [*loadouts[:own], *loadouts[own + 1 :]]
         _record_run(state, side, "loadout", agent.id, loadouts)
-        out += loadouts
+        agents.append((_kept(side, "dismiss", figure=agent.id), loadouts))
+    tail: list[Action] = []
     if len(state.notes) < MAX_NOTES:
-        out.append(_kept(side, "note", "other", text=""))
+        tail.append(_kept(side, "note", "other", text=""))
     if roster:
-        out.append(_kept(side, "ready", "pass"))
-    return out
+        tail.append(_kept(side, "ready", "pass"))
+    return recruits, agents, tail
 
 
 # -- combat ---------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from killhouse.core.chance import Chance
 from killhouse.core.events import EventLog
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.execute import play
-from killhouse.rulesets.execute.actions import MAX_NOTES, MAX_TEXT, legal_by_kind
+from killhouse.rulesets.execute.actions import MAX_NOTES, MAX_TEXT, legal_by_kind, legal_groups
 from killhouse.rulesets.execute.build import MAX_NAME
 from killhouse.rulesets.execute.movement import MAX_WAYPOINTS
 from killhouse.rulesets.execute.state import (
@@ -55,10 +55,7 @@ def grouped(kind: str) -> Callable[[ExecuteState, str], tuple[Group, ...]]:
     (``options``'s copy, the kit's eager group) at every listing and check."""
 
     def groups(state: ExecuteState, side: str) -> tuple[Group, ...]:
-        found = legal_by_kind(state, side).get(kind)
-        if not found:
-            return ()
-        return (Group(len(found), lambda: found),)
+        return legal_groups(state, side).get(kind, ())
 
     return groups
 
@@ -190,4 +187,5 @@ FLOW: Flow[ExecuteState] = Flow(
     phase_of=lambda s: DECISIONS.get(s.phase, s.phase),
     over=lambda s: s.result is not None or s.phase == OVER,
     after=after,
+    listing=legal_groups,
 )

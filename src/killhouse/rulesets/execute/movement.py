@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.events import EventLog
 from killhouse.core.geometry import chebyshev
-from killhouse.core.paths import DistanceField, distance_field, path_cost
+from killhouse.core.paths import DistanceField, distance_field
 from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.execute.facts import STAIR_COST, STEP_RULES, step_costs
@@ -122,7 +122,8 @@ class Reach:
                 return [cell]
             first = tail[0]
             for s in starts:  # the entry square the cheapest walk came in by
-                step = path_cost(state.board, [s, first], self.costs, STEP_RULES, self.walls)
+                # the field's own step model: the costs and walls it was searched on
+                step = fld.step_cost(s, first)
                 if step is not None and step == fld.cost(first):
                     return [s, *tail]
         raise ValueError(f"{cell} cannot be reached")

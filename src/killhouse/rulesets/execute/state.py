@@ -185,7 +185,7 @@ class Device:
             "at": cell_json(self.at),
             "level": self.level,
             "working": self.working,
-            "covers": [list(c) for c in sorted_cells(self.covers)],
+            "covers": list(map(list, sorted_cells(self.covers))),
             "links": list(self.links),
         }
 

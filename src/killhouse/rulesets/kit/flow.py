@@ -36,6 +36,8 @@ from killhouse.rulesets.base import JSON, Action, Decision
 from killhouse.rulesets.kit.args import Arg, action_schema, check_args
 
 S = TypeVar("S")
+#: how many well-formed (kind, arguments) a flow keeps before it starts afresh
+WELL_FORMED_LIMIT = 65_536
 
 Options = Callable[[S, str], Iterable[Action]]
 Check = Callable[[S, Action], None]
@@ -59,6 +61,8 @@ class Group:
 
 
 Groups = Callable[[S, str], Iterable[Group]]
+#: every move's groups for a side at once, by kind (``Flow``'s ``listing``)
+Listing = Callable[[S, str], Mapping[str, Sequence[Group]]]
 
 
 class Legal(Sequence[Action]):
@@ -214,7 +218,12 @@ class HasWindows(Protocol):
 
 
 class Flow(Generic[S]):
-    """A ruleset's declared flow, and the decision loop run from it."""
+    """A ruleset's declared flow, and the decision loop run from it.
+
+    ``listing(state, side)``, if given, answers every move's groups for ``side`` at once, by
+    kind, exactly as each move's ``listed`` would (a kind left out has none): a ruleset that
+    builds a side's legal actions in one pass hands them over in one call, not one per kind.
+    """
 
     def __init__(
         self,
@@ -226,6 +235,7 @@ class Flow(Generic[S]):
         reactions: Sequence[Reaction[S]] = (),
         windows: Callable[[S], list[Window]] | None = None,
         after: Step[S] | None = None,
+        listing: Listing[S] | None = None,
     ) -> None:
         self.phases = {p.name: p for p in phases}
         self.moves = {m.kind: m for m in moves}
@@ -234,6 +244,9 @@ class Flow(Generic[S]):
         self.over = over
         self._windows = windows
         self.after = after
+        self.listing = listing
+        #: (kind, arguments) of actions already found well formed (``_check_form``)
+        self._well_formed: set[tuple[str, tuple[tuple[str, JSON], ...]]] = set()
         for p in phases:
             unknown = [k for k in p.moves if k not in self.moves]
             if unknown:
@@ -268,6 +281,16 @@ class Flow(Generic[S]):
         return self.phase(state).moves
 
     # -- the protocol ------------------------------------------------------------------
+    def deciding(self, state: S) -> tuple[str, ...]:
+        """The sides ``pending`` names, without its prompts: what a listing or a check asks
+        at every action, where a prompt is formatted for nobody."""
+        if self.over(state):
+            return ()
+        window = self.window(state)
+        if window is not None:
+            return window.waiting()
+        return tuple(self.phase(state).deciders(state))
+
     def pending(self, state: S) -> tuple[Decision, ...]:
         if self.over(state):
             return ()
@@ -284,18 +307,29 @@ class Flow(Generic[S]):
         return tuple(Decision(s, phase.name, prompt) for s in sides)
 
     def legal_actions(self, state: S, side: str) -> list[Action]:
-        if side not in {d.side for d in self.pending(state)}:
+        if side not in self.deciding(state):
             return []
         out: list[Action] = []
+        if self.listing is not None:
+            by_kind = self.listing(state, side)
+            for kind in self.active_moves(state):
+                for group in by_kind.get(kind, ()):
+                    out.extend(group.make())
+            return out
         for kind in self.active_moves(state):
             out.extend(self.moves[kind].options(state, side))
         return out
 
     def legal(self, state: S, side: str) -> Legal:
         """``legal_actions`` as a ``Legal`` sequence: counted at once, made when read."""
-        if side not in {d.side for d in self.pending(state)}:
+        if side not in self.deciding(state):
             return Legal(())
         groups: list[Group] = []
+        if self.listing is not None:
+            by_kind = self.listing(state, side)
+            for kind in self.active_moves(state):
+                groups.extend(by_kind.get(kind, ()))
+            return Legal(groups)
         for kind in self.active_moves(state):
             groups.extend(self.moves[kind].listed(state, side))
         return Legal(groups)
@@ -305,7 +339,7 @@ class Flow(Generic[S]):
 
         First whether its side is to decide (the engine leaves this check to the kit, so the
         message is the engine's), then whether it is well formed, then whether it is legal."""
-        waiting = [d.side for d in self.pending(state)]  # nobody once the game is over
+        waiting = self.deciding(state)  # nobody once the game is over
         if action.side not in waiting:
             who = ", ".join(waiting) if waiting else "nobody (the game is over)"
             raise IllegalActionError(
@@ -315,7 +349,7 @@ class Flow(Generic[S]):
         if move is None:
             known = ", ".join(sorted(self.moves))
             raise MalformedActionError(f"no action {action.kind!r} (actions: {known})")
-        check_args(action.kind, move.args, dict(action.args))
+        self._check_form(move, action)
         active = self.active_moves(state)
         if action.kind not in active:
             raise IllegalActionError(
@@ -328,6 +362,21 @@ class Flow(Generic[S]):
             reason = move.why_not(state, action) if move.why_not else ""
             raise IllegalActionError(reason or f"{action} is not a legal choice now")
         return move
+
+    def _check_form(self, move: Move[S], action: Action) -> None:
+        """``check_args`` once per kind and arguments: whether an action is well formed
+        depends on nothing else, and a game checks the same few hundred again and again."""
+        key = (action.kind, action.args)
+        try:
+            if key in self._well_formed:
+                return
+        except TypeError:  # arguments left unfrozen (a list): checked, never kept
+            check_args(action.kind, move.args, dict(action.args))
+            return
+        check_args(action.kind, move.args, dict(action.args))
+        if len(self._well_formed) >= WELL_FORMED_LIMIT:
+            self._well_formed.clear()
+        self._well_formed.add(key)
 
     @staticmethod
     def _listed(move: Move[S], state: S, action: Action) -> bool:

@@ -194,7 +194,8 @@ class FbiBot(ExecuteBot):
         # bomb squad, not making way at a lock): most moves are, and they are scored in the
         # loop's first branch with ``advance_from`` and ``apart`` written out
         plain: dict[str, bool] = {}
-        cost = goal_field.cost if goal_field is not None else None
+        # the goal field's costs as lists, -1 out of reach: read once per move below
+        goal_rows = goal_field.visible_rows if goal_field is not None else None
         apart_of = self._apart
         for action, fid, dest in moves:
             here = where.get(fid)
@@ -208,10 +209,10 @@ class FbiBot(ExecuteBot):
                     or (fid in make_way and here is not None)
                 )
             if is_plain:
-                if cost is None:
+                if goal_rows is None:
                     continue  # advance_from: 0.0
-                to = cost(dest)
-                if to is None:
+                to = goal_rows[dest.level][dest.y][dest.x]
+                if to < 0:
                     continue  # advance_from: -1.0
                 if here is None:
                     score = 10.0 / (1 + to)

@@ -93,10 +93,12 @@ class TerroristBot(ExecuteBot):
         remembered = [c for c in (cell_of(m.get("at")) for m in view.get("remembered", [])
                                   if m.get("kind") == "agent") if c is not None]
         field = self.distances(seen_agents + noise + remembered)
-        places = [c for c in (cell_of(f.get("at")) for f in mine.values()) if c is not None]
         moves = self.move_list(actions)
-        places += [c for _, _, c in moves if c is not None]
-        sight = self.los_counts(places, seen_agents) if seen_agents else {}
+        # per level, how many seen agents have a shot at each square (``los_counts`` read
+        # from its grids), and the field's costs as lists (-1 out of reach): one lookup per
+        # square for the many moves scored below
+        shots = self.los_grids(seen_agents) if seen_agents else {}
+        rows = field.visible_rows if field is not None else None
         where = self.places(mine)
         scored: list[tuple[float, Action]] = []
         for action, fid, dest in moves:
@@ -105,14 +107,16 @@ class TerroristBot(ExecuteBot):
                 continue
             if fid in self.guards:
                 continue  # guards hold their hostage's room
-            if sight.get(here, 0):
+            grid = shots.get(here.level)
+            if grid is not None and grid[here.y][here.x]:
                 continue  # already has a shot: hold and fire
-            if field is None:
+            if rows is None:
                 continue
-            to, now = field.cost(dest), field.cost(here)
-            if to is None or now is None or now - to <= 0:
+            to, now = rows[dest.level][dest.y][dest.x], rows[here.level][here.y][here.x]
+            if to < 0 or now < 0 or now - to <= 0:
                 continue
-            exposure = sight.get(dest, 0)
+            grid = shots.get(dest.level)
+            exposure = 0 if grid is None else grid[dest.y][dest.x]
             # close in, but stop short: a square with a shot at one agent beats walking into many
             score = float(now - to) + (2.0 if exposure == 1 else -1.0 * exposure)
             if to <= 1:
