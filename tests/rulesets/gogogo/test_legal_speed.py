@@ -464,3 +464,27 @@ def test_a_figures_orders_read_one_by_one_are_the_whole_list(name: str) -> None:
             with pytest.raises(IndexError):
                 single[len(whole)]
             assert list(single) == whole and single[2:9] == tuple(whole[2:9])
+
+
+def test_the_sides_opaque_squares_kept_across_steps_follow_its_doors_and_the_terrain() -> None:
+    """``side_opaque`` is kept under the side's known doors and the terrain (``memo``): a door
+    the side learns is open, or a wall that falls, gives a fresh answer, equal to a build."""
+    rows = ["#########", "#...+...#", "#...#...#", "#########"]
+    table = Table(scenario(rows, [fig("c1", "ct", 2, 2), fig("t1", "t", 6, 2)]))
+    state = table.state
+    first = orders.side_opaque(state, "ct", 0)
+    assert first[1, 4] and first[2, 4]
+    state.cache.clear()
+    assert orders.side_opaque(state, "ct", 0) is first  # nothing changed: the kept answer
+    state.board.set_terrain(Cell(0, 4, 1), Terrain.DOOR_OPEN)
+    state.cache.clear()
+    assert orders.side_opaque(state, "ct", 0)[1, 4]  # open, but not known to be
+    state.know["ct"].open_doors.add(Cell(0, 4, 1))
+    state.cache.clear()
+    known = orders.side_opaque(state, "ct", 0)
+    assert not known[1, 4] and known[2, 4]
+    state.board.set_terrain(Cell(0, 4, 2), Terrain.FLOOR)
+    state.cache.clear()
+    fallen = orders.side_opaque(state, "ct", 0)
+    assert not fallen[2, 4]
+    assert (fallen == orders._side_opaque(state, "ct", 0)).all()

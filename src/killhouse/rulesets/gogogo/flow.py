@@ -155,6 +155,14 @@ def _groups(kind: str) -> Callable[[GoState, str], tuple[Group, ...]]:
     return groups
 
 
+def _listing(state: GoState, side: str) -> dict[str, tuple[Group, ...]]:
+    """Every kind's groups for ``side`` at once (the kit's ``listing``): one look-up of the
+    kept options per listing instead of one per kind."""
+    if state.over or state.drafts[side].committed:
+        return {}
+    return _all_groups(state, side)
+
+
 def _committed(state: GoState, action: Action) -> None:
     draft = state.drafts[action.side]
     if draft.committed:
@@ -453,4 +461,5 @@ FLOW: Flow[GoState] = Flow(
     moves=MOVES,
     phase_of=lambda s: s.phase,
     over=lambda s: s.over,
+    listing=_listing,
 )

@@ -85,11 +85,17 @@ def as_cell(value: Any, what: str) -> Cell:
 def side_opaque(state: GoState, side: str, level: int) -> BoolArray:
     """Walls and the doors the side does not know to be open (G-44): what stops its throws.
 
-    Kept for the step (the side's map changes only when a step resolves)."""
+    Kept for the step (the side's map changes only when a step resolves); never written to."""
     key = ("opaque", side, level)
     found: BoolArray | None = state.cache.get(key)
     if found is None:
-        found = state.cache[key] = _side_opaque(state, side, level)
+        # and across steps while the side's known doors and the terrain stand (``memo``)
+        lasting = ("opaque", level, frozenset(state.know[side].open_doors), terrain_key(state))
+        found = memo_get(state, lasting)
+        if found is None:
+            found = _side_opaque(state, side, level)
+            memo_put(state, lasting, found)
+        state.cache[key] = found
     return found
 
 
@@ -533,18 +539,8 @@ def _figure_orders(state: GoState, side: str, fig: Figure) -> FigureOrders:
             ]
             # the chance of landing on target in the open (4.8); the bot values the rest
             p_throw = dice.chance_of(dice.grenade_need(False, fig.wounds, fig.stunned))
-            for grenade in stock:
-                for posture in (HOLD, HIDE):
-                    hint: dict[str, Any] = {"role": "other", "grenade": grenade}
-                    if near and grenade in ("he", "stun"):
-                        closest = min(near, key=lambda c: euclidean_sq(c, here_cell))
-                        hint = {
-                            "role": "attack",
-                            "p": p_throw,
-                            "grenade": grenade,
-                            "target": cell_json(closest),
-                        }
-                    out.append(_throw_order(side, fig.id, posture, grenade, hint))
+            closest = min(near, key=lambda c: euclidean_sq(c, here_cell)) if near else None
+            out.extend(_throw_orders(side, fig.id, tuple(stock), p_throw, closest))
     field = move_field(state, side, fig)
     move_max, stealth_max = allowance(fig, MOVE), allowance(fig, STEALTH)
     # every square within the MOVE allowance in (level, y, x) order, as ``field.reachable``
@@ -559,6 +555,32 @@ def _figure_orders(state: GoState, side: str, fig: Figure) -> FigureOrders:
         if flat.size:
             moves.append(LevelMoves(level, reach.shape, flat, quiet.ravel()[flat]))
     return FigureOrders(side, fig.id, tuple(out), tuple(moves))
+
+
+def _throw_orders(
+    side: str, ident: str, stock: tuple[str, ...], p_throw: float, closest: Cell | None
+) -> tuple[Action, ...]:
+    """A figure's throw orders: each grenade it holds from HOLD and from HIDE, hinted at the
+    closest seen enemy for HE and stun, made once per value and kept (``_MADE``): one look-up
+    per figure instead of one per throw."""
+    key = ("throws", side, ident, stock, p_throw, closest)
+    found: tuple[Action, ...] | None = _MADE.get(key)
+    if found is None:
+        out = []
+        for grenade in stock:
+            for posture in (HOLD, HIDE):
+                hint: dict[str, Any] = {"role": "other", "grenade": grenade}
+                if closest is not None and grenade in ("he", "stun"):
+                    hint = {
+                        "role": "attack",
+                        "p": p_throw,
+                        "grenade": grenade,
+                        "target": cell_json(closest),
+                    }
+                out.append(_throw_order(side, ident, posture, grenade, hint))
+        found = tuple(out)
+        _remember(key, found)
+    return found
 
 
 def _throw_order(side: str, ident: str, posture: str, grenade: str, hint: dict[str, Any]) -> Action:
