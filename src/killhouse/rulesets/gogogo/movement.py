@@ -218,6 +218,7 @@ def follow_path(
     """
     others = {c for c in occupied if c != hostage_at}
     goals = []
+    walk = enterable(board, leader_at.level)  # the squares around lie on the leader's level
     for dx in (-1, 0, 1):
         for dy in (-1, 0, 1):
             if dx == 0 and dy == 0:
@@ -225,7 +226,7 @@ def follow_path(
             cell = leader_at.step(dx, dy)
             if not board.in_bounds(cell) or cell in others:
                 continue
-            if not enterable(board, cell.level)[cell.y, cell.x]:
+            if not walk[cell.y, cell.x]:
                 continue
             goals.append(cell)
     if not goals:

@@ -90,7 +90,7 @@ def side_opaque(state: GoState, side: str, level: int) -> BoolArray:
     found: BoolArray | None = state.cache.get(key)
     if found is None:
         # and across steps while the side's known doors and the terrain stand (``memo``)
-        lasting = ("opaque", level, frozenset(state.know[side].open_doors), terrain_key(state))
+        lasting = ("opaque", level, *side_map_key(state, side))
         found = memo_get(state, lasting)
         if found is None:
             found = _side_opaque(state, side, level)
@@ -141,8 +141,7 @@ def move_field(state: GoState, side: str, fig: Figure) -> DistanceField:
     found: DistanceField | None = state.cache.get(key)
     if found is None:
         assert fig.pos is not None
-        doors = frozenset(state.know[side].open_doors)
-        terrain = terrain_key(state)
+        doors, terrain = side_map_key(state, side)
         lasting = ("field", fig.pos, doors, terrain)
         found = memo_get(state, lasting)
         if found is None:
@@ -181,6 +180,17 @@ def longest_move() -> int:
     """The largest movement allowance of any posture, stunned or not (table 3.5, G-22)."""
     t = tables()
     return max(t.move, t.stealth, t.stunned_move, t.stunned_stealth)
+
+
+def side_map_key(state: GoState, side: str) -> tuple[frozenset[Cell], tuple[bytes, ...]]:
+    """The doors the side knows open and ``terrain_key``: what the side's map is made of, as
+    memo keys read it. Kept for the step: only the orders decision asks, and the map stands
+    still until its step resolves (a resolution clears the cache before any door opens)."""
+    key = ("map", side)
+    found: tuple[frozenset[Cell], tuple[bytes, ...]] | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = (frozenset(state.know[side].open_doors), terrain_key(state))
+    return found
 
 
 def terrain_key(state: GoState) -> tuple[bytes, ...]:
@@ -499,8 +509,7 @@ def _orders_key(state: GoState, side: str, fig: Figure) -> tuple[Any, ...]:
         can_plant(state, fig),
         can_defuse(state, fig),
         near,
-        frozenset(state.know[side].open_doors),
-        terrain_key(state),
+        *side_map_key(state, side),
     )
 
 
@@ -542,18 +551,20 @@ def _figure_orders(state: GoState, side: str, fig: Figure) -> FigureOrders:
             closest = min(near, key=lambda c: euclidean_sq(c, here_cell)) if near else None
             out.extend(_throw_orders(side, fig.id, tuple(stock), p_throw, closest))
     field = move_field(state, side, fig)
-    move_max, stealth_max = allowance(fig, MOVE), allowance(fig, STEALTH)
     # every square within the MOVE allowance in (level, y, x) order, as ``field.reachable``
-    # lists them: STEALTH first where its allowance reaches too, then MOVE
+    # lists them: STEALTH first where its allowance reaches too, then MOVE. ``field.within``
+    # read straight off the raw totals: UNREACHABLE lies above every allowance's bound
+    divisor = field.rules.divisor
+    move_bound = (allowance(fig, MOVE) + 1) * divisor - 1  # raw // divisor <= allowance
+    stealth_bound = (allowance(fig, STEALTH) + 1) * divisor - 1
+    start = fig.pos.y * state.board.levels[fig.pos.level].width + fig.pos.x
     moves = []
-    for level, (reach, quiet) in enumerate(
-        zip(field.within(move_max), field.within(stealth_max), strict=True)
-    ):
+    for level, raw in enumerate(field.raw):
+        flat = np.flatnonzero(raw <= move_bound)
         if level == fig.pos.level:
-            reach[fig.pos.y, fig.pos.x] = False  # a move ends somewhere else (a fresh mask)
-        flat = np.flatnonzero(reach)
+            flat = flat[flat != start]  # a move ends somewhere else
         if flat.size:
-            moves.append(LevelMoves(level, reach.shape, flat, quiet.ravel()[flat]))
+            moves.append(LevelMoves(level, raw.shape, flat, raw.ravel()[flat] <= stealth_bound))
     return FigureOrders(side, fig.id, tuple(out), tuple(moves))
 
 
@@ -960,9 +971,7 @@ def check_order(state: GoState, side: str, action: Action) -> Order:
                 raise illegal(
                     f"{list(to)} costs {cost}, more than the {posture} allowance of {limit}"
                 )
-            steps, padded = _side_steps(
-                state, frozenset(state.know[side].open_doors), terrain_key(state)
-            )
+            steps, padded = _side_steps(state, *side_map_key(state, side))
             path = route(field, steps, padded, to)  # path_to's path, walked back alone
     else:
         if path_arg is not None:

@@ -50,6 +50,16 @@ def is_target(state: GoState, observer: Figure, target: Figure) -> bool:
     return target.fighter and target.team != observer.team
 
 
+def target_pairs(
+    state: GoState, observers: list[Figure], figures: list[Figure]
+) -> list[tuple[Figure, Figure]]:
+    """Every (observer, target) of active figures for which ``is_target`` holds, observers
+    then targets in the order given: each figure's team (a hostage's: its leader's) read
+    once, as a figure is a target of every other figure of another team (G-9)."""
+    teams = [(t, leader_team(state, t) if t.kind == HOSTAGE else t.team) for t in figures]
+    return [(o, t) for o in observers for t, team in teams if team != o.team and t is not o]
+
+
 def observer_row(fig: Figure, initial: bool) -> str | None:
     """The observer's row of table 3.1, or None for a sniper aiming (no peripheral rolls, G-24)."""
     if initial:
@@ -97,11 +107,9 @@ def _los(state: GoState, pairs: list[tuple[Cell, Cell]]) -> list[bool]:
 
 def spotting(state: GoState, chance: Chance, initial: bool = False) -> None:
     """Step 4 (or the setup spotting): fill every side's seen sets afresh (G-9, no carry-over)."""
-    observers = [f for f in state.ordered() if f.active and f.fighter]
     figures = [f for f in state.ordered() if f.active]
-    pairs: list[tuple[Figure, Figure]] = [
-        (o, t) for o in observers for t in figures if is_target(state, o, t)
-    ]
+    observers = [f for f in figures if f.fighter]
+    pairs = target_pairs(state, observers, figures)
     sight = _los(state, [(o.pos, t.pos) for o, t in pairs])  # type: ignore[misc]
     sees: dict[str, set[str]] = {o.id: set() for o in observers}
     for (o, t), los in zip(pairs, sight, strict=True):
