@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from killhouse.core.board import Board, Level
@@ -146,3 +148,71 @@ def test_hostage_follows_to_a_free_square_beside_its_leader() -> None:
     # tie-break: cost, then squared distance to the leader, then (y, x)
     route = follow_path(board, c(5, 5), c(5, 8), [c(5, 8)], 6)
     assert route[-1] == c(5, 7)
+
+
+def _follow_path_whole(
+    board: Any, hostage_at: Cell, leader_at: Cell, occupied: list[Cell], allowance: int
+) -> list[Cell]:
+    """``follow_path`` as it read before its first search was bounded: the whole field."""
+    from killhouse.core.geometry import euclidean_sq
+    from killhouse.rulesets.gogogo.movement import enterable, field_from, longest_prefix
+
+    others = {c for c in occupied if c != hostage_at}
+    walk = enterable(board, leader_at.level)
+    goals = [
+        c
+        for dx in (-1, 0, 1)
+        for dy in (-1, 0, 1)
+        if (dx, dy) != (0, 0)
+        for c in [leader_at.step(dx, dy)]
+        if board.in_bounds(c) and c not in others and walk[c.y, c.x]
+    ]
+    if not goals or hostage_at in goals:
+        return []
+    dist = field_from(board, hostage_at, None, blocked=others)
+    reached = [c for c in goals if dist.cost(c) is not None]
+    if not reached:
+        return []
+    goal = min(reached, key=lambda c: (dist.cost(c), euclidean_sq(c, leader_at), c.y, c.x))
+    return longest_prefix(hostage_at, dist.path_to(goal), allowance)
+
+
+def test_a_following_hostage_walks_as_the_whole_field_says_near_and_far() -> None:
+    """The bounded first search of ``follow_path`` picks the goal and path the whole field
+    picks: leaders near and far (past the bound: the whole field decides), walls and figures
+    in the way, goals out of reach."""
+    from killhouse.core.rng import Rng
+
+    rng = Rng.from_seed(21)
+    rows = [
+        "####################",
+        "#........#.........#",
+        "#..##....#....#....#",
+        "#..#.....+....#....#",
+        "#..#..####....###..#",
+        "#.................##",
+        "#....#.....#.......#",
+        "####################",
+    ]
+    board = Table(scenario(rows, [fig("c1", "ct", 2, 1), fig("t1", "t", 18, 6)])).state.board
+    free = [Cell(0, x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch in ".+"]
+    far = walked = 0
+    for _ in range(300):
+        hostage = free[rng.below(len(free))]
+        leader = free[rng.below(len(free))]
+        if leader == hostage:
+            continue
+        occupied = [leader, hostage] + [free[rng.below(len(free))] for _ in range(rng.below(4))]
+        allowance = 1 + rng.below(6)
+        got = follow_path(board, hostage, leader, occupied, allowance)
+        assert got == _follow_path_whole(board, hostage, leader, occupied, allowance)
+        walked += bool(got)
+        far += max(abs(hostage.x - leader.x), abs(hostage.y - leader.y)) > 8
+    assert walked > 100 and far > 20
+    # a leader two squares away behind a long wall: past the bound, the whole field decides
+    rows = ["#######", "#..#..#", "#..#..#", "#..#..#", "#..#..#", "#..#..#", "#.....#", "#######"]
+    board = Table(scenario(rows, [fig("c1", "ct", 1, 6), fig("t1", "t", 5, 6)])).state.board
+    hostage, leader = Cell(0, 2, 1), Cell(0, 4, 1)
+    got = follow_path(board, hostage, leader, [hostage, leader], 30)
+    assert got and got[-1] == Cell(0, 4, 2)
+    assert got == _follow_path_whole(board, hostage, leader, [hostage, leader], 30)

@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 from killhouse.core.board import Board
 from killhouse.core.cells import Cell
-from killhouse.core.geometry import euclidean_sq
+from killhouse.core.geometry import chebyshev, euclidean_sq
 from killhouse.core.paths import DistanceField, StepRules, distance_field, path_cost
 from killhouse.core.terrain import Terrain
 
@@ -233,7 +233,23 @@ def follow_path(
         return []
     if hostage_at in goals:
         return []
-    dist = field_from(board, hostage_at, None, blocked=others)
+    # first a search bounded near the leader: when it reaches a goal, the goals beyond the
+    # bound cost more and cannot win, and every square of the winner's cheapest path costs
+    # less than it, so the choice and the path are the whole field's; otherwise the whole
+    # field decides (a bound on the work only)
+    bound = 2 * (chebyshev(hostage_at, leader_at) + 1)
+    for max_cost in (bound, None):
+        dist = field_from(board, hostage_at, None, blocked=others, max_cost=max_cost)
+        goal = _follow_goal(dist, goals, leader_at)
+        if goal is not None:
+            route = dist.path_to(goal)
+            return longest_prefix(hostage_at, route, allowance)
+    return []
+
+
+def _follow_goal(dist: DistanceField, goals: list[Cell], leader_at: Cell) -> Cell | None:
+    """The goal ``follow_path`` heads for on ``dist``: the cheapest, then the nearest to the
+    leader, then by (y, x); None if none is reached."""
     best: tuple[int, int, int, int] | None = None
     goal: Cell | None = None
     for cell in goals:
@@ -243,7 +259,4 @@ def follow_path(
         key = (cost, euclidean_sq(cell, leader_at), cell.y, cell.x)
         if best is None or key < best:
             best, goal = key, cell
-    if goal is None:
-        return []
-    route = dist.path_to(goal)
-    return longest_prefix(hostage_at, route, allowance)
+    return goal

@@ -10,6 +10,7 @@ checked on the side's own map (doors it knows open, G-44), never on secrets.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, overload
 
@@ -660,7 +661,7 @@ class LevelMoves:
     which of them STEALTH reaches too. Each square lists its STEALTH order (where it has one)
     and then its MOVE order, so ``count`` is the squares plus the quiet ones."""
 
-    __slots__ = ("count", "flat", "level", "shape", "starts", "stealthy")
+    __slots__ = ("_read", "count", "flat", "level", "shape", "stealthy")
 
     def __init__(
         self, level: int, shape: tuple[int, ...], flat: NDArray[np.intp], stealthy: BoolArray
@@ -670,21 +671,27 @@ class LevelMoves:
         self.flat = flat
         self.stealthy = stealthy
         self.count = int(flat.size) + int(np.count_nonzero(stealthy))
-        #: each square's first place in the list, made at the first single read
-        self.starts: NDArray[np.intp] | None = None
+        #: for single reads, made at the first: each square's first place in the list, the
+        #: squares and their STEALTH flags as plain lists
+        self._read: tuple[list[int], list[int], list[bool]] | None = None
 
     def action(self, side: str, ident: str, at: int) -> Action:
         """The ``at``-th move order of this level (0 <= at < count), from the move tables."""
-        starts = self.starts
-        if starts is None:
+        read = self._read
+        if read is None:
             quiet = self.stealthy.astype(np.intp)
-            starts = self.starts = np.arange(self.flat.size) + np.cumsum(quiet) - quiet
-        k = int(np.searchsorted(starts, at, side="right")) - 1
-        posture = STEALTH if self.stealthy[k] and int(starts[k]) == at else MOVE
+            places = np.arange(self.flat.size) + np.cumsum(quiet) - quiet
+            read = self._read = (places.tolist(), self.flat.tolist(), self.stealthy.tolist())
+        starts, flat, stealthy = read
+        k = bisect_right(starts, at) - 1
+        posture = STEALTH if stealthy[k] and starts[k] == at else MOVE
         table = _table(side, ident, posture, self.level, self.shape)
-        index = self.flat[k : k + 1]
-        table.fill(side, ident, posture, self.level, self.shape[1], index)
-        found: Action = table.actions[int(index[0])]
+        index = flat[k]
+        found: Action | None = table.actions[index]
+        if found is None:
+            y, x = divmod(index, self.shape[1])
+            found = table.actions[index] = _move_order(side, ident, posture, self.level, x, y)
+            table.made[index] = True
         return found
 
 
