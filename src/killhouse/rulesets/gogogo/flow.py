@@ -96,15 +96,11 @@ def _kept_options(state: GoState, side: str) -> Kept:
         return cached
     parts: dict[str, list[Sequence[Action]]] = {}
     groups: dict[str, tuple[Group, ...]] = {}
-    if state.phase == ORDERS:
-        parts = orders.order_parts(state, side)  # each figure's orders one part
-        groups = {
-            k: tuple(
-                _kept_group(state, p) if k == "order" and not draft.pending else _group(p)
-                for p in v
-            )
-            for k, v in parts.items()
-        }
+    if state.phase == ORDERS and draft.pending is None and not draft.committed:
+        parts, groups = _orders_listing(state, side)
+    elif state.phase == ORDERS:
+        parts = orders.order_parts(state, side)  # a figure's throw targets or facings
+        groups = {k: tuple(_group(p) for p in v) for k, v in parts.items()}
     else:
         by_kind: dict[str, list[Action]] = {}
         if state.phase == SETUP:
@@ -124,15 +120,30 @@ def _group(part: Sequence[Action]) -> Group:
     return Group(len(part), lambda: part)
 
 
-def _kept_group(state: GoState, part: Sequence[Action]) -> Group:
-    """``_group`` of a figure's orders, made once per step: the figure's orders are the same
-    sequence all through the step, so its group is kept in the step's cache by the part's
-    identity (the group holds the part, so the id stays the part's while the entry lives)."""
-    groups: dict[int, Group] = state.cache.setdefault("order-groups", {})
-    found = groups.get(id(part))
-    if found is None:
-        found = groups[id(part)] = _group(part)
-    return found
+def _orders_listing(
+    state: GoState, side: str
+) -> tuple[dict[str, list[Sequence[Action]]], dict[str, tuple[Group, ...]]]:
+    """``orders.order_parts`` with a group per part, when no figure awaits its target or
+    facing: each figure's orders and their group are made once per step and kept, so a
+    listing only leaves out the figures the draft has ordered."""
+    kept: tuple[tuple[str, Sequence[Action], Group], ...] | None = state.cache.get(
+        ("figure-groups", side)
+    )
+    if kept is None:
+        kept = state.cache[("figure-groups", side)] = tuple(
+            (ident, part, _group(part)) for ident, part in orders.figure_parts(state, side)
+        )
+    ordered = state.drafts[side].orders
+    live = [entry for entry in kept if entry[0] not in ordered]
+    parts: dict[str, list[Sequence[Action]]] = {}
+    groups: dict[str, tuple[Group, ...]] = {}
+    if live:
+        parts["order"] = [part for _, part, _ in live]
+        groups["order"] = tuple(group for _, _, group in live)
+    for kind, listed in orders.other_parts(state, side).items():
+        parts[kind] = [listed]
+        groups[kind] = (_group(listed),)
+    return parts, groups
 
 
 def _options(kind: str) -> Callable[[GoState, str], list[Action]]:

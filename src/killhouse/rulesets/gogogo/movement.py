@@ -19,6 +19,7 @@ from killhouse.core.cells import Cell
 from killhouse.core.geometry import chebyshev, euclidean_sq
 from killhouse.core.paths import DistanceField, StepRules, distance_field, path_cost
 from killhouse.core.terrain import Terrain
+from killhouse.rulesets.gogogo.reach import cost_at
 
 BoolArray = NDArray[np.bool_]
 IntArray = NDArray[np.int32]
@@ -253,7 +254,7 @@ def _follow_goal(dist: DistanceField, goals: list[Cell], leader_at: Cell) -> Cel
     best: tuple[int, int, int, int] | None = None
     goal: Cell | None = None
     for cell in goals:
-        cost = dist.cost(cell)
+        cost = cost_at(dist, cell)  # ``dist.cost`` of a square on the map, read off the grid
         if cost is None:
             continue
         key = (cost, euclidean_sq(cell, leader_at), cell.y, cell.x)

@@ -408,25 +408,44 @@ def order_parts(state: GoState, side: str) -> dict[str, list[Sequence[Action]]]:
             state, side, state.fig(draft.pending), draft.orders[draft.pending]
         )
         return {kind: [staged]} if staged else {}
-    given: list[Sequence[Action]] = []
+    given = [part for ident, part in figure_parts(state, side) if ident not in draft.orders]
+    out: dict[str, list[Sequence[Action]]] = {}
+    if any(given):
+        out["order"] = given
+    out.update((kind, [listed]) for kind, listed in other_parts(state, side).items())
+    return out
+
+
+def figure_parts(state: GoState, side: str) -> tuple[tuple[str, Sequence[Action]], ...]:
+    """Each of the side's active fighters with its ``order`` actions (``figure_orders``), in
+    order; kept for the step, as the figures and their orders stand still until it resolves."""
+    key = ("figure-parts", side)
+    found: tuple[tuple[str, Sequence[Action]], ...] | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = tuple(
+            (fig.id, figure_orders(state, side, fig)) for fig, _ in _listing(state, side)
+        )
+    return found
+
+
+def other_parts(state: GoState, side: str) -> dict[str, list[Action]]:
+    """The orders decision's ``follow``, ``speak`` and ``commit`` actions by kind (a figure's
+    orders aside), with what the draft has already said taken out."""
+    draft = state.drafts[side]
     follows: list[Action] = []
     speaks: list[Action] = []
     for fig, follow_actions in _listing(state, side):
-        if fig.id not in draft.orders:
-            given.append(figure_orders(state, side, fig))
         if follow_actions:
             already = draft.follows.get(fig.id, ())
             follows.extend(a for hid, a in follow_actions if hid not in already)
         if state.per_player and fig.id not in draft.speak:
             speaks.append(_act(side, "speak", {"role": "other"}, figure=fig.id))
-    out: dict[str, list[Sequence[Action]]] = {}
-    if any(given):
-        out["order"] = given
+    out: dict[str, list[Action]] = {}
     if follows:
-        out["follow"] = [follows]
+        out["follow"] = follows
     if speaks:
-        out["speak"] = [speaks]
-    out["commit"] = [(_commit_action(side),)]
+        out["speak"] = speaks
+    out["commit"] = [_commit_action(side)]
     return out
 
 
