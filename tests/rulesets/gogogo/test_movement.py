@@ -216,3 +216,16 @@ def test_a_following_hostage_walks_as_the_whole_field_says_near_and_far() -> Non
     got = follow_path(board, hostage, leader, [hostage, leader], 30)
     assert got and got[-1] == Cell(0, 4, 2)
     assert got == _follow_path_whole(board, hostage, leader, [hostage, leader], 30)
+
+
+def test_a_following_hostage_on_a_map_with_stairs_walks_by_the_core_search() -> None:
+    """A map with stair links keeps the core's search (bounded, then whole): the same goal
+    and path as the whole field."""
+    board = Board(
+        [Level.blank("ground", 12, 7), Level.blank("upper", 12, 7)],
+        {Cell(0, 9, 3): Cell(1, 9, 3), Cell(1, 9, 3): Cell(0, 9, 3)},
+    )
+    for hostage, leader in ((Cell(0, 2, 3), Cell(0, 7, 3)), (Cell(0, 1, 1), Cell(0, 10, 5))):
+        occupied = [hostage, leader, Cell(0, 5, 3)]
+        got = follow_path(board, hostage, leader, occupied, 6)
+        assert got and got == _follow_path_whole(board, hostage, leader, occupied, 6)
