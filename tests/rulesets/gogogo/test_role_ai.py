@@ -125,3 +125,30 @@ def test_the_bots_fields_from_a_square_answer_as_the_whole_field_within_a_move()
     fresh = distance_to(bot.board, bot._inside(goals), frozenset())
     assert kept is not None and fresh is not None
     assert all((a == b).all() for a, b in zip(kept.raw, fresh.raw, strict=True))
+
+
+def test_the_standable_squares_of_an_area_are_the_square_by_square_answer_in_order() -> None:
+    """``_inside`` reads each level's mask at once: the same squares as ``_enterable`` one by
+    one, inserted in the area's own order (so the frozenset iterates alike), off-map squares
+    and other levels left out."""
+    scn = load_scenario(SCENARIOS / "hostage.yaml")
+    bot = GoGoGoBot(scn, "ct")
+    rng = Rng.from_seed(8)
+    h, w = bot.board.levels[0].terrain.shape
+    areas = [frozenset(z) for z in scn.board.zones.values()]
+    for _ in range(20):
+        areas.append(
+            frozenset(
+                Cell(
+                    rng.below(3) - (1 if rng.below(5) == 0 else 0),
+                    rng.below(w + 4) - 2,
+                    rng.below(h + 4) - 2,
+                )
+                for _ in range(60)
+            )
+        )
+    for area in areas:
+        bot._inside_cache.clear()
+        got = bot._inside(area)
+        expected = frozenset(c for c in area if bot._enterable(c))
+        assert got == expected and list(got) == list(expected)

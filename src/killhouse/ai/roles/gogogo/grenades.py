@@ -105,6 +105,7 @@ class Grenades(Goals):
                 if any(h.led_by == f["id"] for h in hostages):
                     continue
                 here = Cell(*f["at"])
+                opaque = self.board.opaque(here.level)  # the map stands still while we plan
                 best: tuple[int, int, Cell] | None = None
                 for cell in room - self.searched:
                     span = d2(here, cell)
@@ -112,9 +113,7 @@ class Grenades(Goals):
                         continue
                     if any(d2(c, cell) <= t.radius_sq for c in friends):
                         continue
-                    if not line_of_sight(
-                        self.board.opaque(here.level), (here.x, here.y), (cell.x, cell.y)
-                    ):
+                    if not line_of_sight(opaque, (here.x, here.y), (cell.x, cell.y)):
                         continue
                     key = (abs(span - 36), -sum(1 for e in enemies if d2(e.at, cell) <= 16), cell)
                     if best is None or key < best:
