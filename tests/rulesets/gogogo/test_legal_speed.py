@@ -53,9 +53,9 @@ def test_a_figures_orders_are_built_once_per_step(monkeypatch: pytest.MonkeyPatc
     built: list[str] = []
     real = orders._figure_orders
 
-    def counting(state: Any, side: str, f: Any) -> list[Action]:
+    def counting(state: Any, side: str, f: Any, facts: Any) -> Any:
         built.append(f.id)
-        return real(state, side, f)
+        return real(state, side, f, facts)
 
     monkeypatch.setattr(orders, "_figure_orders", counting)
     side = game.pending()[0].side
@@ -181,9 +181,9 @@ def test_orders_of_a_figure_whose_inputs_are_unchanged_come_from_the_memo(
     built: list[str] = []
     real = orders._figure_orders
 
-    def counting(state: Any, side: str, f: Any) -> list[Action]:
+    def counting(state: Any, side: str, f: Any, facts: Any) -> Any:
         built.append(f.id)
-        return real(state, side, f)
+        return real(state, side, f, facts)
 
     monkeypatch.setattr(orders, "_figure_orders", counting)
     state = table.state
@@ -451,8 +451,9 @@ def test_a_figures_orders_read_one_by_one_are_the_whole_list(name: str) -> None:
     rng = Rng.from_seed(5)
     for side in state.sides:
         for f in state.active_fighters(side):
-            whole = list(orders._figure_orders(state, side, f))
-            single = orders._figure_orders(state, side, f)
+            facts = orders._figure_facts(state, side, f)
+            whole = list(orders._figure_orders(state, side, f, facts))
+            single = orders._figure_orders(state, side, f, facts)
             assert len(single) == len(whole) > 10
             indices = list(range(len(whole)))
             for i in range(len(indices) - 1, 0, -1):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator, Mapping, Sequence
+from functools import cache
 from typing import Any, overload
 
 import numpy as np
@@ -148,7 +149,7 @@ def move_field(state: GoState, side: str, fig: Figure) -> DistanceField:
         if found is None:
             # field_from(board, pos, doors, max_cost=...) on the side's kept step model, by
             # one compiled search (reach.bounded_field: the same field as field_on's)
-            steps, padded = _side_steps(state, doors, terrain)
+            steps, padded = step_model(state, side)
             found = bounded_field(state.board, steps, padded, fig.pos, longest_move())
             memo_put(state, lasting, found)
         state.cache[key] = found
@@ -171,14 +172,26 @@ def _side_steps(
     return found
 
 
+def step_model(state: GoState, side: str) -> tuple[Steps, tuple[BoolArray, ...]]:
+    """``_side_steps`` of the side's map as it stands, kept for the step (the orders
+    decision's every field and route read it; the map stands still until the step resolves)."""
+    key = ("model", side)
+    found: tuple[Steps, tuple[BoolArray, ...]] | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = _side_steps(state, *side_map_key(state, side))
+    return found
+
+
 def full_move_field(state: GoState, side: str, fig: Figure) -> DistanceField:
     """``move_field`` without its bound: the cost of any square, for a refusal's message."""
     assert fig.pos is not None
     return field_from(state.board, fig.pos, state.know[side].open_doors)
 
 
+@cache
 def longest_move() -> int:
-    """The largest movement allowance of any posture, stunned or not (table 3.5, G-22)."""
+    """The largest movement allowance of any posture, stunned or not (table 3.5, G-22); the
+    tables never change, so it is worked out once."""
     t = tables()
     return max(t.move, t.stealth, t.stunned_move, t.stunned_stealth)
 
@@ -371,11 +384,19 @@ def _follow_candidates(fig: Figure, known: list[Figure]) -> list[Figure]:
 
 
 def seen_enemy_cells(state: GoState, side: str) -> list[Cell]:
-    return [
-        state.fig(i).pos  # type: ignore[misc]
-        for i in sorted(state.know[side].seen)
-        if state.fig(i).active and state.fig(i).kind != HOSTAGE
-    ]
+    """The squares of the active enemies the side saw at the latest spotting, by id; kept for
+    the step (spotting and the figures change only when a step resolves). Not to be changed."""
+    key = ("seen-enemies", side)
+    found: list[Cell] | None = state.cache.get(key)
+    if found is None:
+        found = []
+        for ident in sorted(state.know[side].seen):
+            seen = state.fig(ident)
+            if seen.active and seen.kind != HOSTAGE:
+                assert seen.pos is not None  # active: on the map
+                found.append(seen.pos)
+        state.cache[key] = found
+    return found
 
 
 # -- legal actions ------------------------------------------------------------------------
@@ -493,29 +514,42 @@ def figure_orders(state: GoState, side: str, fig: Figure) -> Sequence[Action]:
     key = ("orders", state.turn, state.phase, fig.id)
     cached: FigureOrders | None = state.cache.get(key)
     if cached is None:
-        lasting = _orders_key(state, side, fig)
+        facts = _figure_facts(state, side, fig)
+        lasting = _orders_key(state, side, fig, facts)
         cached = memo_get(state, lasting)
         if cached is None:
-            cached = _figure_orders(state, side, fig)
+            cached = _figure_orders(state, side, fig, facts)
             memo_put(state, lasting, cached)
         state.cache[key] = cached
     return cached
 
 
-def _orders_key(state: GoState, side: str, fig: Figure) -> tuple[Any, ...]:
-    """Everything ``_figure_orders`` reads, as a key: the same key lists the same orders.
+#: what a figure's orders read of the rules beyond its own record: its grenades in stock (by
+#: name), whether it may plant and defuse, and the seen enemies within a throw of it
+Facts = tuple[tuple[str, ...], bool, bool, tuple[Cell, ...]]
 
-    The figure (square, weapon, wounds, stun, grenades), whether it may plant or defuse, the
-    seen enemies within a throw, the side's known doors and the map's terrain."""
+
+def _figure_facts(state: GoState, side: str, fig: Figure) -> Facts:
+    """The ``Facts`` of ``fig``, read once for its memo key and its orders."""
     assert fig.pos is not None
+    here = fig.pos
+    stock = tuple(sorted(g for g, n in fig.grenades.items() if n > 0))
     near: tuple[Cell, ...] = ()
-    stock = tuple(sorted(fig.grenades.items()))
-    if fig.kind == OPERATIVE and any(n > 0 for _, n in stock):
+    if fig.kind == OPERATIVE and stock:
+        reach_sq = tables().max_throw_sq
         near = tuple(
             c
             for c in seen_enemy_cells(state, side)
-            if c.level == fig.pos.level and euclidean_sq(c, fig.pos) <= tables().max_throw_sq
+            if c.level == here.level and euclidean_sq(c, here) <= reach_sq
         )
+    return stock, can_plant(state, fig), can_defuse(state, fig), near
+
+
+def _orders_key(state: GoState, side: str, fig: Figure, facts: Facts) -> tuple[Any, ...]:
+    """Everything ``_figure_orders`` reads, as a key: the same key lists the same orders.
+
+    The figure (square, weapon, wounds, stun, grenades), its ``Facts``, the side's known
+    doors and the map's terrain."""
     return (
         "orders",
         side,
@@ -525,10 +559,8 @@ def _orders_key(state: GoState, side: str, fig: Figure) -> tuple[Any, ...]:
         fig.weapon,
         fig.wounds,
         fig.stunned,
-        stock,
-        can_plant(state, fig),
-        can_defuse(state, fig),
-        near,
+        tuple(sorted(fig.grenades.items())),
+        facts,
         *side_map_key(state, side),
     )
 
@@ -549,27 +581,21 @@ def _stay_orders(side: str, ident: str, at: Cell, sniper: bool) -> tuple[Action,
     return found
 
 
-def _figure_orders(state: GoState, side: str, fig: Figure) -> FigureOrders:
+def _figure_orders(state: GoState, side: str, fig: Figure, facts: Facts) -> FigureOrders:
     assert fig.pos is not None
-    here = cell_json(fig.pos)
+    stock, plant, defuse, near = facts
     out = list(_stay_orders(side, fig.id, fig.pos, fig.weapon == "sniper"))
     if fig.kind == OPERATIVE:
-        for task, allowed in (("plant", can_plant), ("defuse", can_defuse)):
-            if allowed(state, fig):
-                task_hint = {"role": "task", "p": 1.0, "to": here}
+        for task, allowed in (("plant", plant), ("defuse", defuse)):
+            if allowed:
+                task_hint = {"role": "task", "p": 1.0, "to": cell_json(fig.pos)}
                 out.append(_act(side, "order", task_hint, figure=fig.id, posture=HOLD, task=task))
-        stock = sorted(g for g, n in fig.grenades.items() if n > 0)
         if stock and can_throw(state, side, fig):
             here_cell = fig.pos
-            near = [
-                c
-                for c in seen_enemy_cells(state, side)
-                if c.level == fig.pos.level and euclidean_sq(c, fig.pos) <= tables().max_throw_sq
-            ]
             # the chance of landing on target in the open (4.8); the bot values the rest
             p_throw = dice.chance_of(dice.grenade_need(False, fig.wounds, fig.stunned))
             closest = min(near, key=lambda c: euclidean_sq(c, here_cell)) if near else None
-            out.extend(_throw_orders(side, fig.id, tuple(stock), p_throw, closest))
+            out.extend(_throw_orders(side, fig.id, stock, p_throw, closest))
     field = move_field(state, side, fig)
     # every square within the MOVE allowance in (level, y, x) order, as ``field.reachable``
     # lists them: STEALTH first where its allowance reaches too, then MOVE. ``field.within``
@@ -997,7 +1023,7 @@ def check_order(state: GoState, side: str, action: Action) -> Order:
                 raise illegal(
                     f"{list(to)} costs {cost}, more than the {posture} allowance of {limit}"
                 )
-            steps, padded = _side_steps(state, *side_map_key(state, side))
+            steps, padded = step_model(state, side)
             path = route(field, steps, padded, to)  # path_to's path, walked back alone
     else:
         if path_arg is not None:
