@@ -12,10 +12,10 @@ import numpy as np
 
 from killhouse.core.cells import COMPASS, Cell
 from killhouse.core.chance import Chance
-from killhouse.core.geometry import arc_test, euclidean_sq, los_pairs
+from killhouse.core.geometry import euclidean_sq, los_pairs
 from killhouse.core.terrain import Terrain
 from killhouse.rulesets.gogogo import dice
-from killhouse.rulesets.gogogo.geom import AUTO, PERIPHERAL, SIGHT, arc_zone, sector
+from killhouse.rulesets.gogogo.geom import AUTO, PERIPHERAL, SIGHT, arc_zone, in_arc, sector
 from killhouse.rulesets.gogogo.news import UMPIRE
 from killhouse.rulesets.gogogo.state import (
     AIM,
@@ -157,7 +157,7 @@ def sees_cells(state: GoState, fig: Figure, cells: list[Cell], initial: bool) ->
             out.append(False)
             continue
         dx, dy = cell.x - fig.pos.x, cell.y - fig.pos.y
-        out.append(bool(arc_test(COMPASS[fig.facing], dx, dy, half)))
+        out.append(in_arc(COMPASS[fig.facing], dx, dy, half))
     return out
 
 
@@ -180,7 +180,7 @@ def _sees_all(
         row: list[bool] = []
         for cell, los in zip(cells, sight[at : at + len(cells)], strict=True):
             dx, dy = cell.x - fig.pos.x, cell.y - fig.pos.y
-            row.append(bool(los) and bool(arc_test(facing, dx, dy, half)))
+            row.append(bool(los) and in_arc(facing, dx, dy, half))
         at += len(cells)
         out.append(row)
     return out
