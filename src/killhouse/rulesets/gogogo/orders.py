@@ -466,11 +466,11 @@ def other_parts(state: GoState, side: str) -> dict[str, list[Action]]:
         out["follow"] = follows
     if speaks:
         out["speak"] = speaks
-    out["commit"] = [_commit_action(side)]
+    out["commit"] = [commit_action(side)]
     return out
 
 
-def _commit_action(side: str) -> Action:
+def commit_action(side: str) -> Action:
     """The side's ``commit`` (made once and kept, as every listing ends with it)."""
     key = ("commit", side)
     found: Action | None = _MADE.get(key)
