@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -10,7 +11,13 @@ from killhouse.core.board import Board, Level
 from killhouse.core.cells import Cell
 from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
-from killhouse.rulesets.gogogo.movement import cost_of, follow_path, lockstep, longest_prefix
+from killhouse.rulesets.gogogo.movement import (
+    LockStep,
+    cost_of,
+    follow_path,
+    lockstep,
+    longest_prefix,
+)
 
 from .helpers import Table, fig, open_rows, scenario
 
@@ -229,3 +236,107 @@ def test_a_following_hostage_on_a_map_with_stairs_walks_by_the_core_search() -> 
         occupied = [hostage, leader, Cell(0, 5, 3)]
         got = follow_path(board, hostage, leader, occupied, 6)
         assert got and got == _follow_path_whole(board, hostage, leader, occupied, 6)
+
+
+def _lockstep_reference(
+    positions: Mapping[str, Cell], paths: Mapping[str, Sequence[Cell]]
+) -> LockStep:
+    """``lockstep`` as it read before its free-squares shortcut: every rule tried at every step."""
+    pos = dict(positions)
+    trail: dict[str, list[Cell]] = {f: [] for f in paths}
+    blocked_at: dict[str, int] = {}
+    moving = {f for f, p in paths.items() if p}
+    step = 0
+    while moving:
+        step += 1
+        want = {f: paths[f][step - 1] for f in moving if len(paths[f]) >= step}
+        moving = set(want)
+        if not want:
+            break
+        holder = {cell: f for f, cell in pos.items()}
+        blocked: set[str] = set()
+        count: dict[Cell, int] = {}
+        for cell in want.values():
+            count[cell] = count.get(cell, 0) + 1
+        for f, cell in want.items():
+            if count[cell] > 1:
+                blocked.add(f)  # rule 2: contest
+            other = holder.get(cell)
+            if other is not None and other in want and want[other] == pos[f]:
+                blocked.add(f)  # rule 3: swap
+        changed = True
+        while changed:
+            changed = False
+            for f, cell in want.items():
+                if f in blocked:
+                    continue
+                other = holder.get(cell)
+                if other is not None and (other not in want or other in blocked):
+                    blocked.add(f)  # rules 1 and 4
+                    changed = True
+            if changed:
+                continue
+            for f in sorted(want):
+                if f in blocked:
+                    continue
+                chain = [f]
+                current = f
+                while True:
+                    nxt = holder.get(want[current])
+                    if nxt is None or nxt not in want or nxt in blocked:
+                        break
+                    if nxt == f:
+                        blocked.update(chain)  # rule 5: a cycle of three or more
+                        changed = True
+                        break
+                    if nxt in chain:
+                        break
+                    chain.append(nxt)
+                    current = nxt
+                if changed:
+                    break
+        for f in want:
+            if f in blocked:
+                blocked_at[f] = step
+                moving.discard(f)
+        for f, cell in want.items():
+            if f not in blocked:
+                pos[f] = cell
+                trail[f].append(cell)
+    return LockStep(pos, trail, blocked_at)
+
+
+def test_lockstep_equals_every_rule_tried_at_every_step() -> None:
+    """The shortcut (every mover entering a square of its own that nobody holds) leaves the
+    outcome of G-4 as trying every rule: random files, contests, swaps and cycles."""
+    from killhouse.core.rng import Rng
+
+    rng = Rng.from_seed(13)
+    squares = [Cell(0, x, y) for x in range(5) for y in range(4)]
+    shortcuts = blocks = 0
+    for _ in range(3000):
+        spots = list(squares)
+        for i in range(len(spots) - 1, 0, -1):
+            j = rng.below(i + 1)
+            spots[i], spots[j] = spots[j], spots[i]
+        figures = [f"f{i}" for i in range(2 + rng.below(7))]
+        positions = dict(zip(figures, spots, strict=False))
+        paths: dict[str, list[Cell]] = {}
+        for f in figures:
+            if rng.below(3) == 0:
+                continue
+            here, path = positions[f], []
+            for _ in range(1 + rng.below(5)):
+                here = Cell(
+                    0,
+                    min(4, max(0, here.x + rng.below(3) - 1)),
+                    min(3, max(0, here.y + rng.below(3) - 1)),
+                )
+                path.append(here)
+            paths[f] = path
+        got = lockstep(positions, paths)
+        want = _lockstep_reference(positions, paths)
+        assert (got.final, got.trail, got.blocked_at) == (want.final, want.trail, want.blocked_at)
+        blocks += bool(want.blocked_at)
+        shortcuts += not want.blocked_at and any(paths.values())
+    assert blocks > 300 and shortcuts > 200

@@ -151,6 +151,12 @@ def lockstep(positions: Mapping[str, Cell], paths: Mapping[str, Sequence[Cell]])
         if not want:
             break
         holder = {cell: f for f, cell in pos.items()}
+        if len(set(want.values())) == len(want) and not any(c in holder for c in want.values()):
+            # every mover enters a square of its own that nobody holds: no rule blocks anyone
+            for f, cell in want.items():
+                pos[f] = cell
+                trail[f].append(cell)
+            continue
         blocked: set[str] = set()
         count: dict[Cell, int] = {}
         for cell in want.values():
