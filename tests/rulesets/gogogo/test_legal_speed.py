@@ -489,3 +489,20 @@ def test_the_sides_opaque_squares_kept_across_steps_follow_its_doors_and_the_ter
     fallen = orders.side_opaque(state, "ct", 0)
     assert not fallen[2, 4]
     assert (fallen == orders._side_opaque(state, "ct", 0)).all()
+
+
+def test_facings_read_one_by_one_are_the_whole_list() -> None:
+    """``Facings`` makes a facing when read: any index read first on a fresh list, a slice
+    and a full read give the actions ``Action.make`` builds, hints included."""
+    table = Table(scenario(open_rows(8, 6), [fig("c1", "ct", 2, 2), fig("t1", "t", 6, 4)]))
+    shapes = tuple(lv.terrain.shape for lv in table.state.board.levels)
+    for end in (Cell(0, 0, 0), Cell(0, 3, 2), Cell(0, 7, 5)):
+        whole = list(orders.Facings("ct", "c1", end, shapes))
+        assert len(whole) == 8
+        for i in (5, 0, 7, 3, -1):
+            lazy = orders.Facings("ct", "c1", end, shapes)
+            assert lazy[i] == whole[i] and lazy[i].hint == whole[i].hint
+            assert lazy[i] is lazy[i]
+        lazy = orders.Facings("ct", "c1", end, shapes)
+        assert _listed(list(lazy[1:6:2])) == _listed(whole[1:6:2])
+        assert _listed(list(lazy)) == _listed(whole)

@@ -856,23 +856,64 @@ def stage_part(
     return "face", _facings(state, side, fig.id, end)
 
 
-def _facings(state: GoState, side: str, ident: str, end: Cell) -> tuple[Action, ...]:
-    """The eight ``face`` actions of a figure ending on ``end`` (made once per map shape)."""
+def _facings(state: GoState, side: str, ident: str, end: Cell) -> Facings:
+    """The eight ``face`` actions of a figure ending on ``end`` (kept per map shape)."""
     shapes = tuple(lv.terrain.shape for lv in state.board.levels)
     key = ("face", side, ident, end, shapes)
-    found: tuple[Action, ...] | None = _MADE.get(key)
+    found: Facings | None = _MADE.get(key)
     if found is None:
-        out = []
-        for name in COMPASS_ORDER:
-            dx, dy = COMPASS[name]
-            ahead = end.step(dx, dy)
-            hint: dict[str, Any] = {"role": "other", "facing": name}
-            if state.board.in_bounds(ahead):
-                hint = {"role": "move", "to": cell_json(ahead), "facing": name}
-            out.append(_act(side, "face", hint, figure=ident, facing=name))
-        found = tuple(out)
+        found = Facings(side, ident, end, shapes)
         _remember(key, found)
     return found
+
+
+class Facings(Sequence[Action]):
+    """The eight ``face`` actions of a figure ending on ``end``, in compass order, each made
+    when first read and kept: a random draw reads one of them, and a figure ends on a new
+    square at nearly every step. A facing whose square ahead lies on the map hints it."""
+
+    __slots__ = ("_end", "_ident", "_made", "_shapes", "_side")
+
+    def __init__(
+        self, side: str, ident: str, end: Cell, shapes: tuple[tuple[int, ...], ...]
+    ) -> None:
+        self._side = side
+        self._ident = ident
+        self._end = end
+        self._shapes = shapes
+        self._made: list[Action | None] = [None] * len(COMPASS_ORDER)
+
+    def __len__(self) -> int:
+        return len(COMPASS_ORDER)
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(COMPASS_ORDER)))]
+        found = self._made[index]
+        if found is None:
+            found = self._made[index] = self._make(COMPASS_ORDER[index])
+        return found
+
+    def __iter__(self) -> Iterator[Action]:
+        for i in range(len(COMPASS_ORDER)):
+            yield self[i]
+
+    def _make(self, name: str) -> Action:
+        dx, dy = COMPASS[name]
+        level, x, y = self._end.level, self._end.x + dx, self._end.y + dy
+        hint: dict[str, Any] = {"role": "other", "facing": name}
+        if 0 <= level < len(self._shapes):  # board.in_bounds of the square ahead
+            height, width = self._shapes[level][:2]
+            if 0 <= x < width and 0 <= y < height:
+                hint = {"role": "move", "to": [level, x, y], "facing": name}
+        # Action.make(side, "face", hint, figure=, facing=), its arguments sorted by name
+        return Action.frozen(self._side, "face", (("facing", name), ("figure", self._ident)), hint)
 
 
 def target_actions(state: GoState, side: str, fig: Figure, order: Order) -> Sequence[Action]:
