@@ -168,3 +168,18 @@ def test_throw_line_counts_doorways_and_windows_between() -> None:
     terrain[5, 7] = Terrain.DOOR_CLOSED
     opaque = (terrain == Terrain.WALL) | (terrain == Terrain.DOOR_CLOSED)
     assert throw_line(opaque, opening, (3, 5), (10, 5))[0] is False
+
+
+def test_the_integer_arc_test_is_core_arc_test_for_every_facing_and_vector() -> None:
+    """``geom.in_arc`` answers as ``core.geometry.arc_test`` for every 8-way facing and every
+    vector within 12 squares, at ±22.5° and ±90° (the integer rule, the edges at exactly
+    22.5° never met and 90° included) and at the arcs it hands over (45°, all round)."""
+    from killhouse.core.cells import COMPASS
+    from killhouse.core.geometry import arc_test
+    from killhouse.rulesets.gogogo.geom import in_arc
+
+    for facing in COMPASS.values():
+        for half in (22.5, 90.0, 45.0, 180.0):
+            for dx in range(-12, 13):
+                for dy in range(-12, 13):
+                    assert in_arc(facing, dx, dy, half) == bool(arc_test(facing, dx, dy, half))

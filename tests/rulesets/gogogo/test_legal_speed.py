@@ -53,9 +53,9 @@ def test_a_figures_orders_are_built_once_per_step(monkeypatch: pytest.MonkeyPatc
     built: list[str] = []
     real = orders._figure_orders
 
-    def counting(state: Any, side: str, f: Any) -> list[Action]:
+    def counting(state: Any, side: str, f: Any, facts: Any) -> Any:
         built.append(f.id)
-        return real(state, side, f)
+        return real(state, side, f, facts)
 
     monkeypatch.setattr(orders, "_figure_orders", counting)
     side = game.pending()[0].side
@@ -181,9 +181,9 @@ def test_orders_of_a_figure_whose_inputs_are_unchanged_come_from_the_memo(
     built: list[str] = []
     real = orders._figure_orders
 
-    def counting(state: Any, side: str, f: Any) -> list[Action]:
+    def counting(state: Any, side: str, f: Any, facts: Any) -> Any:
         built.append(f.id)
-        return real(state, side, f)
+        return real(state, side, f, facts)
 
     monkeypatch.setattr(orders, "_figure_orders", counting)
     state = table.state
@@ -361,3 +361,148 @@ def test_actions_kept_across_games_equal_fresh_ones(name: str) -> None:
         game.state.memo.clear()
         assert _listed(game.legal_actions(side)) == _listed(kept)
         game.apply(kept[rng.below(len(kept))])
+
+
+def test_throw_targets_read_one_by_one_are_the_full_list() -> None:
+    """``Targets`` makes each action when read: any index, a slice or a full read give the
+    same actions, and reading one makes that one alone."""
+    from killhouse.rulesets.gogogo.state import HOLD, Order
+
+    rows = open_rows(12, 7)
+    rows[3] = rows[3][:5] + "=" + rows[3][6:]
+    table = Table(scenario(rows, [fig("t1", "t", 2, 3), fig("c1", "ct", 10, 5)]))
+    state = table.state
+    thrower = state.fig("t1")
+    order = Order(HOLD, task="throw", grenade="he")
+    full = list(orders.target_actions(state, "t", thrower, order))
+    lazy = orders.target_actions(state, "t", thrower, order)
+    assert len(lazy) == len(full) == len(orders.throw_targets(state, "t", thrower)) > 40
+    for i in (len(full) - 1, 0, 17, -1, 17):
+        assert lazy[i] == full[i] and lazy[i].hint == full[i].hint
+    assert lazy[17] is lazy[17]  # made once
+    assert sum(made is not None for made in lazy._made) == 3
+    assert _listed(list(lazy[5:40:3])) == _listed(full[5:40:3])
+    assert _listed(list(lazy)) == _listed(full)
+
+
+def test_an_order_is_parsed_once_as_it_is_checked_and_resolved(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The resolution takes the order its check just parsed; an order resolved without that
+    check (or after another action's check) is parsed again, to the same draft."""
+    from killhouse.rulesets.gogogo import flow
+
+    rows = open_rows(12, 7)
+    table = Table(
+        scenario(rows, [fig("c1", "ct", 2, 3), fig("c2", "ct", 2, 5), fig("t1", "t", 9, 3)])
+    )
+    parsed: list[str] = []
+    real = orders.check_order
+
+    def counting(state: Any, side: str, action: Action) -> Any:
+        parsed.append(str(action.get("figure")))
+        return real(state, side, action)
+
+    monkeypatch.setattr(orders, "check_order", counting)
+    table.act("ct", "order", figure="c1", posture="move", to=[0, 6, 3])
+    assert parsed == ["c1"]
+    assert table.state.drafts["ct"].orders["c1"].path[-1] == Cell(0, 6, 3)
+    table.act("ct", "face", figure="c1", facing="e")
+    # checked, then another action checked and resolved: the order is parsed again
+    move = Action.make("ct", "order", figure="c2", posture="move", to=[0, 5, 5])
+    order_move = flow.FLOW.moves["order"]
+    assert order_move.check is not None and order_move.resolve is not None
+    order_move.check(table.state, move)
+    table.state.cache[("checked", "ct")] = (Action.make("ct", "commit"), None)
+    order_move.resolve(table.state, move, table.chance, table.log)
+    assert parsed == ["c1", "c2", "c2"]
+    assert table.state.drafts["ct"].orders["c2"].path[-1] == Cell(0, 5, 5)
+
+
+def test_the_orders_listing_reaches_the_kit_as_one_group_per_figure() -> None:
+    """Each figure's orders are one counted group over its kept list, the same group at every
+    listing of the step; the groups read in order are ``legal_actions``."""
+    game = Game(load_scenario(SCENARIOS / "hostage.yaml"), 1)
+    side = game.pending()[0].side
+    state = game.state
+    parts = orders.order_parts(state, side)
+    fighters = state.active_fighters(side)
+    assert [len(p) for p in parts["order"]] == [
+        len(orders.figure_orders(state, side, f)) for f in fighters
+    ]
+    legal = game.legal(side)
+    assert _listed(list(legal)) == _listed(game.legal_actions(side))
+    first = game.legal_actions(side)[0]
+    game.apply(first)
+    game.apply(game.legal_actions(side)[0])  # its facing
+    later = orders.order_parts(state, side)["order"]
+    assert len(later) == len(fighters) - 1
+    assert all(a is b for a, b in zip(later, parts["order"][1:], strict=True))
+    assert _listed(list(game.legal(side))) == _listed(game.legal_actions(side))
+
+
+@pytest.mark.parametrize("name", ["hostage.yaml", "destruction.yaml"])
+def test_a_figures_orders_read_one_by_one_are_the_whole_list(name: str) -> None:
+    """``FigureOrders`` counts a figure's orders at once and takes a single move order from
+    the move tables when read: every index, read alone in any order on a fresh list, is the
+    action the whole list has there (STEALTH before MOVE on a square, level by level)."""
+    game = Game(load_scenario(SCENARIOS / name), 4)
+    state = game.state
+    rng = Rng.from_seed(5)
+    for side in state.sides:
+        for f in state.active_fighters(side):
+            facts = orders._figure_facts(state, side, f)
+            whole = list(orders._figure_orders(state, side, f, facts))
+            single = orders._figure_orders(state, side, f, facts)
+            assert len(single) == len(whole) > 10
+            indices = list(range(len(whole)))
+            for i in range(len(indices) - 1, 0, -1):
+                j = rng.below(i + 1)
+                indices[i], indices[j] = indices[j], indices[i]
+            for i in indices:
+                assert single[i] is whole[i]
+            assert single[-1] is whole[-1]
+            with pytest.raises(IndexError):
+                single[len(whole)]
+            assert list(single) == whole and single[2:9] == tuple(whole[2:9])
+
+
+def test_the_sides_opaque_squares_kept_across_steps_follow_its_doors_and_the_terrain() -> None:
+    """``side_opaque`` is kept under the side's known doors and the terrain (``memo``): a door
+    the side learns is open, or a wall that falls, gives a fresh answer, equal to a build."""
+    rows = ["#########", "#...+...#", "#...#...#", "#########"]
+    table = Table(scenario(rows, [fig("c1", "ct", 2, 2), fig("t1", "t", 6, 2)]))
+    state = table.state
+    first = orders.side_opaque(state, "ct", 0)
+    assert first[1, 4] and first[2, 4]
+    state.cache.clear()
+    assert orders.side_opaque(state, "ct", 0) is first  # nothing changed: the kept answer
+    state.board.set_terrain(Cell(0, 4, 1), Terrain.DOOR_OPEN)
+    state.cache.clear()
+    assert orders.side_opaque(state, "ct", 0)[1, 4]  # open, but not known to be
+    state.know["ct"].open_doors.add(Cell(0, 4, 1))
+    state.cache.clear()
+    known = orders.side_opaque(state, "ct", 0)
+    assert not known[1, 4] and known[2, 4]
+    state.board.set_terrain(Cell(0, 4, 2), Terrain.FLOOR)
+    state.cache.clear()
+    fallen = orders.side_opaque(state, "ct", 0)
+    assert not fallen[2, 4]
+    assert (fallen == orders._side_opaque(state, "ct", 0)).all()
+
+
+def test_facings_read_one_by_one_are_the_whole_list() -> None:
+    """``Facings`` makes a facing when read: any index read first on a fresh list, a slice
+    and a full read give the actions ``Action.make`` builds, hints included."""
+    table = Table(scenario(open_rows(8, 6), [fig("c1", "ct", 2, 2), fig("t1", "t", 6, 4)]))
+    shapes = tuple(lv.terrain.shape for lv in table.state.board.levels)
+    for end in (Cell(0, 0, 0), Cell(0, 3, 2), Cell(0, 7, 5)):
+        whole = list(orders.Facings("ct", "c1", end, shapes))
+        assert len(whole) == 8
+        for i in (5, 0, 7, 3, -1):
+            lazy = orders.Facings("ct", "c1", end, shapes)
+            assert lazy[i] == whole[i] and lazy[i].hint == whole[i].hint
+            assert lazy[i] is lazy[i]
+        lazy = orders.Facings("ct", "c1", end, shapes)
+        assert _listed(list(lazy[1:6:2])) == _listed(whole[1:6:2])
+        assert _listed(list(lazy)) == _listed(whole)

@@ -86,3 +86,69 @@ def test_a_remembered_hostage_next_to_a_ct_is_told_to_follow() -> None:
     _, posture, _ = bot._ct_goal(view, f, here, False, True, own, [], [], plans)
     assert plans[f["id"]].follows == ["h2"]
     assert posture == "move"
+
+
+def test_the_bots_fields_from_a_square_answer_as_the_whole_field_within_a_move() -> None:
+    """``_from`` searches only up to the longest allowance and ``_path`` walks back from the
+    end alone: every square a move can reach has the whole field's cost and path, the edge
+    square (cost equal to the longest allowance) included; one step past it reads as out of
+    reach, which no caller asks; goal fields are the whole field on the kept step model."""
+    from killhouse.rulesets.gogogo.facts import distance_from, distance_to
+    from killhouse.rulesets.gogogo.orders import longest_move
+
+    scn = load_scenario(SCENARIOS / "destruction.yaml")
+    bot = GoGoGoBot(scn, "ct")
+    bot.open_doors = set()
+    longest = longest_move()
+    rng = Rng.from_seed(4)
+    walk = enterable(bot.board, 0)
+    h, w = walk.shape
+    starts = [Cell(0, x, y) for y in range(h) for x in range(w) if walk[y, x]]
+    edges = past = 0
+    for _ in range(12):
+        start = starts[rng.below(len(starts))]
+        whole = distance_from(bot.board, start, frozenset())
+        near = bot._from(start)
+        for cell in whole.reachable(longest + 1):
+            cost = whole.cost(cell)
+            assert cost is not None
+            if cost <= longest:
+                assert near.cost(cell) == cost
+                assert bot._path(near, cell) == whole.path_to(cell)
+                edges += cost == longest
+            else:
+                assert near.cost(cell) is None
+                past += 1
+    assert edges and past
+    goals = frozenset(scn.board.zones["bomb_a"])
+    kept = bot._goal_field(goals)
+    fresh = distance_to(bot.board, bot._inside(goals), frozenset())
+    assert kept is not None and fresh is not None
+    assert all((a == b).all() for a, b in zip(kept.raw, fresh.raw, strict=True))
+
+
+def test_the_standable_squares_of_an_area_are_the_square_by_square_answer_in_order() -> None:
+    """``_inside`` reads each level's mask at once: the same squares as ``_enterable`` one by
+    one, inserted in the area's own order (so the frozenset iterates alike), off-map squares
+    and other levels left out."""
+    scn = load_scenario(SCENARIOS / "hostage.yaml")
+    bot = GoGoGoBot(scn, "ct")
+    rng = Rng.from_seed(8)
+    h, w = bot.board.levels[0].terrain.shape
+    areas = [frozenset(z) for z in scn.board.zones.values()]
+    for _ in range(20):
+        areas.append(
+            frozenset(
+                Cell(
+                    rng.below(3) - (1 if rng.below(5) == 0 else 0),
+                    rng.below(w + 4) - 2,
+                    rng.below(h + 4) - 2,
+                )
+                for _ in range(60)
+            )
+        )
+    for area in areas:
+        bot._inside_cache.clear()
+        got = bot._inside(area)
+        expected = frozenset(c for c in area if bot._enterable(c))
+        assert got == expected and list(got) == list(expected)

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from killhouse.core.board import Board
 from killhouse.core.cells import Cell
-from killhouse.core.paths import DistanceField, distance_field
+from killhouse.core.paths import DistanceField, field_on
+from killhouse.core.steps import Steps
 from killhouse.rulesets.gogogo import dice
 from killhouse.rulesets.gogogo.geom import sector
 from killhouse.rulesets.gogogo.movement import (
@@ -25,6 +26,8 @@ from killhouse.rulesets.gogogo.movement import (
     lockstep,
     squeeze_masks,
 )
+from killhouse.rulesets.gogogo.orders import BoolArray, longest_move
+from killhouse.rulesets.gogogo.reach import bounded_field, padded_squeeze, route
 from killhouse.rulesets.gogogo.scenario import plan_scenario
 from killhouse.rulesets.gogogo.state import (
     AIM,
@@ -56,6 +59,7 @@ __all__ = [
     "Briefing",
     "DistanceField",
     "LockStep",
+    "MapModel",
     "Numbers",
     "T",
     "Zones",
@@ -66,8 +70,11 @@ __all__ = [
     "enterable",
     "follow_allowance",
     "id_key",
+    "map_model",
     "numbers",
     "ooa_given_hit",
+    "path_on",
+    "reach_from",
     "rehearse",
     "sector",
 ]
@@ -117,16 +124,33 @@ def ooa_given_hit() -> float:
     return sum(1 for r in tables().hit_effect if r == dice.OOA) / 6.0
 
 
+#: a side's map as a step model (enter costs and its squeeze masks) with the padded squeeze
+#: grids of ``reach.bounded_field``: ``map_model`` builds it, the fields below read it
+MapModel = tuple[Steps, tuple[BoolArray, ...]]
+
+
+def map_model(board: Board, open_doors: frozenset[Cell] | set[Cell]) -> MapModel:
+    """The step model of a side's map, which ``distance_to`` and ``distance_from`` would
+    otherwise build for every field: a bot keeps it while its map stands still."""
+    steps = Steps(board, enter_costs(board), RULES, squeeze_masks(board, open_doors))
+    return steps, padded_squeeze(steps)
+
+
 def distance_to(
-    board: Board, goals: Iterable[Cell], open_doors: frozenset[Cell] | set[Cell]
+    board: Board,
+    goals: Iterable[Cell],
+    open_doors: frozenset[Cell] | set[Cell],
+    model: MapModel | None = None,
 ) -> DistanceField | None:
-    """Movement costs (G-3) to the nearest of ``goals`` on a side's map; None if none stand."""
+    """Movement costs (G-3) to the nearest of ``goals`` on a side's map; None if none stand.
+
+    ``model`` is ``map_model(board, open_doors)`` when the caller keeps it."""
     inside = sorted(c for c in goals if board.in_bounds(c) and enterable(board, c.level)[c.y, c.x])
     if not inside:
         return None
-    return distance_field(
-        board, inside, enter_costs(board), RULES, squeeze_masks(board, open_doors)
-    )
+    if model is None:
+        model = map_model(board, open_doors)
+    return field_on(board, model[0], inside)
 
 
 def distance_from(
@@ -134,6 +158,22 @@ def distance_from(
 ) -> DistanceField:
     """Movement costs from ``start`` on a side's map (the field orders are checked on)."""
     return field_from(board, start, open_doors)
+
+
+def reach_from(board: Board, start: Cell, model: MapModel) -> DistanceField:
+    """``distance_from`` up to the longest movement allowance (table 3.5): every square an
+    order can reach has the same cost and the same path (each step of a cheapest path costs
+    less than its end), and the squares beyond read unreachable. One compiled search over
+    those few squares instead of the whole map (``reach.bounded_field``)."""
+    steps, padded = model
+    return bounded_field(board, steps, padded, start, longest_move())
+
+
+def path_on(field: DistanceField, model: MapModel, cell: Cell) -> list[Cell]:
+    """``field.path_to(cell)`` of a field ``reach_from`` made on ``model``: walked back from
+    ``cell`` alone (``reach.route``) instead of every square's predecessor worked out."""
+    steps, padded = model
+    return route(field, steps, padded, cell)
 
 
 def rehearse(positions: Mapping[str, Cell], paths: Mapping[str, Sequence[Cell]]) -> LockStep:

@@ -22,7 +22,7 @@ from killhouse.rulesets.gogogo import dice
 from killhouse.rulesets.gogogo.geom import AUTO, arc_zone
 from killhouse.rulesets.gogogo.harm import take_out, wound
 from killhouse.rulesets.gogogo.news import UMPIRE, tell
-from killhouse.rulesets.gogogo.orders import own_fighter
+from killhouse.rulesets.gogogo.orders import commit_action, own_fighter
 from killhouse.rulesets.gogogo.state import (
     AIM,
     CT,
@@ -225,27 +225,44 @@ def fire_actions(state: GoState, side: str) -> list[Action]:
     if draft.committed:
         return []
     out: list[Action] = []
-    for fig in state.active_fighters(side):
-        if fig.id in draft.fire:
-            continue
-        targets = fire_targets(state, fig)
-        if not targets:
-            continue
-        for target in targets:
-            p = dice.chance_of(hit_need(fig, target, assume_still=True))
-            hint: dict[str, Any] = {"role": "attack", "p": p, "target": cell_json(target.pos)}
-            if target.kind == HOSTAGE:
-                hint.update(role="other", confirm="the target is a hostage")
-                out.append(
-                    Action.make(
-                        side, "fire", hint=hint, figure=fig.id, target=target.id, confirm=True
-                    )
-                )
-            else:
-                out.append(Action.make(side, "fire", hint=hint, figure=fig.id, target=target.id))
-        out.append(Action.make(side, "hold", hint={"role": "pass"}, figure=fig.id))
-    out.append(Action.make(side, "commit", hint={"role": "pass"}))
+    for ident, listed in _fire_parts(state, side):
+        if ident not in draft.fire:
+            out.extend(listed)
+    out.append(commit_action(side))
     return out
+
+
+def _fire_parts(state: GoState, side: str) -> tuple[tuple[str, tuple[Action, ...]], ...]:
+    """Each of the side's active fighters with its fire actions (its shots, then its hold;
+    none without a target), kept for the step: who sees whom and where everyone stands change
+    only when a step resolves, while the list is asked again after every declaration."""
+    key = ("fire-parts", side)
+    found: tuple[tuple[str, tuple[Action, ...]], ...] | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = tuple(
+            (fig.id, _figure_fire(state, side, fig)) for fig in state.active_fighters(side)
+        )
+    return found
+
+
+def _figure_fire(state: GoState, side: str, fig: Figure) -> tuple[Action, ...]:
+    """One fighter's shots at every target it may fire at, then its hold."""
+    targets = fire_targets(state, fig)
+    if not targets:
+        return ()
+    out: list[Action] = []
+    for target in targets:
+        p = dice.chance_of(hit_need(fig, target, assume_still=True))
+        hint: dict[str, Any] = {"role": "attack", "p": p, "target": cell_json(target.pos)}
+        if target.kind == HOSTAGE:
+            hint.update(role="other", confirm="the target is a hostage")
+            out.append(
+                Action.make(side, "fire", hint=hint, figure=fig.id, target=target.id, confirm=True)
+            )
+        else:
+            out.append(Action.make(side, "fire", hint=hint, figure=fig.id, target=target.id))
+    out.append(Action.make(side, "hold", hint={"role": "pass"}, figure=fig.id))
+    return tuple(out)
 
 
 def check_fire(state: GoState, side: str, action: Action) -> tuple[Figure, Figure]:

@@ -10,7 +10,7 @@ actions), check a choice (orders carry routes too many to list) and write it to 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from killhouse.core.cells import COMPASS_ORDER
 from killhouse.core.chance import Chance
@@ -19,7 +19,15 @@ from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.gogogo import deploy, fire, orders
 from killhouse.rulesets.gogogo.news import place, public, tell
-from killhouse.rulesets.gogogo.state import FIRE, HOSTAGE, ORDERS, POSTURES, SETUP, GoState
+from killhouse.rulesets.gogogo.state import (
+    FIRE,
+    HOSTAGE,
+    ORDERS,
+    POSTURES,
+    SETUP,
+    GoState,
+    Order,
+)
 from killhouse.rulesets.gogogo.turn import finish_setup, resolve_fire_phase, resolve_orders
 from killhouse.rulesets.kit import Arg, Flow, Group, Move, Phase
 
@@ -44,45 +52,98 @@ GRENADES = ("he", "smoke", "stun")
 def _all_options(state: GoState, side: str) -> dict[str, list[Action]]:
     """The side's legal actions of this decision by kind, built once and kept until the side's
     draft changes: every move of the side drops them (``_move``), a new step makes new drafts
-    and clears the cache."""
-    return _kept_options(state, side)[1]
+    and clears the cache. Joined from the kept parts when first asked (``legal_actions``)."""
+    kept = _kept_options(state, side)
+    joined = kept.joined
+    if joined is None:
+        joined = kept.joined = {
+            kind: [action for part in parts for action in part]
+            for kind, parts in kept.parts.items()
+        }
+    return joined
 
 
 def _all_groups(state: GoState, side: str) -> dict[str, tuple[Group, ...]]:
-    """``_all_options`` as one counted group per kind, made with them and kept as long (the
-    kit asks every kind of the phase for its groups at each listing)."""
-    return _kept_options(state, side)[2]
+    """The side's options as counted groups by kind, one group per part, made with them and
+    kept as long (the kit asks every kind of the phase for its groups at each listing)."""
+    return _kept_options(state, side).groups
 
 
-#: what ``_kept_options`` keeps: its key, the options by kind and their groups by kind
-Kept = tuple[tuple[object, ...], dict[str, list[Action]], dict[str, tuple[Group, ...]]]
+class Kept:
+    """What ``_kept_options`` keeps for one side: its key, the options by kind in parts (see
+    ``orders.order_parts``), a counted group per part and, once asked, the parts joined."""
+
+    __slots__ = ("groups", "joined", "key", "parts")
+
+    def __init__(
+        self,
+        key: tuple[object, ...],
+        parts: dict[str, list[Sequence[Action]]],
+        groups: dict[str, tuple[Group, ...]],
+    ) -> None:
+        self.key = key
+        self.parts = parts
+        self.groups = groups
+        self.joined: dict[str, list[Action]] | None = None
 
 
 def _kept_options(state: GoState, side: str) -> Kept:
-    """The key, the options by kind and their groups by kind, under ``("options", side)``."""
+    """The side's options as ``Kept``, under ``("options", side)``."""
     draft = state.drafts[side]
     key = ("options", side, state.phase, state.turn, id(draft))
-    cached = state.cache.get(("options", side))
-    if cached is not None and cached[0] == key:
-        found: Kept = cached
-        return found
-    by_kind: dict[str, list[Action]] = {}
-    if state.phase == ORDERS:
-        by_kind = orders.order_options(state, side)  # built by kind already
-    elif state.phase == SETUP:
-        by_kind = deploy.setup_actions(state, side)  # so is the setup
+    cached: Kept | None = state.cache.get(("options", side))
+    if cached is not None and cached.key == key:
+        return cached
+    parts: dict[str, list[Sequence[Action]]] = {}
+    groups: dict[str, tuple[Group, ...]] = {}
+    if state.phase == ORDERS and draft.pending is None and not draft.committed:
+        parts, groups = _orders_listing(state, side)
+    elif state.phase == ORDERS:
+        parts = orders.order_parts(state, side)  # a figure's throw targets or facings
+        groups = {k: tuple(_group(p) for p in v) for k, v in parts.items()}
     else:
-        for action in fire.fire_actions(state, side):
-            by_kind.setdefault(action.kind, []).append(action)
-    groups: dict[str, tuple[Group, ...]] = {k: (_group(v),) for k, v in by_kind.items()}
-    kept: Kept = (key, by_kind, groups)
+        by_kind: dict[str, list[Action]] = {}
+        if state.phase == SETUP:
+            by_kind = deploy.setup_actions(state, side)  # by kind already
+        else:
+            for action in fire.fire_actions(state, side):
+                by_kind.setdefault(action.kind, []).append(action)
+        parts = {k: [v] for k, v in by_kind.items()}
+        groups = {k: (_group(v),) for k, v in by_kind.items()}
+    kept = Kept(key, parts, groups)
     state.cache[("options", side)] = kept
     return kept
 
 
-def _group(listed: list[Action]) -> Group:
-    """One counted group over a kind's kept list (no copy is made)."""
-    return Group(len(listed), lambda: listed)
+def _group(part: Sequence[Action]) -> Group:
+    """One counted group over a kept part (no copy is made)."""
+    return Group(len(part), lambda: part)
+
+
+def _orders_listing(
+    state: GoState, side: str
+) -> tuple[dict[str, list[Sequence[Action]]], dict[str, tuple[Group, ...]]]:
+    """``orders.order_parts`` with a group per part, when no figure awaits its target or
+    facing: each figure's orders and their group are made once per step and kept, so a
+    listing only leaves out the figures the draft has ordered."""
+    kept: tuple[tuple[str, Sequence[Action], Group], ...] | None = state.cache.get(
+        ("figure-groups", side)
+    )
+    if kept is None:
+        kept = state.cache[("figure-groups", side)] = tuple(
+            (ident, part, _group(part)) for ident, part in orders.figure_parts(state, side)
+        )
+    ordered = state.drafts[side].orders
+    live = [entry for entry in kept if entry[0] not in ordered]
+    parts: dict[str, list[Sequence[Action]]] = {}
+    groups: dict[str, tuple[Group, ...]] = {}
+    if live:
+        parts["order"] = [part for _, part, _ in live]
+        groups["order"] = tuple(group for _, _, group in live)
+    for kind, listed in orders.other_parts(state, side).items():
+        parts[kind] = [listed]
+        groups[kind] = (_group(listed),)
+    return parts, groups
 
 
 def _options(kind: str) -> Callable[[GoState, str], list[Action]]:
@@ -103,6 +164,14 @@ def _groups(kind: str) -> Callable[[GoState, str], tuple[Group, ...]]:
         return _all_groups(state, side).get(kind, ())
 
     return groups
+
+
+def _listing(state: GoState, side: str) -> dict[str, tuple[Group, ...]]:
+    """Every kind's groups for ``side`` at once (the kit's ``listing``): one look-up of the
+    kept options per listing instead of one per kind."""
+    if state.over or state.drafts[side].committed:
+        return {}
+    return _all_groups(state, side)
 
 
 def _committed(state: GoState, action: Action) -> None:
@@ -161,8 +230,22 @@ def _carrier(state: GoState, action: Action, chance: Chance, log: EventLog) -> N
 # -- orders (step 1) ---------------------------------------------------------------------------
 
 
-def _order(state: GoState, action: Action, chance: Chance, log: EventLog) -> None:
+def _check_order(state: GoState, action: Action) -> None:
+    """``order``'s check; the order it parses is kept for the resolution that follows."""
+    _committed(state, action)
     order = orders.check_order(state, action.side, action)
+    state.cache[("checked", action.side)] = (action, order)
+
+
+def _order(state: GoState, action: Action, chance: Chance, log: EventLog) -> None:
+    # the kit resolves an action straight after checking it on the same state: the order the
+    # check parsed (its route walked back) is this action's, taken once; a resolution without
+    # that check parses it again
+    checked = state.cache.pop(("checked", action.side), None)
+    if checked is not None and checked[0] is action:
+        order: Order = checked[1]
+    else:
+        order = orders.check_order(state, action.side, action)
     draft = state.drafts[action.side]
     ident = str(action.get("figure"))
     draft.orders[ident] = order
@@ -322,7 +405,7 @@ MOVES: tuple[Move[GoState], ...] = (
         ),
         _order,
         "a figure's order for the turn (4.1); then target (throw) and face",
-        _guard(orders.check_order),
+        _check_order,
     ),
     _move(
         "target",
@@ -389,4 +472,5 @@ FLOW: Flow[GoState] = Flow(
     moves=MOVES,
     phase_of=lambda s: s.phase,
     over=lambda s: s.over,
+    listing=_listing,
 )

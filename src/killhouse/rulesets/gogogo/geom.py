@@ -34,11 +34,28 @@ def arc_zone(facing: str, dx: int, dy: int) -> str:
     ``auto`` within ±22.5°, ``peripheral`` up to ±90° (exactly 90° included), else ``behind``.
     """
     f = COMPASS[facing]
-    if bool(arc_test(f, dx, dy, 22.5)):
+    if in_arc(f, dx, dy, 22.5):
         return AUTO
-    if bool(arc_test(f, dx, dy, 90.0)):
+    if in_arc(f, dx, dy, 90.0):
         return PERIPHERAL
     return BEHIND
+
+
+def in_arc(facing: tuple[int, int], dx: int, dy: int, half_angle: float) -> bool:
+    """``core.geometry.arc_test`` of one integer vector, in plain integers where the test is
+    exact (an 8-way facing at ±22.5° or ±90°, ruling G-7; the zero vector always inside):
+    the same answer without numpy's arrays for a single pair. Other arcs ask ``arc_test``."""
+    fx, fy = facing
+    if fx in (-1, 0, 1) and fy in (-1, 0, 1):
+        if dx == 0 and dy == 0:
+            return True
+        dot = fx * dx + fy * dy
+        if half_angle == 90.0:
+            return dot >= 0
+        if half_angle == 22.5:
+            cross = fx * dy - fy * dx
+            return dot > 0 and (abs(cross) + dot) ** 2 <= 2 * dot * dot
+    return bool(arc_test(facing, dx, dy, half_angle))
 
 
 def sector(dx: int, dy: int) -> str:

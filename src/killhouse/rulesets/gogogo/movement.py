@@ -8,17 +8,20 @@ and a path legal on a side's map is always legal on the true one.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 from numpy.typing import NDArray
 
 from killhouse.core.board import Board
 from killhouse.core.cells import Cell
-from killhouse.core.geometry import euclidean_sq
-from killhouse.core.paths import DistanceField, StepRules, distance_field, path_cost
+from killhouse.core.geometry import chebyshev, euclidean_sq
+from killhouse.core.paths import UNREACHABLE, DistanceField, StepRules, distance_field, path_cost
+from killhouse.core.steps import Steps
 from killhouse.core.terrain import Terrain
+from killhouse.rulesets.gogogo.reach import cost_at, level_route, level_totals, padded_squeeze
 
 BoolArray = NDArray[np.bool_]
 IntArray = NDArray[np.int32]
@@ -148,6 +151,12 @@ def lockstep(positions: Mapping[str, Cell], paths: Mapping[str, Sequence[Cell]])
         if not want:
             break
         holder = {cell: f for f, cell in pos.items()}
+        if len(set(want.values())) == len(want) and not any(c in holder for c in want.values()):
+            # every mover enters a square of its own that nobody holds: no rule blocks anyone
+            for f, cell in want.items():
+                pos[f] = cell
+                trail[f].append(cell)
+            continue
         blocked: set[str] = set()
         count: dict[Cell, int] = {}
         for cell in want.values():
@@ -218,6 +227,7 @@ def follow_path(
     """
     others = {c for c in occupied if c != hostage_at}
     goals = []
+    walk = enterable(board, leader_at.level)  # the squares around lie on the leader's level
     for dx in (-1, 0, 1):
         for dy in (-1, 0, 1):
             if dx == 0 and dy == 0:
@@ -225,24 +235,81 @@ def follow_path(
             cell = leader_at.step(dx, dy)
             if not board.in_bounds(cell) or cell in others:
                 continue
-            if not enterable(board, cell.level)[cell.y, cell.x]:
+            if not walk[cell.y, cell.x]:
                 continue
             goals.append(cell)
     if not goals:
         return []
     if hostage_at in goals:
         return []
-    dist = field_from(board, hostage_at, None, blocked=others)
+    # first a search bounded near the leader: when it reaches a goal, the goals beyond the
+    # bound cost more and cannot win, and every square of the winner's cheapest path costs
+    # less than it, so the choice and the path are the whole field's; otherwise the whole
+    # field decides (a bound on the work only)
+    bound = 2 * (chebyshev(hostage_at, leader_at) + 1)
+    model = _true_steps(board)
+    if model is None:  # stair links: the core's search
+        for max_cost in (bound, None):
+            dist = field_from(board, hostage_at, None, blocked=others, max_cost=max_cost)
+            goal = _follow_goal(partial(cost_at, dist), goals, leader_at)
+            if goal is not None:
+                return longest_prefix(hostage_at, dist.path_to(goal), allowance)
+        return []
+    # field_from(board, hostage_at, None, blocked=others) on one level by the compiled
+    # search: the same totals (a cheapest total is one number), the same path walked back
+    steps, padded = model
+    level = hostage_at.level
+    enter = steps.enter[level].copy()
+    for cell in others:
+        if cell.level == level:
+            enter[cell.y, cell.x] = 0  # other figures' squares cannot be entered
+    divisor = RULES.divisor
+    for limit in ((bound + 1) * divisor - 1, UNREACHABLE - 1):
+        raw = level_totals(enter, padded[level], hostage_at, limit, RULES)
+
+        def cost(cell: Cell, raw: NDArray[np.int64] = raw) -> int | None:
+            total = int(raw[cell.y, cell.x]) if cell.level == level else UNREACHABLE
+            return None if total == UNREACHABLE else total // divisor
+
+        goal = _follow_goal(cost, goals, leader_at)
+        if goal is not None:
+            route = level_route(raw, enter, padded[level], level, goal, RULES)
+            return longest_prefix(hostage_at, route, allowance)
+    return []
+
+
+#: the true board's step model (every door as it stands) with its padded squeeze grids, by
+#: terrain: a following hostage's path is searched on it with the figures' squares priced out
+_TRUE_STEPS: dict[tuple[object, ...], tuple[Steps, tuple[BoolArray, ...]]] = {}
+
+
+def _true_steps(board: Board) -> tuple[Steps, tuple[BoolArray, ...]] | None:
+    """``field_from``'s step model of the true board (no figure blocked) and its padded
+    squeeze grids, kept process-wide under the terrain; None on a map with stair links."""
+    if board.stairs:
+        return None
+    key = tuple((lv.terrain.shape, lv.terrain.tobytes()) for lv in board.levels)
+    found = _TRUE_STEPS.get(key)
+    if found is None:
+        if len(_TRUE_STEPS) >= 256:
+            _TRUE_STEPS.clear()  # a bound on memory only
+        steps = Steps(board, enter_costs(board), RULES, squeeze_masks(board, None))
+        found = _TRUE_STEPS[key] = (steps, padded_squeeze(steps))
+    return found
+
+
+def _follow_goal(
+    cost: Callable[[Cell], int | None], goals: list[Cell], leader_at: Cell
+) -> Cell | None:
+    """The goal ``follow_path`` heads for by ``cost``: the cheapest, then the nearest to the
+    leader, then by (y, x); None if none is reached."""
     best: tuple[int, int, int, int] | None = None
     goal: Cell | None = None
     for cell in goals:
-        cost = dist.cost(cell)
-        if cost is None:
+        found = cost(cell)
+        if found is None:
             continue
-        key = (cost, euclidean_sq(cell, leader_at), cell.y, cell.x)
+        key = (found, euclidean_sq(cell, leader_at), cell.y, cell.x)
         if best is None or key < best:
             best, goal = key, cell
-    if goal is None:
-        return []
-    route = dist.path_to(goal)
-    return longest_prefix(hostage_at, route, allowance)
+    return goal

@@ -10,8 +10,10 @@ checked on the side's own map (doors it knows open, G-44), never on secrets.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from bisect import bisect_right
+from collections.abc import Iterator, Mapping, Sequence
+from functools import cache
+from typing import Any, overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -85,11 +87,17 @@ def as_cell(value: Any, what: str) -> Cell:
 def side_opaque(state: GoState, side: str, level: int) -> BoolArray:
     """Walls and the doors the side does not know to be open (G-44): what stops its throws.
 
-    Kept for the step (the side's map changes only when a step resolves)."""
+    Kept for the step (the side's map changes only when a step resolves); never written to."""
     key = ("opaque", side, level)
     found: BoolArray | None = state.cache.get(key)
     if found is None:
-        found = state.cache[key] = _side_opaque(state, side, level)
+        # and across steps while the side's known doors and the terrain stand (``memo``)
+        lasting = ("opaque", level, *side_map_key(state, side))
+        found = memo_get(state, lasting)
+        if found is None:
+            found = _side_opaque(state, side, level)
+            memo_put(state, lasting, found)
+        state.cache[key] = found
     return found
 
 
@@ -135,14 +143,13 @@ def move_field(state: GoState, side: str, fig: Figure) -> DistanceField:
     found: DistanceField | None = state.cache.get(key)
     if found is None:
         assert fig.pos is not None
-        doors = frozenset(state.know[side].open_doors)
-        terrain = terrain_key(state)
+        doors, terrain = side_map_key(state, side)
         lasting = ("field", fig.pos, doors, terrain)
         found = memo_get(state, lasting)
         if found is None:
             # field_from(board, pos, doors, max_cost=...) on the side's kept step model, by
             # one compiled search (reach.bounded_field: the same field as field_on's)
-            steps, padded = _side_steps(state, doors, terrain)
+            steps, padded = step_model(state, side)
             found = bounded_field(state.board, steps, padded, fig.pos, longest_move())
             memo_put(state, lasting, found)
         state.cache[key] = found
@@ -165,16 +172,39 @@ def _side_steps(
     return found
 
 
+def step_model(state: GoState, side: str) -> tuple[Steps, tuple[BoolArray, ...]]:
+    """``_side_steps`` of the side's map as it stands, kept for the step (the orders
+    decision's every field and route read it; the map stands still until the step resolves)."""
+    key = ("model", side)
+    found: tuple[Steps, tuple[BoolArray, ...]] | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = _side_steps(state, *side_map_key(state, side))
+    return found
+
+
 def full_move_field(state: GoState, side: str, fig: Figure) -> DistanceField:
     """``move_field`` without its bound: the cost of any square, for a refusal's message."""
     assert fig.pos is not None
     return field_from(state.board, fig.pos, state.know[side].open_doors)
 
 
+@cache
 def longest_move() -> int:
-    """The largest movement allowance of any posture, stunned or not (table 3.5, G-22)."""
+    """The largest movement allowance of any posture, stunned or not (table 3.5, G-22); the
+    tables never change, so it is worked out once."""
     t = tables()
     return max(t.move, t.stealth, t.stunned_move, t.stunned_stealth)
+
+
+def side_map_key(state: GoState, side: str) -> tuple[frozenset[Cell], tuple[bytes, ...]]:
+    """The doors the side knows open and ``terrain_key``: what the side's map is made of, as
+    memo keys read it. Kept for the step: only the orders decision asks, and the map stands
+    still until its step resolves (a resolution clears the cache before any door opens)."""
+    key = ("map", side)
+    found: tuple[frozenset[Cell], tuple[bytes, ...]] | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = (frozenset(state.know[side].open_doors), terrain_key(state))
+    return found
 
 
 def terrain_key(state: GoState) -> tuple[bytes, ...]:
@@ -248,22 +278,38 @@ def throw_targets(state: GoState, side: str, fig: Figure) -> list[Cell]:
 
 
 def through_opening(state: GoState, side: str, fig: Figure, target: Cell) -> bool:
+    """Whether the throw line from ``fig`` to ``target`` crosses an opening (G-18)."""
     assert fig.pos is not None
-    key = ("opening", side, target.level)  # the side's map stands still within a step
-    cached: tuple[BoolArray, list[list[int]]] | None = state.cache.get(key)
+    return _crosses(_openings(state, side, target.level), fig.pos, target)
+
+
+#: a level's openings on a side's map (``side_opening``) and their 2-D prefix sums
+Openings = tuple[BoolArray, list[list[int]]]
+
+
+def _openings(state: GoState, side: str, level: int) -> Openings:
+    """``side_opening`` with its prefix sums, kept for the step (the side's map stands still
+    within a step)."""
+    key = ("opening", side, level)
+    cached: Openings | None = state.cache.get(key)
     if cached is None:
-        mask = side_opening(state, side, target.level)
+        mask = side_opening(state, side, level)
         sums = np.zeros((mask.shape[0] + 1, mask.shape[1] + 1), dtype=np.int64)
         sums[1:, 1:] = mask.cumsum(axis=0).cumsum(axis=1)
         cached = state.cache[key] = (mask, sums.tolist())
-    opening, sums_ = cached
+    return cached
+
+
+def _crosses(openings: Openings, start: Cell, target: Cell) -> bool:
+    """``through_opening`` on a level's kept openings."""
+    opening, sums_ = openings
     # the segment's squares lie in the box its ends span: no opening there, none crossed
-    x0, x1 = sorted((fig.pos.x, target.x))
-    y0, y1 = sorted((fig.pos.y, target.y))
+    x0, x1 = sorted((start.x, target.x))
+    y0, y1 = sorted((start.y, target.y))
     inside = sums_[y1 + 1][x1 + 1] - sums_[y0][x1 + 1] - sums_[y1 + 1][x0] + sums_[y0][x0]
     if not inside:
         return False
-    between = cells_on_segment((fig.pos.x, fig.pos.y), (target.x, target.y))[1:-1]
+    between = cells_on_segment((start.x, start.y), (target.x, target.y))[1:-1]
     return any(bool(opening[y, x]) for x, y in between)
 
 
@@ -338,11 +384,19 @@ def _follow_candidates(fig: Figure, known: list[Figure]) -> list[Figure]:
 
 
 def seen_enemy_cells(state: GoState, side: str) -> list[Cell]:
-    return [
-        state.fig(i).pos  # type: ignore[misc]
-        for i in sorted(state.know[side].seen)
-        if state.fig(i).active and state.fig(i).kind != HOSTAGE
-    ]
+    """The squares of the active enemies the side saw at the latest spotting, by id; kept for
+    the step (spotting and the figures change only when a step resolves). Not to be changed."""
+    key = ("seen-enemies", side)
+    found: list[Cell] | None = state.cache.get(key)
+    if found is None:
+        found = []
+        for ident in sorted(state.know[side].seen):
+            seen = state.fig(ident)
+            if seen.active and seen.kind != HOSTAGE:
+                assert seen.pos is not None  # active: on the map
+                found.append(seen.pos)
+        state.cache[key] = found
+    return found
 
 
 # -- legal actions ------------------------------------------------------------------------
@@ -353,38 +407,70 @@ def _act(side: str, kind: str, hint: Mapping[str, Any], **args: Any) -> Action:
 
 
 def order_options(state: GoState, side: str) -> dict[str, list[Action]]:
-    """Every action of the orders decision for ``side``, by kind.
+    """Every action of the orders decision for ``side``, by kind (``order_parts`` joined)."""
+    return {
+        kind: [action for part in parts for action in part]
+        for kind, parts in order_parts(state, side).items()
+    }
 
-    Built by kind straight away (each figure's orders are one ready list): the flow lists
-    kinds in its own order, and sorting hundreds of actions into kinds one by one at every
-    decision cost more than building them."""
+
+def order_parts(state: GoState, side: str) -> dict[str, list[Sequence[Action]]]:
+    """``order_options`` by kind, each kind in parts listed one after another: each figure's
+    ``order`` actions are one part, the very sequence kept for the step (``figure_orders``).
+
+    Nothing is joined or sorted into kinds: the flow lists each part as a counted group, so
+    a listing after each action of the draft reads the figures' kept lists as they are
+    instead of copying hundreds of actions."""
     draft = state.drafts[side]
     if draft.committed:
         return {}
     if draft.pending is not None:
-        staged = stage_actions(state, side, state.fig(draft.pending), draft.orders[draft.pending])
-        by_kind: dict[str, list[Action]] = {}
-        for action in staged:
-            by_kind.setdefault(action.kind, []).append(action)
-        return by_kind
-    given: list[Action] = []
+        kind, staged = stage_part(
+            state, side, state.fig(draft.pending), draft.orders[draft.pending]
+        )
+        return {kind: [staged]} if staged else {}
+    given = [part for ident, part in figure_parts(state, side) if ident not in draft.orders]
+    out: dict[str, list[Sequence[Action]]] = {}
+    if any(given):
+        out["order"] = given
+    out.update((kind, [listed]) for kind, listed in other_parts(state, side).items())
+    return out
+
+
+def figure_parts(state: GoState, side: str) -> tuple[tuple[str, Sequence[Action]], ...]:
+    """Each of the side's active fighters with its ``order`` actions (``figure_orders``), in
+    order; kept for the step, as the figures and their orders stand still until it resolves."""
+    key = ("figure-parts", side)
+    found: tuple[tuple[str, Sequence[Action]], ...] | None = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = tuple(
+            (fig.id, figure_orders(state, side, fig)) for fig, _ in _listing(state, side)
+        )
+    return found
+
+
+def other_parts(state: GoState, side: str) -> dict[str, list[Action]]:
+    """The orders decision's ``follow``, ``speak`` and ``commit`` actions by kind (a figure's
+    orders aside), with what the draft has already said taken out."""
+    draft = state.drafts[side]
     follows: list[Action] = []
     speaks: list[Action] = []
     for fig, follow_actions in _listing(state, side):
-        if fig.id not in draft.orders:
-            given.extend(figure_orders(state, side, fig))
         if follow_actions:
             already = draft.follows.get(fig.id, ())
             follows.extend(a for hid, a in follow_actions if hid not in already)
         if state.per_player and fig.id not in draft.speak:
             speaks.append(_act(side, "speak", {"role": "other"}, figure=fig.id))
-    out = {"order": given, "follow": follows, "speak": speaks}
-    out = {kind: listed for kind, listed in out.items() if listed}
-    out["commit"] = [_commit_action(side)]
+    out: dict[str, list[Action]] = {}
+    if follows:
+        out["follow"] = follows
+    if speaks:
+        out["speak"] = speaks
+    out["commit"] = [commit_action(side)]
     return out
 
 
-def _commit_action(side: str) -> Action:
+def commit_action(side: str) -> Action:
     """The side's ``commit`` (made once and kept, as every listing ends with it)."""
     key = ("commit", side)
     found: Action | None = _MADE.get(key)
@@ -419,38 +505,51 @@ def _listing(
     return found
 
 
-def figure_orders(state: GoState, side: str, fig: Figure) -> tuple[Action, ...]:
+def figure_orders(state: GoState, side: str, fig: Figure) -> Sequence[Action]:
     """The ``order`` actions of one figure, built once per step.
 
     They read only the true state and the side's knowledge, which change when a step
     resolves, never while the side fills its draft (and a resolution clears the cache); so
     one list serves every decision of the step instead of being rebuilt at each."""
     key = ("orders", state.turn, state.phase, fig.id)
-    cached: tuple[Action, ...] | None = state.cache.get(key)
+    cached: FigureOrders | None = state.cache.get(key)
     if cached is None:
-        lasting = _orders_key(state, side, fig)
+        facts = _figure_facts(state, side, fig)
+        lasting = _orders_key(state, side, fig, facts)
         cached = memo_get(state, lasting)
         if cached is None:
-            cached = tuple(_figure_orders(state, side, fig))
+            cached = _figure_orders(state, side, fig, facts)
             memo_put(state, lasting, cached)
         state.cache[key] = cached
     return cached
 
 
-def _orders_key(state: GoState, side: str, fig: Figure) -> tuple[Any, ...]:
-    """Everything ``_figure_orders`` reads, as a key: the same key lists the same orders.
+#: what a figure's orders read of the rules beyond its own record: its grenades in stock (by
+#: name), whether it may plant and defuse, and the seen enemies within a throw of it
+Facts = tuple[tuple[str, ...], bool, bool, tuple[Cell, ...]]
 
-    The figure (square, weapon, wounds, stun, grenades), whether it may plant or defuse, the
-    seen enemies within a throw, the side's known doors and the map's terrain."""
+
+def _figure_facts(state: GoState, side: str, fig: Figure) -> Facts:
+    """The ``Facts`` of ``fig``, read once for its memo key and its orders."""
     assert fig.pos is not None
+    here = fig.pos
+    stock = tuple(sorted(g for g, n in fig.grenades.items() if n > 0))
     near: tuple[Cell, ...] = ()
-    stock = tuple(sorted(fig.grenades.items()))
-    if fig.kind == OPERATIVE and any(n > 0 for _, n in stock):
+    if fig.kind == OPERATIVE and stock:
+        reach_sq = tables().max_throw_sq
         near = tuple(
             c
             for c in seen_enemy_cells(state, side)
-            if c.level == fig.pos.level and euclidean_sq(c, fig.pos) <= tables().max_throw_sq
+            if c.level == here.level and euclidean_sq(c, here) <= reach_sq
         )
+    return stock, can_plant(state, fig), can_defuse(state, fig), near
+
+
+def _orders_key(state: GoState, side: str, fig: Figure, facts: Facts) -> tuple[Any, ...]:
+    """Everything ``_figure_orders`` reads, as a key: the same key lists the same orders.
+
+    The figure (square, weapon, wounds, stun, grenades), its ``Facts``, the side's known
+    doors and the map's terrain."""
     return (
         "orders",
         side,
@@ -460,12 +559,9 @@ def _orders_key(state: GoState, side: str, fig: Figure) -> tuple[Any, ...]:
         fig.weapon,
         fig.wounds,
         fig.stunned,
-        stock,
-        can_plant(state, fig),
-        can_defuse(state, fig),
-        near,
-        frozenset(state.know[side].open_doors),
-        terrain_key(state),
+        tuple(sorted(fig.grenades.items())),
+        facts,
+        *side_map_key(state, side),
     )
 
 
@@ -485,49 +581,63 @@ def _stay_orders(side: str, ident: str, at: Cell, sniper: bool) -> tuple[Action,
     return found
 
 
-def _figure_orders(state: GoState, side: str, fig: Figure) -> list[Action]:
+def _figure_orders(state: GoState, side: str, fig: Figure, facts: Facts) -> FigureOrders:
     assert fig.pos is not None
-    here = cell_json(fig.pos)
+    stock, plant, defuse, near = facts
     out = list(_stay_orders(side, fig.id, fig.pos, fig.weapon == "sniper"))
     if fig.kind == OPERATIVE:
-        for task, allowed in (("plant", can_plant), ("defuse", can_defuse)):
-            if allowed(state, fig):
-                task_hint = {"role": "task", "p": 1.0, "to": here}
+        for task, allowed in (("plant", plant), ("defuse", defuse)):
+            if allowed:
+                task_hint = {"role": "task", "p": 1.0, "to": cell_json(fig.pos)}
                 out.append(_act(side, "order", task_hint, figure=fig.id, posture=HOLD, task=task))
-        stock = sorted(g for g, n in fig.grenades.items() if n > 0)
         if stock and can_throw(state, side, fig):
             here_cell = fig.pos
-            near = [
-                c
-                for c in seen_enemy_cells(state, side)
-                if c.level == fig.pos.level and euclidean_sq(c, fig.pos) <= tables().max_throw_sq
-            ]
             # the chance of landing on target in the open (4.8); the bot values the rest
             p_throw = dice.chance_of(dice.grenade_need(False, fig.wounds, fig.stunned))
-            for grenade in stock:
-                for posture in (HOLD, HIDE):
-                    hint: dict[str, Any] = {"role": "other", "grenade": grenade}
-                    if near and grenade in ("he", "stun"):
-                        closest = min(near, key=lambda c: euclidean_sq(c, here_cell))
-                        hint = {
-                            "role": "attack",
-                            "p": p_throw,
-                            "grenade": grenade,
-                            "target": cell_json(closest),
-                        }
-                    out.append(_throw_order(side, fig.id, posture, grenade, hint))
+            closest = min(near, key=lambda c: euclidean_sq(c, here_cell)) if near else None
+            out.extend(_throw_orders(side, fig.id, stock, p_throw, closest))
     field = move_field(state, side, fig)
-    move_max, stealth_max = allowance(fig, MOVE), allowance(fig, STEALTH)
     # every square within the MOVE allowance in (level, y, x) order, as ``field.reachable``
-    # lists them: STEALTH first where its allowance reaches too, then MOVE
-    for level, (reach, quiet) in enumerate(
-        zip(field.within(move_max), field.within(stealth_max), strict=True)
-    ):
+    # lists them: STEALTH first where its allowance reaches too, then MOVE. ``field.within``
+    # read straight off the raw totals: UNREACHABLE lies above every allowance's bound
+    divisor = field.rules.divisor
+    move_bound = (allowance(fig, MOVE) + 1) * divisor - 1  # raw // divisor <= allowance
+    stealth_bound = (allowance(fig, STEALTH) + 1) * divisor - 1
+    start = fig.pos.y * state.board.levels[fig.pos.level].width + fig.pos.x
+    moves = []
+    for level, raw in enumerate(field.raw):
+        flat = np.flatnonzero(raw <= move_bound)
         if level == fig.pos.level:
-            reach = reach.copy()
-            reach[fig.pos.y, fig.pos.x] = False  # a move ends somewhere else
-        out.extend(_move_orders(side, fig.id, level, reach, quiet))
-    return out
+            flat = flat[flat != start]  # a move ends somewhere else
+        if flat.size:
+            moves.append(LevelMoves(level, raw.shape, flat, raw.ravel()[flat] <= stealth_bound))
+    return FigureOrders(side, fig.id, tuple(out), tuple(moves))
+
+
+def _throw_orders(
+    side: str, ident: str, stock: tuple[str, ...], p_throw: float, closest: Cell | None
+) -> tuple[Action, ...]:
+    """A figure's throw orders: each grenade it holds from HOLD and from HIDE, hinted at the
+    closest seen enemy for HE and stun, made once per value and kept (``_MADE``): one look-up
+    per figure instead of one per throw."""
+    key = ("throws", side, ident, stock, p_throw, closest)
+    found: tuple[Action, ...] | None = _MADE.get(key)
+    if found is None:
+        out = []
+        for grenade in stock:
+            for posture in (HOLD, HIDE):
+                hint: dict[str, Any] = {"role": "other", "grenade": grenade}
+                if closest is not None and grenade in ("he", "stun"):
+                    hint = {
+                        "role": "attack",
+                        "p": p_throw,
+                        "grenade": grenade,
+                        "target": cell_json(closest),
+                    }
+                out.append(_throw_order(side, ident, posture, grenade, hint))
+        found = tuple(out)
+        _remember(key, found)
+    return found
 
 
 def _throw_order(side: str, ident: str, posture: str, grenade: str, hint: dict[str, Any]) -> Action:
@@ -584,24 +694,128 @@ def _move_orders(
     side: str, ident: str, level: int, reach: BoolArray, quiet: BoolArray
 ) -> list[Action]:
     """The MOVE and STEALTH orders to the squares of ``reach`` on one level, in (y, x) order,
-    each square's STEALTH order first where ``quiet`` holds, taken from the figure's move tables
-    in a few array operations instead of a loop over the squares."""
+    each square's STEALTH order first where ``quiet`` holds."""
     flat = np.flatnonzero(reach)
     if not flat.size:
         return []
-    shape, width = reach.shape, reach.shape[1]
-    moves = _table(side, ident, MOVE, level, shape)
-    moves.fill(side, ident, MOVE, level, width, flat)
-    stealthy = quiet.ravel()[flat]
+    return _listed_moves(side, ident, LevelMoves(level, reach.shape, flat, quiet.ravel()[flat]))
+
+
+class LevelMoves:
+    """A figure's move orders on one level: the squares reached (flat indices, in order) and
+    which of them STEALTH reaches too. Each square lists its STEALTH order (where it has one)
+    and then its MOVE order, so ``count`` is the squares plus the quiet ones."""
+
+    __slots__ = ("_read", "count", "flat", "level", "shape", "stealthy")
+
+    def __init__(
+        self, level: int, shape: tuple[int, ...], flat: NDArray[np.intp], stealthy: BoolArray
+    ) -> None:
+        self.level = level
+        self.shape = shape
+        self.flat = flat
+        self.stealthy = stealthy
+        self.count = int(flat.size) + int(np.count_nonzero(stealthy))
+        #: for single reads, made at the first: each square's first place in the list, the
+        #: squares and their STEALTH flags as plain lists
+        self._read: tuple[list[int], list[int], list[bool]] | None = None
+
+    def action(self, side: str, ident: str, at: int) -> Action:
+        """The ``at``-th move order of this level (0 <= at < count), from the move tables."""
+        read = self._read
+        if read is None:
+            quiet = self.stealthy.astype(np.intp)
+            places = np.arange(self.flat.size) + np.cumsum(quiet) - quiet
+            read = self._read = (places.tolist(), self.flat.tolist(), self.stealthy.tolist())
+        starts, flat, stealthy = read
+        k = bisect_right(starts, at) - 1
+        posture = STEALTH if stealthy[k] and starts[k] == at else MOVE
+        table = _table(side, ident, posture, self.level, self.shape)
+        index = flat[k]
+        found: Action | None = table.actions[index]
+        if found is None:
+            y, x = divmod(index, self.shape[1])
+            found = table.actions[index] = _move_order(side, ident, posture, self.level, x, y)
+            table.made[index] = True
+        return found
+
+
+def _listed_moves(side: str, ident: str, moves: LevelMoves) -> list[Action]:
+    """Every move order of ``moves`` in order, taken from the figure's move tables in a few
+    array operations instead of a loop over the squares."""
+    flat, stealthy, shape = moves.flat, moves.stealthy, moves.shape
+    level, width = moves.level, shape[1]
+    table = _table(side, ident, MOVE, level, shape)
+    table.fill(side, ident, MOVE, level, width, flat)
     stealths = _table(side, ident, STEALTH, level, shape)
     stealths.fill(side, ident, STEALTH, level, width, flat[stealthy])
     pairs = np.empty((flat.size, 2), dtype=object)
     pairs[:, 0] = stealths.actions[flat]
-    pairs[:, 1] = moves.actions[flat]
+    pairs[:, 1] = table.actions[flat]
     keep = np.ones((flat.size, 2), dtype=bool)
     keep[:, 0] = stealthy
     listed: list[Action] = pairs[keep].tolist()
     return listed
+
+
+class FigureOrders(Sequence[Action]):
+    """A figure's ``order`` actions: its stay, task and throw orders, then its move orders
+    level by level; counted at once, a move order made only when read.
+
+    A random draw reads one action of a listing, while a figure's moves are a hundred
+    actions or more that change with its square at every step: a single read takes its one
+    action from the move tables, and a full read (``legal_actions``) makes the whole list
+    once and keeps it."""
+
+    __slots__ = ("_all", "_count", "_head", "_ident", "_moves", "_side")
+
+    def __init__(
+        self, side: str, ident: str, head: tuple[Action, ...], moves: tuple[LevelMoves, ...]
+    ) -> None:
+        self._side = side
+        self._ident = ident
+        self._head = head
+        self._moves = moves
+        self._count = len(head) + sum(m.count for m in moves)
+        self._all: tuple[Action, ...] | None = None
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
+        if self._all is not None or isinstance(index, slice):
+            return self.whole()[index]
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError("figure order index out of range")
+        if index < len(self._head):
+            return self._head[index]
+        at = index - len(self._head)
+        for moves in self._moves:
+            if at < moves.count:
+                return moves.action(self._side, self._ident, at)
+            at -= moves.count
+        raise AssertionError("the levels' counts add up to the figure's")
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self.whole())
+
+    def whole(self) -> tuple[Action, ...]:
+        """Every action in order, made once and kept."""
+        found = self._all
+        if found is None:
+            out = list(self._head)
+            for moves in self._moves:
+                out.extend(_listed_moves(self._side, self._ident, moves))
+            found = self._all = tuple(out)
+        return found
 
 
 #: actions made before, by everything they are made from: an action is a value (its hint is
@@ -628,55 +842,158 @@ def _move_order(side: str, ident: str, posture: str, level: int, x: int, y: int)
 
 def stage_actions(state: GoState, side: str, fig: Figure, order: Order) -> list[Action]:
     """The second and third steps of one figure's order: throw target, then facing."""
+    return list(stage_part(state, side, fig, order)[1])
+
+
+def stage_part(
+    state: GoState, side: str, fig: Figure, order: Order
+) -> tuple[str, Sequence[Action]]:
+    """``stage_actions`` as its kind and the kept or counted sequence of its actions."""
     if order.task == "throw" and order.target is None:
-        return target_actions(state, side, fig, order)
+        return "target", target_actions(state, side, fig, order)
     end = order.destination or fig.pos
     assert end is not None
-    return list(_facings(state, side, fig.id, end))
+    return "face", _facings(state, side, fig.id, end)
 
 
-def _facings(state: GoState, side: str, ident: str, end: Cell) -> tuple[Action, ...]:
-    """The eight ``face`` actions of a figure ending on ``end`` (made once per map shape)."""
+def _facings(state: GoState, side: str, ident: str, end: Cell) -> Facings:
+    """The eight ``face`` actions of a figure ending on ``end`` (kept per map shape)."""
     shapes = tuple(lv.terrain.shape for lv in state.board.levels)
     key = ("face", side, ident, end, shapes)
-    found: tuple[Action, ...] | None = _MADE.get(key)
+    found: Facings | None = _MADE.get(key)
     if found is None:
-        out = []
-        for name in COMPASS_ORDER:
-            dx, dy = COMPASS[name]
-            ahead = end.step(dx, dy)
-            hint: dict[str, Any] = {"role": "other", "facing": name}
-            if state.board.in_bounds(ahead):
-                hint = {"role": "move", "to": cell_json(ahead), "facing": name}
-            out.append(_act(side, "face", hint, figure=ident, facing=name))
-        found = tuple(out)
+        found = Facings(side, ident, end, shapes)
         _remember(key, found)
     return found
 
 
-def target_actions(state: GoState, side: str, fig: Figure, order: Order) -> list[Action]:
+class Facings(Sequence[Action]):
+    """The eight ``face`` actions of a figure ending on ``end``, in compass order, each made
+    when first read and kept: a random draw reads one of them, and a figure ends on a new
+    square at nearly every step. A facing whose square ahead lies on the map hints it."""
+
+    __slots__ = ("_end", "_ident", "_made", "_shapes", "_side")
+
+    def __init__(
+        self, side: str, ident: str, end: Cell, shapes: tuple[tuple[int, ...], ...]
+    ) -> None:
+        self._side = side
+        self._ident = ident
+        self._end = end
+        self._shapes = shapes
+        self._made: list[Action | None] = [None] * len(COMPASS_ORDER)
+
+    def __len__(self) -> int:
+        return len(COMPASS_ORDER)
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(COMPASS_ORDER)))]
+        found = self._made[index]
+        if found is None:
+            found = self._made[index] = self._make(COMPASS_ORDER[index])
+        return found
+
+    def __iter__(self) -> Iterator[Action]:
+        for i in range(len(COMPASS_ORDER)):
+            yield self[i]
+
+    def _make(self, name: str) -> Action:
+        dx, dy = COMPASS[name]
+        level, x, y = self._end.level, self._end.x + dx, self._end.y + dy
+        hint: dict[str, Any] = {"role": "other", "facing": name}
+        if 0 <= level < len(self._shapes):  # board.in_bounds of the square ahead
+            height, width = self._shapes[level][:2]
+            if 0 <= x < width and 0 <= y < height:
+                hint = {"role": "move", "to": [level, x, y], "facing": name}
+        # Action.make(side, "face", hint, figure=, facing=), its arguments sorted by name
+        return Action.frozen(self._side, "face", (("facing", name), ("figure", self._ident)), hint)
+
+
+def target_actions(state: GoState, side: str, fig: Figure, order: Order) -> Sequence[Action]:
+    """The ``target`` actions of a THROW order, one per square of ``throw_targets`` in its
+    order, each made when first read (``Targets``)."""
     assert fig.pos is not None and order.grenade is not None
-    out = []
     # the chance of landing on target, through an opening or not (4.8)
-    chance = {
-        through: dice.chance_of(dice.grenade_need(through, fig.wounds, fig.stunned))
-        for through in (False, True)
-    }
-    # its worth (enemies and friends in the radius) is the bot's
-    role = "attack" if order.grenade in ("he", "stun") else "other"
-    for cell in throw_targets(state, side, fig):
-        through = through_opening(state, side, fig, cell)
+    chance = (
+        dice.chance_of(dice.grenade_need(False, fig.wounds, fig.stunned)),
+        dice.chance_of(dice.grenade_need(True, fig.wounds, fig.stunned)),
+    )
+    cells = throw_targets(state, side, fig)
+    openings = _openings(state, side, fig.pos.level) if cells else None
+    return Targets(side, fig.id, fig.pos, order.grenade, chance, cells, openings)
+
+
+class Targets(Sequence[Action]):
+    """A THROW's ``target`` actions: counted at once, each made when first read.
+
+    A throw has a hundred squares or more to aim at, and each action's hint needs its own
+    line traced for openings (the chance differs through one), while a listing reads one
+    of them or none (only a full read, ``legal_actions``, makes them all). Everything an
+    action is made from is held here, none of it read from the state later."""
+
+    __slots__ = ("_args", "_cells", "_chance", "_made", "_openings", "_role", "_start")
+
+    def __init__(
+        self,
+        side: str,
+        ident: str,
+        start: Cell,
+        grenade: str,
+        chance: tuple[float, float],
+        cells: list[Cell],
+        openings: Openings | None,
+    ) -> None:
+        self._args = (side, ident, grenade)
+        self._start = start
+        self._chance = chance
+        self._cells = cells
+        self._openings = openings
+        # its worth (enemies and friends in the radius) is the bot's
+        self._role = "attack" if grenade in ("he", "stun") else "other"
+        self._made: list[Action | None] = [None] * len(cells)
+
+    def __len__(self) -> int:
+        return len(self._cells)
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self._cells)))]
+        found = self._made[index]
+        if found is None:
+            found = self._made[index] = self._make(self._cells[index])
+        return found
+
+    def __iter__(self) -> Iterator[Action]:
+        for i in range(len(self._cells)):
+            yield self[i]
+
+    def _make(self, cell: Cell) -> Action:
+        assert self._openings is not None
+        side, ident, grenade = self._args
+        through = _crosses(self._openings, self._start, cell)
         at = (cell.level, cell.x, cell.y)
         hint: dict[str, Any] = {
-            "role": role,
-            "p": chance[through],
+            "role": self._role,
+            "p": self._chance[through],
             "target": list(at),
-            "grenade": order.grenade,
+            "grenade": grenade,
         }
         # Action.make(side, "target", hint, figure=, at=), its arguments sorted by name:
-        # made directly, as a throw has a hundred squares or more to aim at
-        out.append(Action.frozen(side, "target", (("at", at), ("figure", fig.id)), hint))
-    return out
+        # made directly
+        return Action.frozen(side, "target", (("at", at), ("figure", ident)), hint)
 
 
 # -- checks ---------------------------------------------------------------------------------
@@ -747,9 +1064,7 @@ def check_order(state: GoState, side: str, action: Action) -> Order:
                 raise illegal(
                     f"{list(to)} costs {cost}, more than the {posture} allowance of {limit}"
                 )
-            steps, padded = _side_steps(
-                state, frozenset(state.know[side].open_doors), terrain_key(state)
-            )
+            steps, padded = step_model(state, side)
             path = route(field, steps, padded, to)  # path_to's path, walked back alone
     else:
         if path_arg is not None:

@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 
 from killhouse.core.board import Board
 from killhouse.core.cells import Cell
-from killhouse.core.paths import UNREACHABLE, DistanceField, field_on
+from killhouse.core.paths import UNREACHABLE, DistanceField, StepRules, field_on
 from killhouse.core.steps import Steps
 
 BoolArray = NDArray[np.bool_]
@@ -195,4 +195,22 @@ def route(
         rules.diagonal,
     )
     level = cell.level
+    return [Cell(level, x, y) for y, x in reversed(back.tolist())]
+
+
+def level_totals(
+    enter: IntArray, padded: BoolArray, start: Cell, limit: int, rules: StepRules
+) -> IntArray:
+    """The raw totals from ``start`` over one level of its own enter costs (0: cannot be
+    entered) and padded squeeze grid, none pushed past ``limit`` raw: the kernel of
+    ``bounded_field`` for a caller that prices squares itself (other figures' squares out)."""
+    return _bounded(enter, padded, start.y, start.x, limit, rules.cardinal, rules.diagonal)
+
+
+def level_route(
+    raw: IntArray, enter: IntArray, padded: BoolArray, level: int, cell: Cell, rules: StepRules
+) -> list[Cell]:
+    """``route`` on ``level_totals``'s totals (the same enter costs and grid): the path to a
+    reached ``cell``, start excluded, with ``DistanceField.path_to``'s choice of predecessor."""
+    back = _walk_back(raw, enter, padded, cell.y, cell.x, rules.cardinal, rules.diagonal)
     return [Cell(level, x, y) for y, x in reversed(back.tolist())]

@@ -20,6 +20,8 @@ T: Final = "T"
 OPERATIVE: Final = "operative"
 VIP: Final = "vip"
 HOSTAGE: Final = "hostage"
+#: the kinds that get orders, observe and may fire
+FIGHTER_KINDS: Final = (OPERATIVE, VIP)
 
 #: a figure's status (section 2): in play, out of action, rescued hostage, escaped VIP
 Status = Literal["active", "ooa", "rescued", "escaped"]
@@ -131,7 +133,7 @@ class Figure:
     @property
     def fighter(self) -> bool:
         """Operatives and the VIP: they get orders, observe and may fire."""
-        return self.kind in (OPERATIVE, VIP)
+        return self.kind in FIGHTER_KINDS
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -353,8 +355,15 @@ class GoState:
         return [f for f in self.ordered() if f.side == side]
 
     def active_fighters(self, side: str | None = None) -> list[Figure]:
+        """Operatives and VIPs in play, in id order (of ``side`` when given): ``active`` and
+        ``fighter`` written out, as every step and listing asks."""
         return [
-            f for f in self.ordered() if f.active and f.fighter and (side is None or f.side == side)
+            f
+            for f in self.ordered()
+            if f.status == ACTIVE
+            and f.pos is not None
+            and f.kind in FIGHTER_KINDS
+            and (side is None or f.side == side)
         ]
 
     def occupant(self) -> dict[Cell, str]:

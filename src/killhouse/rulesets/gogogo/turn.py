@@ -177,11 +177,15 @@ def _adjacent(a: Cell, b: Cell) -> bool:
 
 def _open_doors(state: GoState, cells: list[Cell], side: str | None) -> list[Cell]:
     opened = []
+    levels = state.board.levels
     for cell in cells:
-        if state.board.terrain(cell) == Terrain.DOOR_CLOSED:
+        # the terrain code read straight off the level's grid (a trail is mostly floor)
+        code = int(levels[cell.level].terrain[cell.y, cell.x])
+        if code == Terrain.DOOR_CLOSED:
             state.board.set_terrain(cell, Terrain.DOOR_OPEN)  # G-3: doors never close again
             opened.append(cell)
-        if side is not None and state.board.terrain(cell) == Terrain.DOOR_OPEN:
+            code = Terrain.DOOR_OPEN
+        if side is not None and code == Terrain.DOOR_OPEN:
             state.know[side].open_doors.add(cell)  # the mover's side saw the door it went through
     return opened
 

@@ -12,10 +12,10 @@ import numpy as np
 
 from killhouse.core.cells import COMPASS, Cell
 from killhouse.core.chance import Chance
-from killhouse.core.geometry import arc_test, euclidean_sq, los_pairs
+from killhouse.core.geometry import euclidean_sq, los_pairs
 from killhouse.core.terrain import Terrain
 from killhouse.rulesets.gogogo import dice
-from killhouse.rulesets.gogogo.geom import AUTO, PERIPHERAL, SIGHT, arc_zone, sector
+from killhouse.rulesets.gogogo.geom import AUTO, PERIPHERAL, SIGHT, arc_zone, in_arc, sector
 from killhouse.rulesets.gogogo.news import UMPIRE
 from killhouse.rulesets.gogogo.state import (
     AIM,
@@ -48,6 +48,16 @@ def is_target(state: GoState, observer: Figure, target: Figure) -> bool:
     if target.kind == HOSTAGE:
         return leader_team(state, target) != observer.team
     return target.fighter and target.team != observer.team
+
+
+def target_pairs(
+    state: GoState, observers: list[Figure], figures: list[Figure]
+) -> list[tuple[Figure, Figure]]:
+    """Every (observer, target) of active figures for which ``is_target`` holds, observers
+    then targets in the order given: each figure's team (a hostage's: its leader's) read
+    once, as a figure is a target of every other figure of another team (G-9)."""
+    teams = [(t, leader_team(state, t) if t.kind == HOSTAGE else t.team) for t in figures]
+    return [(o, t) for o in observers for t, team in teams if team != o.team and t is not o]
 
 
 def observer_row(fig: Figure, initial: bool) -> str | None:
@@ -97,11 +107,9 @@ def _los(state: GoState, pairs: list[tuple[Cell, Cell]]) -> list[bool]:
 
 def spotting(state: GoState, chance: Chance, initial: bool = False) -> None:
     """Step 4 (or the setup spotting): fill every side's seen sets afresh (G-9, no carry-over)."""
-    observers = [f for f in state.ordered() if f.active and f.fighter]
     figures = [f for f in state.ordered() if f.active]
-    pairs: list[tuple[Figure, Figure]] = [
-        (o, t) for o in observers for t in figures if is_target(state, o, t)
-    ]
+    observers = [f for f in figures if f.fighter]
+    pairs = target_pairs(state, observers, figures)
     sight = _los(state, [(o.pos, t.pos) for o, t in pairs])  # type: ignore[misc]
     sees: dict[str, set[str]] = {o.id: set() for o in observers}
     for (o, t), los in zip(pairs, sight, strict=True):
@@ -149,7 +157,7 @@ def sees_cells(state: GoState, fig: Figure, cells: list[Cell], initial: bool) ->
             out.append(False)
             continue
         dx, dy = cell.x - fig.pos.x, cell.y - fig.pos.y
-        out.append(bool(arc_test(COMPASS[fig.facing], dx, dy, half)))
+        out.append(in_arc(COMPASS[fig.facing], dx, dy, half))
     return out
 
 
@@ -172,7 +180,7 @@ def _sees_all(
         row: list[bool] = []
         for cell, los in zip(cells, sight[at : at + len(cells)], strict=True):
             dx, dy = cell.x - fig.pos.x, cell.y - fig.pos.y
-            row.append(bool(los) and bool(arc_test(facing, dx, dy, half)))
+            row.append(bool(los) and in_arc(facing, dx, dy, half))
         at += len(cells)
         out.append(row)
     return out

@@ -8,7 +8,7 @@ from typing import Any
 from killhouse.ai.roles.gogogo.common import FigurePlan, Seen, d2
 from killhouse.ai.roles.gogogo.goals import Goals
 from killhouse.core.cells import Cell
-from killhouse.core.geometry import line_of_sight
+from killhouse.core.geometry import line_of_sight, los_pairs
 from killhouse.rulesets.gogogo.facts import ASSASSINATION, CT, HOSTAGE_MISSION, T, numbers
 
 
@@ -105,20 +105,33 @@ class Grenades(Goals):
                 if any(h.led_by == f["id"] for h in hostages):
                     continue
                 here = Cell(*f["at"])
-                best: tuple[int, int, Cell] | None = None
+                # the squares in range and clear of friends, then their throw lines traced in
+                # one batch: the best key (it ends with the square) is the same in any order
+                hx, hy = here.x, here.y
+                near: list[tuple[Cell, int]] = []
                 for cell in room - self.searched:
-                    span = d2(here, cell)
+                    span = (cell.x - hx) ** 2 + (cell.y - hy) ** 2  # d2(here, cell)
                     if not 9 <= span <= t.max_throw_sq or cell.level != here.level:
                         continue
-                    if any(d2(c, cell) <= t.radius_sq for c in friends):
-                        continue
-                    if not line_of_sight(
-                        self.board.opaque(here.level), (here.x, here.y), (cell.x, cell.y)
+                    if any(
+                        (c.x - cell.x) ** 2 + (c.y - cell.y) ** 2 <= t.radius_sq for c in friends
                     ):
                         continue
-                    key = (abs(span - 36), -sum(1 for e in enemies if d2(e.at, cell) <= 16), cell)
-                    if best is None or key < best:
-                        best = key
+                    near.append((cell, span))
+                best: tuple[int, int, Cell] | None = None
+                if near:
+                    clear = los_pairs(
+                        self.board.opaque(here.level),
+                        [(hx, hy)] * len(near),
+                        [(c.x, c.y) for c, _ in near],
+                    ).tolist()
+                    for (cell, span), seen in zip(near, clear, strict=True):
+                        if not seen:
+                            continue
+                        hits = sum(1 for e in enemies if d2(e.at, cell) <= 16)
+                        key = (abs(span - 36), -hits, cell)
+                        if best is None or key < best:
+                            best = key
                 if best is not None:
                     plan.task, plan.grenade, plan.target = "throw", "stun", best[2]
                     self.stunned_rooms.add(i)

@@ -8,6 +8,7 @@ view, and remembers what the side has searched.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import compress
 from typing import Any
 
 import numpy as np
@@ -24,10 +25,13 @@ from killhouse.rulesets.gogogo.facts import (
     DESTRUCTION,
     HOSTAGE_MISSION,
     DistanceField,
+    MapModel,
     briefing,
-    distance_from,
     distance_to,
     enterable,
+    map_model,
+    path_on,
+    reach_from,
 )
 from killhouse.scenario.model import Scenario
 
@@ -68,6 +72,8 @@ class SideMap(BaselineBot):
         self._inside_cache: dict[tuple[int, frozenset[Cell]], frozenset[Cell]] = {}
         self._area_cache: dict[frozenset[Cell], tuple[tuple[Cell, ...], IntArray, IntArray]] = {}
         self.stunned_rooms: set[int] = set()
+        self._model_key: tuple[int, frozenset[Cell]] | None = None
+        self._kept_model: MapModel | None = None
 
     def _sync(self, view: dict[str, Any]) -> None:
         doors = {Cell(*c) for c in view.get("map", {}).get("open_doors", [])}
@@ -91,29 +97,60 @@ class SideMap(BaselineBot):
         if found is None:
             if len(self._inside_cache) >= 512:
                 self._inside_cache.clear()
-            found = frozenset(c for c in area if self._enterable(c))
+            found = frozenset(compress(*self._standable(area)))
             self._inside_cache[key] = found
         return found
+
+    def _model(self) -> MapModel:
+        """The step model of the side's map, kept per version of the map (the mirror's
+        terrain version moves with every door the side learns of): every field of a plan is
+        searched on the same one."""
+        key = (self.mirror.terrain_version, frozenset(self.open_doors))
+        if self._model_key != key:
+            self._model_key = key
+            self._kept_model = map_model(self.board, key[1])
+        assert self._kept_model is not None
+        return self._kept_model
+
+    def _standable(self, area: frozenset[Cell]) -> tuple[tuple[Cell, ...], list[bool]]:
+        """The squares of ``area`` in its own iteration order with ``_enterable`` of each,
+        read off each level's mask at once (``area`` is mostly a whole zone of hundreds of
+        squares). The order is this very set's, so a frozenset made from the answer inserts
+        its squares as one made square by square would."""
+        cells = tuple(area)
+        coords = np.array(cells, dtype=np.intp).reshape(-1, 3)  # (level, x, y) per square
+        levels, xs, ys = coords[:, 0], coords[:, 1], coords[:, 2]
+        ok = np.zeros(len(cells), dtype=bool)
+        for level in range(len(self.board.levels)):
+            height, width = self.board.levels[level].terrain.shape
+            at = (levels == level) & (ys >= 0) & (ys < height) & (xs >= 0) & (xs < width)
+            if at.any():
+                walk = self.mirror.mask("enterable", level, enterable)
+                ok[at] = walk[ys[at], xs[at]]
+        return cells, ok.tolist()
 
     def _goal_field(self, goals: Iterable[Cell]) -> DistanceField | None:
         inside = self._inside(goals)
         if not inside:
             return None
         doors = frozenset(self.open_doors)
-        return self.mirror.field(("goal", inside), lambda b: distance_to(b, inside, doors))
+        return self.mirror.field(
+            ("goal", inside), lambda b: distance_to(b, inside, doors, self._model())
+        )
 
     def _from(self, start: Cell) -> DistanceField:
-        doors = frozenset(self.open_doors)
-        found = self.mirror.field(("from", start), lambda b: distance_from(b, start, doors))
+        """Costs and paths from ``start`` up to the longest allowance: every caller asks of
+        squares a move can reach (``reach_from``; the same answers there as the whole
+        field's)."""
+        found = self.mirror.field(("from", start), lambda b: reach_from(b, start, self._model()))
         assert found is not None
         return found
 
-    @staticmethod
-    def _path(field: DistanceField, cell: Cell) -> list[Cell]:
-        """``field.path_to(cell)``, read from the field's predecessor pointers (worked out once
-        per field by a compiled kernel, the same path) instead of walked back step by step: a
-        plan asks a few paths of most fields it makes."""
-        return [Cell(*c) for c in field.path_tuples((cell,))[cell]]
+    def _path(self, field: DistanceField, cell: Cell) -> list[Cell]:
+        """``field.path_to(cell)`` of a field ``_from`` made, walked back from ``cell`` alone
+        by a compiled kernel (``path_on``, the same path). The field is of the map as it is:
+        a change of the map drops the kept fields with the model."""
+        return path_on(field, self._model(), cell)
 
     def _sight(self, a: Cell, b: Cell) -> bool:
         return self.mirror.sees(a, b)
