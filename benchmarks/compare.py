@@ -5,8 +5,9 @@ Prints numbers, not a test. REV (a commit, tag or branch) is checked out into a 
 worktree, removed at the end. Each round runs ``bench_engine.py`` (bot-vs-bot games) and
 ``bench_random.py`` (uniformly random legal play) of this tree on both checkouts, their order
 alternating from round to round, every time on the execute and gogogo scenarios each
-checkout ships; then each checkout's own ``bench_fov.py`` once, whose ratios are measured
-against bare tcod calls within that run. Rates are per CPU second (``time.process_time``), the
+checkout ships, each scenario in a process of its own (as a ``sim`` worker plays one); then
+each checkout's own ``bench_fov.py`` once, whose ratios are measured against bare tcod calls
+within that run. Rates are per CPU second (``time.process_time``), the
 median over the rounds, so other work on the machine moves them less than wall time.
 """
 
@@ -52,9 +53,15 @@ def run(tree: Path, script: Path, args: list[str]) -> str:
 
 def bench(tree: Path, kind: str, names: list[str], games: int) -> str:
     """This tree's ``bench_<kind>.py`` on ``tree``'s engine and scenarios, collector as a
-    batch worker sets it."""
+    batch worker sets it, each scenario in a process of its own as a batch worker plays one:
+    the process-wide caches one scenario fills (sight grids, kept actions) would otherwise
+    make every later collection of the next scenario's process scan them."""
     script = ROOT / "benchmarks" / f"bench_{kind}.py"
-    return run(tree, script, [*names, "--games", str(games), "--worker-gc"])
+    tables = [run(tree, script, [name, "--games", str(games), "--worker-gc"]) for name in names]
+    header = tables[0].splitlines()[0] if tables else ""
+    lines = [line for table in tables for line in table.splitlines()[1:]
+             if line.split() and line.split()[0] != "all"]
+    return "\n".join([header, *lines])
 
 
 def rows(output: str) -> dict[str, list[str]]:
