@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from killhouse.ai.roles.firewall import FirewallBot
+from killhouse.core.cells import Cell
 from killhouse.core.rng import Rng, derive_seed
 from killhouse.rulesets.base import Action
 from killhouse.scenario.loader import load_scenario
@@ -136,3 +137,61 @@ def test_a_team_with_no_straight_way_in_from_its_edge_still_comes_on() -> None:
     came_on = {e.data["figure"] for e in game.log.events if e.kind == "enter"
                and game.state.figures[e.data["figure"]].side == "thorco"}
     assert len(came_on) == 7  # Deacon and his six
+
+
+def _hunters(*figs: dict[str, Any], holder: str | None = None,
+             goals: list[list[int]] | None = None) -> dict[str, Any]:
+    """A Daewoo view on Triple-Cross's map (their edge the east one): the figures given."""
+    base = {"team": "seoul", "status": "active", "suppressed": False, "skills": {},
+            "drug_effects": {}, "hidden": False, "combat_used": False}
+    return {"side": "daewoo", "turn": 30, "figures": [{**base, **f} for f in figs],
+            "seen": [], "remembered": [], "goals": goals or [], "counters": [],
+            "spike": {"holder": holder} if holder else None,
+            "public": {"entry": {"daewoo": "e"}}}
+
+
+def _walk(fid: str, at: tuple[int, int], speed: str = "walk") -> Action:
+    return Action.make("daewoo", "move", figure=fid, speed=speed, path=[[0, *at]], facing=4,
+                       hint={"role": "move", "to": [0, *at]})
+
+
+#: inside the north-east warehouse (Clutter 5) and out in the street (Clutter 0)
+WOUNDED = {"id": "daewoo-3", "at": [0, 38, 8], "gutz": 3, "skills": {"acrobatics": 1}}
+STREET = {"id": "daewoo-6", "at": [0, 44, 20], "gutz": 8}
+
+
+def test_a_hunter_tries_the_likely_move_before_the_hopeless_one() -> None:
+    """Ruling F-278: a wounded man three squares nearer in the warehouse (2d6 of 1-1 only)
+    goes after the sound man's one-square walk in the street, and is still tried before
+    the activation ends (it used to go first, fail and stop the team)."""
+    bot = _bot("daewoo")
+    assert bot.board.clutter(Cell(0, 38, 8)) == 5 and bot.board.clutter(Cell(0, 44, 20)) == 0
+    view = _hunters(WOUNDED, STREET, goals=[[0, 37, 20]])
+    hopeless, likely = _walk("daewoo-3", (38, 11)), _walk("daewoo-6", (43, 20))
+    assert bot.closing(view, hopeless, bot.field([Cell(0, 37, 20)])) == 3.0
+    assert _choose(bot, view, [END, hopeless, likely]) == likely
+    assert _choose(bot, view, [END, hopeless]) == hopeless
+
+
+def test_a_hunter_rallies_a_hopeless_figure_last() -> None:
+    bot = _bot("daewoo")
+    view = _hunters({**WOUNDED, "suppressed": True}, STREET, goals=[[0, 37, 20]])
+    rally, likely = _walk("daewoo-3", (38, 10), "crawl"), _walk("daewoo-6", (43, 20))
+    assert _choose(bot, view, [END, rally, likely]) == likely
+    assert _choose(bot, view, [END, rally]) == rally
+
+
+def test_the_spike_holder_moves_before_his_team_does_anything_else() -> None:
+    """Ruling F-278: Mr Seoul with the spike walks for the door before the wounded man moves
+    and before a sure shot is taken (a failure there could stop the team before him)."""
+    bot = _bot("daewoo")
+    seoul = {"id": "mr-seoul", "at": [0, 38, 11], "gutz": 8, "leader": True,
+             "skills": {"acrobatics": 3}}
+    view = _hunters(seoul, {**WOUNDED, "at": [0, 40, 11]}, STREET, holder="mr-seoul")
+    view["seen"] = [{"id": "hitter-1", "side": "mafia", "status": "active", "at": [0, 44, 30]}]
+    shot = Action.make("daewoo", "shoot", figure="daewoo-6", weapon="imi_buzzard",
+                       target="hitter-1", hint={"role": "attack", "p": 0.95, "to": [0, 44, 30]})
+    carry_on = _walk("mr-seoul", (37, 12))
+    acts = [END, _walk("daewoo-3", (39, 12)), shot, carry_on]
+    assert _choose(bot, view, acts) == carry_on
+    assert _choose(bot, {**view, "spike": None}, acts) == shot  # without the spike: the shot

@@ -371,6 +371,30 @@ def test_the_spike_leaves_only_over_its_side_s_entry_edge() -> None:
     assert on_edge(state.board, 0, (0, 3)) == "w"
 
 
+def test_a_move_onto_another_edge_does_not_carry_the_spike_off() -> None:
+    """Ruling F-82 at the move's end: the edge is the one the move ends on, so a holder one
+    square from Daewoo's edge is not offered (and may not order) an exit there, while the
+    plain move is still his; at his own edge the exit is offered."""
+    game = thames()
+    state: FirewallState = game.state
+    state.spike_holder = "deacon"
+    state.counters[str(state.spike)].resolved = True
+    state.figures["deacon"].cell = (1, 3)  # one square in from the west edge: Daewoo's
+    state.teams["deacon"].aware = True
+    _activate(game, "thorco", "deacon")
+    to_edge = [a for a in game.legal_actions("thorco") if a.get("figure") == "deacon"
+               and a.kind == "move" and [list(c) for c in a.get("path") or ()] == [[0, 0, 3]]]
+    assert to_edge and not any(a.get("exit") for a in to_edge)
+    before = game.state_hash()
+    with pytest.raises(IllegalActionError, match="own entry edge"):
+        game.apply(Action.make("thorco", "move", figure="deacon", speed="walk",
+                               path=[[0, 0, 3]], facing=6, exit=True))
+    assert game.state_hash() == before
+    state.figures["deacon"].cell = (23, 1)  # one square in from the north edge: his own
+    assert any(a.get("exit") and [list(c) for c in a.get("path") or ()] == [[0, 23, 0]]
+               for a in game.legal_actions("thorco") if a.get("figure") == "deacon")
+
+
 def test_a_trap_goes_off_on_the_grabber() -> None:
     for seed in range(1, 40):
         game = thames(seed)

@@ -25,9 +25,12 @@ EDGE_START = {
 }
 
 
-#: §18.3's Gutz of the seven Daewoo men: the shipped file gives them 8 to balance the game
-#: (issue 12), and the rule tests count with the digest's numbers
-DIGEST_GUTZ = {f"daewoo-{i}": 6 for i in range(1, 8)}
+#: §18.3's Gutz of the Daewoo, ThorCo and Mafia men: the shipped file gives the seven Daewoo
+#: men 8, three ThorCo men 8 and two hitters 9 to balance the game (issue 12), and the rule
+#: tests count with the digest's numbers
+DIGEST_GUTZ = {**{f"daewoo-{i}": 6 for i in range(1, 8)},
+               **{f"thorco-{i}": 7 for i in range(1, 7)},
+               **{f"hitter-{i}": 8 for i in range(1, 5)}}
 
 
 #: the edges the tests give the teams (once fixed in the file, F-56): chosen in set-up

@@ -53,6 +53,12 @@ TWO_WEAPON_P = 0.85
 #: what coming onto the table is worth when no listed entry goes further than the edge square
 #: (a building straight in from each): enough to beat ending the activation
 STEP_ON = 5.0
+#: hunter: the spike holder's move comes before every other action of his team (a shot
+#: included): a failure elsewhere may stop the team before he goes (§5, F-7; ruling F-278)
+HOLDER_FIRST = 2000.0
+#: hunter: what a Rally is worth when it succeeds, in a move's squares of progress (it frees
+#: the figure for the Turns to come; a failure counts to the 1/3 rule, ruling F-278)
+RALLY_WORTH = 24.0
 
 
 def _role(scenario: Scenario, side: str) -> str:
@@ -589,7 +595,27 @@ class FirewallBot(BaselineBot):
             if value <= 6.0:
                 return value
             return 6.0 + (value - 6.0) * self.move_chance(view, action, fig)
+        if self.role == "hunter":
+            return self.hunter_move_value(view, action, field, fig, enemies)
         return self._move_value(view, action, field, fig, enemies)
+
+    def hunter_move_value(self, view: dict[str, Any], action: Action,
+                          field: DistanceField | None, fig: dict[str, Any],
+                          enemies: list[dict[str, Any]]) -> float:
+        """Triple-Cross (ruling F-278): a failed move or Rally stops the figure and counts to
+        the team's 1/3 rule, so the likely moves go first and the hopeless ones last (a
+        wounded figure in a Clutter 5 warehouse no longer stops its team before the others
+        have moved); the spike holder's move comes before anything else his team does."""
+        value = self._move_value(view, action, field, fig, enemies)
+        if value <= 6.0 or action.hint.get("role") == "exit":
+            return value  # no progress (below ending the activation), or an exit (5000)
+        p = self.move_chance(view, action, fig)
+        holder = (view.get("spike") or {}).get("holder") == fig.get("id")
+        if holder:
+            return HOLDER_FIRST + (value - 6.0) * p
+        if fig.get("suppressed"):
+            return 6.0 + RALLY_WORTH * p
+        return 6.0 + (value - 6.0) * p
 
     def _move_value(self, view: dict[str, Any], action: Action, field: DistanceField | None,
                     fig: dict[str, Any], enemies: list[dict[str, Any]]) -> float:

@@ -102,7 +102,7 @@ def move_options(state: FirewallState, side: str) -> Iterable[Action]:
                     if problem(state.board, figures, _order(act)) is None:
                         out.append(act)
                         if on_edge(state.board, f.level, to) and _exit_problem(
-                                state, f, load) is None:
+                                state, f, load, to) is None:
                             out.append(Action.make(
                                 side, "move", figure=f.id, speed=speed, path=[[f.level, *to]],
                                 facing=i, carry=load, exit=True,
@@ -114,9 +114,11 @@ def move_options(state: FirewallState, side: str) -> Iterable[Action]:
     return out
 
 
-def _exit_problem(state: FirewallState, f: Figure, load: str | None) -> str | None:
-    """Triple-Cross (ruling F-82): the spike leaves the table only over its side's entry edge.
-    A Walk in the Park (ruling F-87): Kewell leaves only carried by the snatch squad."""
+def _exit_problem(state: FirewallState, f: Figure, load: str | None,
+                  to: tuple[int, int] | None = None) -> str | None:
+    """Triple-Cross (ruling F-82): the spike leaves the table only over its side's entry edge,
+    judged at the square the exit leaves from (``to``, the move's end; else where the figure
+    stands). A Walk in the Park (ruling F-87): Kewell leaves only carried by the snatch squad."""
     objective = state.objective
     if objective.kind == "snatch" and (
         f.id == objective.target or (load == objective.target and f.side != objective.taker)
@@ -124,7 +126,7 @@ def _exit_problem(state: FirewallState, f: Figure, load: str | None) -> str | No
         return (f"{objective.target} leaves the table only carried off by the "
                 f"{objective.taker} (F-87)")
     if state.spike_holder == f.id and f.side in state.entry:
-        edge = on_edge(state.board, f.level, f.cell)
+        edge = on_edge(state.board, f.level, to if to is not None else f.cell)
         if edge is not None and edge != state.entry[f.side]:
             return "the data-spike leaves only over the side's own entry edge (F-82)"
     return None
@@ -146,7 +148,9 @@ def check_move(state: FirewallState, action: Action) -> None:
         problem = check(state.board, _with_load(state, f, None if load is None else str(load)),
                         _order(action))
     if problem is None and action.get("exit"):
-        problem = _exit_problem(state, f, load)
+        path = action.get("path") or ()
+        end = (int(path[-1][1]), int(path[-1][2])) if path else None
+        problem = _exit_problem(state, f, None if load is None else str(load), end)
     if problem is not None:
         raise IllegalActionError(problem)
 
@@ -180,7 +184,9 @@ def move(state: FirewallState, action: Action, chance: Chance, log: EventLog) ->
     open_on_route(state, f, start, order.waypoints, log)  # fwdoors hook (F-230)
     spring_on_route(state, f, start, order.waypoints, chance, log)  # fwdoors hook (F-238)
     state.last = (f.id, "move", order.speed)
-    if action.get("exit") and moved and f.active and on_edge(state.board, f.level, f.cell):
+    # ruling F-82: a spike holder who ends short on another edge stays on the table
+    if action.get("exit") and moved and f.active and on_edge(state.board, f.level, f.cell) \
+            and _exit_problem(state, f, None) is None:
         _exit(state, f, log, before)
 
 
