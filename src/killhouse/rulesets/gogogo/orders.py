@@ -867,24 +867,17 @@ def _facings(state: GoState, side: str, ident: str, end: Cell) -> Facings:
     return found
 
 
-class Facings(Sequence[Action]):
-    """The eight ``face`` actions of a figure ending on ``end``, in compass order, each made
-    when first read and kept: a random draw reads one of them, and a figure ends on a new
-    square at nearly every step. A facing whose square ahead lies on the map hints it."""
+class MadeWhenRead(Sequence[Action]):
+    """A counted list of actions, each made by ``_make_at`` when first read and kept: a
+    listing that a random draw reads once need not make the rest."""
 
-    __slots__ = ("_end", "_ident", "_made", "_shapes", "_side")
+    __slots__ = ("_made",)
 
-    def __init__(
-        self, side: str, ident: str, end: Cell, shapes: tuple[tuple[int, ...], ...]
-    ) -> None:
-        self._side = side
-        self._ident = ident
-        self._end = end
-        self._shapes = shapes
-        self._made: list[Action | None] = [None] * len(COMPASS_ORDER)
+    def __init__(self, count: int) -> None:
+        self._made: list[Action | None] = [None] * count
 
     def __len__(self) -> int:
-        return len(COMPASS_ORDER)
+        return len(self._made)
 
     @overload
     def __getitem__(self, index: int) -> Action: ...
@@ -894,15 +887,38 @@ class Facings(Sequence[Action]):
 
     def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
         if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(COMPASS_ORDER)))]
+            return [self[i] for i in range(*index.indices(len(self._made)))]
         found = self._made[index]
         if found is None:
-            found = self._made[index] = self._make(COMPASS_ORDER[index])
+            found = self._made[index] = self._make_at(index)
         return found
 
     def __iter__(self) -> Iterator[Action]:
-        for i in range(len(COMPASS_ORDER)):
+        for i in range(len(self._made)):
             yield self[i]
+
+    def _make_at(self, index: int) -> Action:
+        raise NotImplementedError
+
+
+class Facings(MadeWhenRead):
+    """The eight ``face`` actions of a figure ending on ``end``, in compass order, each made
+    when first read and kept: a random draw reads one of them, and a figure ends on a new
+    square at nearly every step. A facing whose square ahead lies on the map hints it."""
+
+    __slots__ = ("_end", "_ident", "_shapes", "_side")
+
+    def __init__(
+        self, side: str, ident: str, end: Cell, shapes: tuple[tuple[int, ...], ...]
+    ) -> None:
+        super().__init__(len(COMPASS_ORDER))
+        self._side = side
+        self._ident = ident
+        self._end = end
+        self._shapes = shapes
+
+    def _make_at(self, index: int) -> Action:
+        return self._make(COMPASS_ORDER[index])
 
     def _make(self, name: str) -> Action:
         dx, dy = COMPASS[name]
@@ -930,7 +946,7 @@ def target_actions(state: GoState, side: str, fig: Figure, order: Order) -> Sequ
     return Targets(side, fig.id, fig.pos, order.grenade, chance, cells, openings)
 
 
-class Targets(Sequence[Action]):
+class Targets(MadeWhenRead):
     """A THROW's ``target`` actions: counted at once, each made when first read.
 
     A throw has a hundred squares or more to aim at, and each action's hint needs its own
@@ -938,7 +954,7 @@ class Targets(Sequence[Action]):
     of them or none (only a full read, ``legal_actions``, makes them all). Everything an
     action is made from is held here, none of it read from the state later."""
 
-    __slots__ = ("_args", "_cells", "_chance", "_made", "_openings", "_role", "_start")
+    __slots__ = ("_args", "_cells", "_chance", "_openings", "_role", "_start")
 
     def __init__(
         self,
@@ -950,6 +966,7 @@ class Targets(Sequence[Action]):
         cells: list[Cell],
         openings: Openings | None,
     ) -> None:
+        super().__init__(len(cells))
         self._args = (side, ident, grenade)
         self._start = start
         self._chance = chance
@@ -957,28 +974,9 @@ class Targets(Sequence[Action]):
         self._openings = openings
         # its worth (enemies and friends in the radius) is the bot's
         self._role = "attack" if grenade in ("he", "stun") else "other"
-        self._made: list[Action | None] = [None] * len(cells)
 
-    def __len__(self) -> int:
-        return len(self._cells)
-
-    @overload
-    def __getitem__(self, index: int) -> Action: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Action]: ...
-
-    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self._cells)))]
-        found = self._made[index]
-        if found is None:
-            found = self._made[index] = self._make(self._cells[index])
-        return found
-
-    def __iter__(self) -> Iterator[Action]:
-        for i in range(len(self._cells)):
-            yield self[i]
+    def _make_at(self, index: int) -> Action:
+        return self._make(self._cells[index])
 
     def _make(self, cell: Cell) -> Action:
         assert self._openings is not None
