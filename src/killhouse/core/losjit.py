@@ -14,6 +14,8 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from killhouse.core.kernels import register
+
 BoolArray = NDArray[np.bool_]
 IntArray = NDArray[np.int64]
 
@@ -118,3 +120,13 @@ def los_pairs_compiled(
     else:
         _pairs(op, np.ascontiguousarray(veil, dtype=np.bool_), True, supercover, a, b, out)
     return out
+
+
+@register
+def warm() -> None:
+    """Run the kernel once, with and without a veil, on a 3x3 level (``core.kernels``)."""
+    opaque = np.zeros((3, 3), dtype=np.bool_)
+    a = np.zeros((1, 2), dtype=np.int64)
+    b = np.full((1, 2), 2, dtype=np.int64)
+    los_pairs_compiled(opaque, a, b, None)
+    los_pairs_compiled(opaque, a, b, opaque)

@@ -17,6 +17,8 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from killhouse.core.kernels import register
+
 #: the raw distance of a cell no root reaches (tcod's: the int32 maximum)
 UNREACHED = np.iinfo(np.int32).max
 #: the search's limit when none is asked: no total comes near it
@@ -245,3 +247,14 @@ def plain_parents(
         raw_all, enter_all, squeeze_all, shapes, into_to, into_from, int(cardinal), int(diagonal)
     )
     return parents, height, width
+
+
+@register
+def warm() -> None:
+    """Run both kernels once on a 3x3 level (``core.kernels``)."""
+    cost = np.ones((1, 3, 3), dtype=np.int32)
+    blocked = np.zeros((1, 5, 5), dtype=np.bool_)
+    raw = solve_plain(cost, blocked, frozenset(), 2, 3, [(0, 1, 1)], 4)
+    plain_parents(
+        (raw[0].astype(np.int64),), [cost[0].astype(np.int64)], [blocked[0, 1:-1, 1:-1]], [], 2, 3
+    )

@@ -25,6 +25,7 @@ from numpy.typing import NDArray
 
 from killhouse.core.board import Board
 from killhouse.core.cells import Cell
+from killhouse.core.kernels import register
 from killhouse.core.paths import UNREACHABLE, DistanceField, StepRules, field_on
 from killhouse.core.steps import Steps
 
@@ -214,3 +215,15 @@ def level_route(
     reached ``cell``, start excluded, with ``DistanceField.path_to``'s choice of predecessor."""
     back = _walk_back(raw, enter, padded, cell.y, cell.x, rules.cardinal, rules.diagonal)
     return [Cell(level, x, y) for y, x in reversed(back.tolist())]
+
+
+@register
+def warm() -> None:
+    """Run both kernels once on a 3x3 level (``core.kernels``)."""
+    enter = np.ones((3, 3), dtype=np.int64)
+    padded = np.ones((5, 5), dtype=np.bool_)
+    padded[1:-1, 1:-1] = False
+    raw = _bounded(enter, padded, 1, 1, 100, 2, 3)
+    _walk_back(raw, enter, padded, 0, 0, 2, 3)
+    raw.flags.writeable = False  # a field's totals are kept read-only: numba's other signature
+    _walk_back(raw, enter, padded, 0, 0, 2, 3)
