@@ -18,7 +18,13 @@ from killhouse.engine.game import Game
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.execute import actions as actions_module
-from killhouse.rulesets.execute.actions import figure_args, fire_actions, fire_targets, ready
+from killhouse.rulesets.execute.actions import (
+    fire_actions,
+    fire_targets,
+    loadout_listed,
+    move_listed,
+    ready,
+)
 from killhouse.rulesets.execute.rolls import shot_tn, success_chance
 from killhouse.rulesets.execute.state import ExecuteState, Status
 from killhouse.rulesets.execute.tables import tables
@@ -203,9 +209,11 @@ def test_shots_listed_in_one_batch_are_each_firers_own_targets(name: str) -> Non
 
 @pytest.mark.parametrize("name", ["embassy", "airliner"])
 def test_each_figures_checked_arguments_are_its_listed_ones_through_a_game(name: str) -> None:
-    """``figure_args`` (what a move or loadout is checked against) holds exactly the listed
-    actions of that kind by that figure, for every figure at every step, and nothing for a
-    figure not listed; a move off the list is refused with the reason and changes nothing."""
+    """``move_listed`` and ``loadout_listed`` (what a move or loadout is checked against,
+    without making the list) accept exactly the listed actions of that kind by that figure,
+    for every figure at every step: each listed one, and none of the others' arguments given
+    to another figure or to nobody; a move off the list is refused with the reason and
+    changes nothing."""
     scenario = load_scenario(ROOT / "scenarios" / "execute" / f"{name}.yaml")
     game = Game(scenario, derive_seed(6, 0))
     rng = Rng.from_seed(12)
@@ -218,11 +226,20 @@ def test_each_figures_checked_arguments_are_its_listed_ones_through_a_game(name:
         state = game.state
         actions = game.legal_actions(side)
         for kind in ("move", "loadout"):
-            for fid in [*state.figures, "nobody"]:
-                listed = frozenset(a.args for a in actions
-                                   if a.kind == kind and a.get("figure") == fid)
-                assert figure_args(state, side, kind, fid) == listed
-                checked += len(listed)
+            listed = {a.args for a in actions if a.kind == kind}
+            # every listed argument set, and each given to every other figure and to nobody
+            tried = {
+                tuple((k, fid if k == "figure" else v) for k, v in args)
+                for args in listed
+                for fid in [*state.figures, "nobody"]
+            }
+            for args in tried:
+                if kind == "move":
+                    ok = move_listed(state, side, args)
+                else:
+                    ok = side == state.fbi and loadout_listed(state, args)
+                assert ok == (args in listed), (kind, args)
+            checked += len(tried)
         moves = [a for a in actions if a.kind == "move"]
         if moves:
             fid = str(moves[0].get("figure"))

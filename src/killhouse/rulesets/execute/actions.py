@@ -71,52 +71,6 @@ def legal(state: ExecuteState, side: str) -> list[Action]:
     return list(out)
 
 
-def legal_args(state: ExecuteState, side: str, kind: str) -> frozenset[tuple[Any, ...]]:
-    """The arguments of ``side``'s legal actions of ``kind`` (cached until the state changes).
-
-    Every action of ``legal(state, side)`` is ``side``'s, so an action of that side and kind
-    is legal exactly when its arguments are here (actions are equal by side, kind and
-    arguments); a set of argument tuples is made far faster than a set of actions, whose
-    hash is computed in Python each time, and a movement phase lists thousands of moves.
-    """
-    key = ("legal-args", side, kind)
-    found: frozenset[tuple[Any, ...]] | None = state.cache.get(key)
-    if found is None:
-        found = state.cache[key] = frozenset(
-            [a.args for a in legal_by_kind(state, side).get(kind, ())]
-        )
-    return found
-
-
-def figure_args(state: ExecuteState, side: str, kind: str, figure: object) -> frozenset[
-    tuple[Any, ...]
-]:
-    """The arguments of ``side``'s legal actions of ``kind`` by ``figure`` (cached until the
-    state changes): ``legal_args`` cut to one figure's. A kind listed figure by figure (moves,
-    loadouts) has each figure's run recorded as the list is made (``_record_run``), so a check
-    reads a few hundred arguments, not the list's thousands; for any other kind, the whole
-    set (an action is legal exactly when its arguments are in either)."""
-    legal_by_kind(state, side)  # the list, made once per state, records the runs
-    runs: dict[str, list[Action]] | None = state.cache.get(("runs", side, kind))
-    if runs is None:
-        return legal_args(state, side, kind)
-    key = ("figure-args", side, kind, figure)
-    found: frozenset[tuple[Any, ...]] | None = state.cache.get(key)
-    if found is None:
-        run = runs.get(figure) if isinstance(figure, str) else None
-        found = state.cache[key] = frozenset([a.args for a in run or ()])
-    return found
-
-
-def _record_run(state: ExecuteState, side: str, kind: str, figure: str,
-                run: list[Action]) -> None:
-    """Note ``figure``'s actions of ``kind`` as listed for this state (``figure_args``)."""
-    runs: dict[str, list[Action]] | None = state.cache.get(("runs", side, kind))
-    if runs is None:
-        runs = state.cache[("runs", side, kind)] = {}
-    runs[figure] = run
-
-
 def legal_by_kind(state: ExecuteState, side: str) -> dict[str, list[Action]]:
     """``legal(state, side)`` grouped by kind, each in list order (cached until the state
     changes): the flow asks for each active kind's options in turn."""
@@ -142,14 +96,22 @@ def legal_by_kind(state: ExecuteState, side: str) -> dict[str, list[Action]]:
 
 def legal_groups(state: ExecuteState, side: str) -> dict[str, tuple[Group, ...]]:
     """``legal_by_kind`` as one counted group per kind over each kept list (cached until the
-    state changes): the flow's ``listing``, read in one call at every listing."""
+    state changes): the flow's ``listing``, read in one call at every listing. In planning
+    and movement, counted groups made only when read (``planning_groups``,
+    ``movement_groups``): a random draw makes one, a check none."""
     key = ("legal-groups", side)
     found: dict[str, tuple[Group, ...]] | None = state.cache.get(key)
     if found is None:
-        found = state.cache[key] = {
-            kind: (_group(listed),) for kind, listed in legal_by_kind(state, side).items()
-            if listed
-        }
+        if state.phase == PLANNING and state.result is None:
+            found = planning_groups(state) if side == state.fbi else {}
+        elif state.phase == MOVEMENT and state.result is None and side == state.acting_side():
+            found = movement_groups(state, side)
+        else:
+            found = {
+                kind: (_group(listed),) for kind, listed in legal_by_kind(state, side).items()
+                if listed
+            }
+        state.cache[key] = found
     return found
 
 
@@ -250,101 +212,145 @@ def _kept(side: str, kind: str, role: str = "setup", /, **args: Any) -> Action:
     return found
 
 
-#: each side's recruits by the pool they are listed from (``_recruits``)
-_RECRUITS: dict[tuple[str, tuple[str, ...]], list[Action]] = {}
+#: each side's recruits by the pool they are listed from, as groups by kind (``_recruits``)
+_RECRUITS: dict[tuple[str, tuple[str, ...]], dict[str, tuple[Group, ...]]] = {}
 
 
-def _recruits(side: str, pool: list[str]) -> list[Action]:
-    """The recruit actions of ``pool``'s cards, then the custom card's, made once per pool:
-    planning lists them again at every step until the roster is full."""
+def _recruits(side: str, pool: list[str]) -> dict[str, tuple[Group, ...]]:
+    """The recruit actions of ``pool``'s cards, and the custom card's, as one group each
+    by kind, made once per pool: planning lists them again at every step until the roster is
+    full."""
     key = (side, tuple(pool))
     found = _RECRUITS.get(key)
     if found is None:
         if len(_RECRUITS) >= 1024:
             _RECRUITS.clear()
-        found = [_kept(side, "recruit", card=card) for card in pool]
+        found = {}
+        if pool:
+            found["recruit"] = (_group([_kept(side, "recruit", card=card) for card in pool]),)
         # E-33's default card offered to build on; any 25-point card is accepted
-        found.append(_kept(side, "recruit_custom", **dict(zip(STATS, DEFAULT_STATS, strict=True))))
+        found["recruit_custom"] = (
+            _group([_kept(side, "recruit_custom", **dict(zip(STATS, DEFAULT_STATS, strict=True)))]),
+        )
         _RECRUITS[key] = found
     return found
 
 
-def planning_actions(state: ExecuteState) -> list[Action]:
-    """Pre-game step 3b (rulings E-36, E-67): the FBI's roster, loadouts (weapon, armour,
-    grenades) and custom agents, hidden from the terrorists."""
-    recruits, agents, tail = _planning_parts(state)
-    out = list(recruits)
-    for dismiss, loadouts in agents:
-        out.append(dismiss)
-        out += loadouts
-    return out + tail
+#: every loadout of an agent (each weapon, armour up to the cap, grenades up to the supply),
+#: and each one's place in that list by (weapon, armour, grenades)
+_Loadouts = tuple[list[Action], dict[tuple[Any, ...], int]]
 
 
-def planning_by_kind(state: ExecuteState) -> dict[str, list[Action]]:
-    """``planning_actions`` by kind, each kind in list order, made straight from its parts
-    (the flow lists kinds in turn; a planning step asks after every loadout)."""
-    recruits, agents, tail = _planning_parts(state)
-    out: dict[str, list[Action]] = {}
-    for action in recruits:
-        out.setdefault(action.kind, []).append(action)
-    if agents:
-        out["dismiss"] = [dismiss for dismiss, _ in agents]
-        loadouts: list[Action] = []
-        for _, own in agents:
-            loadouts += own
+def _loadouts(state: ExecuteState, agent: Figure) -> _Loadouts:
+    """Every loadout ``agent`` could take, its own included (``_Loadouts``): depends on
+    nothing but the agent, the armour cap and the grenade supply, so kept in ``state.memo``,
+    as every planning step asks."""
+    side = state.fbi
+    cap = state.options.armour_cap(side)
+    supply = state.options.grenades_per_figure
+    key = ("loadouts", side, agent.id, cap, supply)
+    found: _Loadouts | None = state.memo.get(key)
+    if found is None:
+        combos = [
+            (weapon, armour, grenades)
+            for weapon in sorted(tables().weapons)
+            for armour in range(cap + 1)
+            for grenades in range(supply + 1)
+        ]
+        found = (
+            [
+                _act(side, "loadout", {"role": "setup"}, figure=agent.id, weapon=weapon,
+                     armour=armour, grenades=grenades)
+                for weapon, armour, grenades in combos
+            ],
+            {combo: i for i, combo in enumerate(combos)},
+        )
+        if len(state.memo) >= MEMO_LIMIT:
+            state.memo.clear()
+        state.memo[key] = found
+    return found
+
+
+def _loadout_group(state: ExecuteState, agent: Figure) -> Group:
+    """``agent``'s loadouts but its own as one counted group, kept in ``state.memo`` under
+    its own: the others are made into a list only when read."""
+    every, index = _loadouts(state, agent)
+    own = index.get((agent.weapon, agent.armour, agent.grenades))
+    key = ("loadout-group", id(every), own)
+    found: tuple[list[Action], Group] | None = state.memo.get(key)
+    if found is None or found[0] is not every:
+        if own is None:
+            group = Group(len(every), lambda: every, {"figure": agent.id})
+        else:
+            at = own
+            group = Group(len(every) - 1, lambda: [*every[:at], *every[at + 1 :]],
+                          {"figure": agent.id})
+        found = (every, group)
+        if len(state.memo) >= MEMO_LIMIT:
+            state.memo.clear()
+        state.memo[key] = found
+    return found[1]
+
+
+def loadout_listed(state: ExecuteState, args: tuple[tuple[str, Any], ...]) -> bool:
+    """Whether a loadout with these (frozen, grenades filled in) arguments is one
+    ``planning_groups`` lists now, read from the agent's loadouts without a list."""
+    if state.phase != PLANNING or state.result is not None:
+        return False
+    if [k for k, _ in args] != ["armour", "figure", "grenades", "weapon"]:
+        return False
+    (_, armour), (_, fid), (_, grenades), (_, weapon) = args
+    agent = state.figures.get(fid) if isinstance(fid, str) else None
+    if agent is None or agent.side != state.fbi or agent.kind != AGENT:
+        return False
+    _, index = _loadouts(state, agent)
+    combo = (weapon, armour, grenades)
+    try:
+        return combo in index and combo != (agent.weapon, agent.armour, agent.grenades)
+    except TypeError:  # an unhashable value: no loadout has it
+        return False
+
+
+def planning_groups(state: ExecuteState) -> dict[str, tuple[Group, ...]]:
+    """Pre-game step 3b (rulings E-36, E-67) as the flow lists it: the FBI's recruits while
+    the roster has room, each agent's dismissal and loadouts (weapon, armour, grenades) by
+    id, a plan note, ready; hidden from the terrorists."""
+    side = state.fbi
+    roster = sorted(state.agents(), key=attrgetter("id"))
+    out: dict[str, tuple[Group, ...]] = {}
+    if len(roster) < state.options.fbi_count:
+        out.update(_recruits(side, state.pool))
+    if roster:
+        ids = tuple(a.id for a in roster)
+        key = ("dismiss", side, ids)
+        dismiss: tuple[Group, ...] | None = state.memo.get(key)
+        if dismiss is None:
+            dismiss = (_group([_kept(side, "dismiss", figure=fid) for fid in ids]),)
+            if len(state.memo) >= MEMO_LIMIT:
+                state.memo.clear()
+            state.memo[key] = dismiss
+        out["dismiss"] = dismiss
+        loadouts = tuple(g for g in (_loadout_group(state, a) for a in roster) if g.count)
         if loadouts:
             out["loadout"] = loadouts
-    for action in tail:
-        out[action.kind] = [action]
+    if len(state.notes) < MAX_NOTES:
+        out["note"] = (_group([_kept(side, "note", "other", text="")]),)
+    if roster:
+        out["ready"] = (_group([_kept(side, "ready", "pass")]),)
     return out
 
 
-def _planning_parts(
-    state: ExecuteState,
-) -> tuple[list[Action], list[tuple[Action, list[Action]]], list[Action]]:
-    """Planning's actions in three parts: the recruits, each agent's dismissal with its
-    loadouts (by id), and the note and ready at the end."""
-    side = state.fbi
-    roster = state.agents()
-    recruits = _recruits(side, state.pool) if len(roster) < state.options.fbi_count else []
-    supply = range(state.options.grenades_per_figure + 1)
-    cap = state.options.armour_cap(side)
-    agents: list[tuple[Action, list[Action]]] = []
-    for agent in sorted(roster, key=lambda f: f.id):
-        # every loadout but the agent's own; the whole list depends on nothing else: kept,
-        # as every planning step asks, with each loadout's place in it
-        key = ("loadouts", side, agent.id, cap, state.options.grenades_per_figure)
-        every: tuple[list[Action], dict[tuple[Any, ...], int]] | None = state.memo.get(key)
-        if every is None:
-            combos = [
-                (weapon, armour, grenades)
-                for weapon in sorted(tables().weapons)
-                for armour in range(cap + 1)
-                for grenades in supply
-            ]
-            every = (
-                [
-                    _act(side, "loadout", {"role": "setup"}, figure=agent.id, weapon=weapon,
-                         armour=armour, grenades=grenades)
-                    for weapon, armour, grenades in combos
-                ],
-                {combo: i for i, combo in enumerate(combos)},
-            )
-            if len(state.memo) >= MEMO_LIMIT:
-                state.memo.clear()
-            state.memo[key] = every
-        loadouts = every[0]
-        own = every[1].get((agent.weapon, agent.armour, agent.grenades))
-        if own is not None:
-            loadouts = [*loadouts[:own], *loadouts[own + 1 :]]
-        _record_run(state, side, "loadout", agent.id, loadouts)
-        agents.append((_kept(side, "dismiss", figure=agent.id), loadouts))
-    tail: list[Action] = []
-    if len(state.notes) < MAX_NOTES:
-        tail.append(_kept(side, "note", "other", text=""))
-    if roster:
-        tail.append(_kept(side, "ready", "pass"))
-    return recruits, agents, tail
+def planning_by_kind(state: ExecuteState) -> dict[str, list[Action]]:
+    """``planning_groups`` made into lists by kind, each kind in list order."""
+    return {
+        kind: [a for g in groups for a in g.make()]
+        for kind, groups in planning_groups(state).items()
+    }
+
+
+def planning_actions(state: ExecuteState) -> list[Action]:
+    """Every planning action, kind by kind in the flow's order (``planning_groups``)."""
+    return [a for listed in planning_by_kind(state).values() for a in listed]
 
 
 # -- combat ---------------------------------------------------------------------------------
@@ -523,60 +529,103 @@ def _move_pool(side: str, figure: str) -> dict[tuple[Cell, int], Action]:
     return pool
 
 
-def move_actions(state: ExecuteState, side: str) -> list[Action]:
-    """Combat step 4: a destination per figure (E-34 insertion for off-map agents), and claims
-    by agents that have not moved yet or made the last move (E-30: right before or after)."""
-    out: list[Action] = []
-    barred = stops(state)
-    for f in ready(state, side, on_map=False):
-        if f.pos is None and f.kind != AGENT:
-            continue
-        within = within_reach(state, f)
-        # every move within reach is built once and kept beside the squares it is built from;
-        # a list for the squares free now is a filter over it
-        key = ("moves", side, f.id, id(within))
-        found: tuple[list[tuple[Cell, int]], list[Action], dict[Cell, int]] | None = (
-            state.memo.get(key)
+def _pooled_moves(side: str, figure: str, within: list[tuple[Cell, int]]) -> list[Action]:
+    """A move to every square of ``within`` (``within_reach``'s list), in its order, each
+    taken from the figure's pool or built there."""
+    pool = _move_pool(side, figure)
+    listed: list[Action | None] = list(map(pool.get, within))
+    for i in [i for i, a in enumerate(listed) if a is None]:
+        item = within[i]
+        cell, cost = item
+        # built directly (what Action.make gives: args sorted; the cell is a tuple, equal to
+        # and hashed as its frozen form, so bots read it without converting it back); a turn
+        # lists thousands of moves
+        listed[i] = pool[item] = Action.frozen(
+            side,
+            "move",
+            (("figure", figure), ("to", cell)),
+            {"role": "move", "to": list(cell), "cost": cost, "figure": figure},
         )
-        if found is None or found[0] is not within:
-            # every move the figure was offered is kept by (square, cost): a list worked out
-            # again after an enemy's move, or in the next game, is mostly the same moves
-            pool = _move_pool(side, f.id)
-            listed: list[Action | None] = list(map(pool.get, within))
-            for i in [i for i, a in enumerate(listed) if a is None]:
-                item = within[i]
-                cell, cost = item
-                # built directly (what Action.make gives: args sorted; the cell is a tuple,
-                # equal to and hashed as its frozen form, so bots read it without converting
-                # it back); a turn lists thousands of moves
-                listed[i] = pool[item] = Action.frozen(
-                    side,
-                    "move",
-                    (("figure", f.id), ("to", cell)),
-                    {"role": "move", "to": list(cell), "cost": cost, "figure": f.id},
-                )
-            found = (
-                within,
-                cast("list[Action]", listed),
-                {cell: i for i, (cell, _) in enumerate(within)},
+    return cast("list[Action]", listed)
+
+
+#: a figure's squares within reach (``within_reach``'s list, the same object), each square's
+#: cost, and the moves to all of them once made (empty until a listing reads them)
+_InReach = tuple[list[tuple[Cell, int]], dict[Cell, int], list[list[Action]]]
+
+
+def _in_reach(state: ExecuteState, side: str, figure: Figure) -> _InReach:
+    """``figure``'s squares within reach with their costs by square, and a slot for its
+    moves to them: kept in ``state.memo`` beside the list they are read from, so a listing
+    after a move elsewhere (the same list) makes none of them again; and in ``state.cache``
+    for the state, where the check of the move chosen from the listing reads it."""
+    now = ("in-reach", side, figure.id)
+    found: _InReach | None = state.cache.get(now)
+    if found is not None:
+        return found
+    within = within_reach(state, figure)
+    key = ("moves", side, figure.id, id(within))
+    found = state.memo.get(key)
+    if found is None or found[0] is not within:
+        found = (within, dict(within), [])
+        if len(state.memo) >= MEMO_LIMIT:
+            state.memo.clear()
+        state.memo[key] = found
+    state.cache[now] = found
+    return found
+
+
+def movers(state: ExecuteState, side: str) -> list[Figure]:
+    """The figures ``side`` may move now, by id: ready ones on the map, and agents off it
+    (E-34 insertion)."""
+    return [f for f in ready(state, side, on_map=False) if f.pos is not None or f.kind == AGENT]
+
+
+def figure_moves(state: ExecuteState, side: str, figure: Figure) -> Group:
+    """``figure``'s moves as one counted group, in ``within_reach``'s order: every square
+    within reach but those no move may end on (``stops``) and its own. Counted from the squares
+    alone; the moves are made only when the group is read (a random draw reads one group, a
+    check none), and kept for the state."""
+    within, costs, made = _in_reach(state, side, figure)
+    dropped = {c for c in stops(state) if c in costs}  # the barred squares are few
+    if figure.pos is not None and figure.pos in costs:
+        dropped.add(figure.pos)
+    listed: list[list[Action]] = []
+
+    def make() -> list[Action]:
+        if not listed:
+            if not made:
+                made.append(_pooled_moves(side, figure.id, within))
+            every = made[0]
+            listed.append(
+                [a for a, (cell, _) in zip(every, within, strict=True) if cell not in dropped]
+                if dropped
+                else every
             )
-            if len(state.memo) >= MEMO_LIMIT:
-                state.memo.clear()
-            state.memo[key] = found
-        # the squares barred now are few next to those within reach: drop them by index
-        index = found[2]
-        drop = sorted({i for i in map(index.get, barred) if i is not None}, reverse=True)
-        if f.pos is not None and f.pos in index and index[f.pos] not in drop:
-            drop = sorted([*drop, index[f.pos]], reverse=True)
-        moves = found[1]
-        if drop:
-            moves = list(moves)
-            for i in drop:
-                del moves[i]
-        _record_run(state, side, "move", f.id, moves)
-        out += moves
+        return listed[0]
+
+    return Group(len(within) - len(dropped), make, {"figure": figure.id})
+
+
+def move_listed(state: ExecuteState, side: str, args: tuple[tuple[str, Any], ...]) -> bool:
+    """Whether a move with these (frozen) arguments is one ``figure_moves`` lists now, read
+    from the squares in reach without making the list."""
+    if len(args) != 2 or args[0][0] != "figure" or args[1][0] != "to":
+        return False
+    fid, to = args[0][1], args[1][1]
+    figure = state.figures.get(fid) if isinstance(fid, str) else None
+    if figure is None or all(f is not figure for f in movers(state, side)):
+        return False
+    _, costs, _ = _in_reach(state, side, figure)
+    return to in costs and to not in stops(state) and to != figure.pos
+
+
+def claim_actions(state: ExecuteState, side: str) -> list[Action]:
+    """Claims by agents that have not moved yet or made the last move (E-30: right before or
+    after), the FBI's only."""
     if side != state.fbi:
-        return out
+        return []
+    out: list[Action] = []
     claimants = [f for f in ready(state, side) if f.kind == AGENT]
     last = state.figures.get(state.last_mover or "")
     if last is not None and last.active and last.pos is not None:
@@ -588,6 +637,28 @@ def move_actions(state: ExecuteState, side: str) -> list[Action]:
                     _act(side, "claim", {"role": "other", "target": h.id},
                          figure=f.id, hostage=h.id)
                 )
+    return out
+
+
+def move_actions(state: ExecuteState, side: str) -> list[Action]:
+    """Combat step 4: a destination per figure (E-34 insertion for off-map agents), and claims
+    (``claim_actions``)."""
+    out: list[Action] = []
+    for f in movers(state, side):
+        out += figure_moves(state, side, f).make()
+    return out + claim_actions(state, side)
+
+
+def movement_groups(state: ExecuteState, side: str) -> dict[str, tuple[Group, ...]]:
+    """The acting side's movement listing for the flow: a counted group of moves per figure
+    (``figure_moves``), the claims, and ``done``, in ``move_actions``'s order."""
+    out: dict[str, tuple[Group, ...]] = {
+        "move": tuple(figure_moves(state, side, f) for f in movers(state, side))
+    }
+    claims = claim_actions(state, side)
+    if claims:
+        out["claim"] = (_group(claims),)
+    out["done"] = (_group([_kept(side, "done", "pass")]),)
     return out
 
 

@@ -107,7 +107,7 @@ MOVES: tuple[ExecuteMove, ...] = (
                      Arg("armour", "int", minimum=0, maximum=3),
                      Arg("grenades", "int", required=False, minimum=0)),
          play.resolve_loadout, "an agent's weapon, armour and grenades",
-         check=play.check_listed),
+         check=play.check_loadout),
     move("note", (TEXT,), play.resolve_note, f"a plan note (at most {MAX_NOTES})",
          check=play.check_text),
     # the start of a turn (X1)

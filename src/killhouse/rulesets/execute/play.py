@@ -13,7 +13,13 @@ from killhouse.core.geometry import chebyshev
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.execute import combat, movement, tasks, turns, victory
-from killhouse.rulesets.execute.actions import MAX_NOTES, MAX_TEXT, figure_args, legal
+from killhouse.rulesets.execute.actions import (
+    MAX_NOTES,
+    MAX_TEXT,
+    legal,
+    loadout_listed,
+    move_listed,
+)
 from killhouse.rulesets.execute.build import (
     MAX_NAME,
     custom_agent,
@@ -93,11 +99,9 @@ def check_text(state: ExecuteState, action: Action) -> None:
         )
 
 
-def check_listed(state: ExecuteState, action: Action) -> None:
-    """For moves whose every legal choice is listed: the action (optional arguments filled
-    in) must be one of them."""
-    full = with_defaults(state, action)
-    if full.args not in figure_args(state, full.side, full.kind, full.get("figure")):
+def check_loadout(state: ExecuteState, action: Action) -> None:
+    """A loadout must be one of those listed (its grenades filled in when left out)."""
+    if action.side != state.fbi or not loadout_listed(state, with_defaults(state, action).args):
         raise IllegalActionError(why_not(state, action))
 
 
@@ -105,8 +109,8 @@ def check_move(state: ExecuteState, action: Action) -> None:
     """A move to a listed destination, or along a route of waypoints (5.2, E-63)."""
     if action.get("via"):
         check_route(state, action)
-    else:
-        check_listed(state, action)
+    elif not move_listed(state, action.side, action.args):
+        raise IllegalActionError(why_not(state, action))
 
 
 def stats_of(action: Action) -> list[object]:
