@@ -272,24 +272,26 @@ def _loadouts(state: ExecuteState, agent: Figure) -> _Loadouts:
 
 
 def _loadout_group(state: ExecuteState, agent: Figure) -> Group:
-    """``agent``'s loadouts but its own as one counted group, kept in ``state.memo`` under
-    its own: the others are made into a list only when read."""
-    every, index = _loadouts(state, agent)
-    own = index.get((agent.weapon, agent.armour, agent.grenades))
-    key = ("loadout-group", id(every), own)
-    found: tuple[list[Action], Group] | None = state.memo.get(key)
-    if found is None or found[0] is not every:
+    """``agent``'s loadouts but its own as one counted group, made into a list only when
+    read; kept in ``state.memo`` under the agent's loadout, the cap and the supply (a
+    planning step changes one agent's loadout at most: the others' groups stand)."""
+    options = state.options
+    key = ("loadout-group", agent.id, agent.weapon, agent.armour, agent.grenades,
+           options.armour_cap(state.fbi), options.grenades_per_figure)
+    found: Group | None = state.memo.get(key)
+    if found is None:
+        every, index = _loadouts(state, agent)
+        own = index.get((agent.weapon, agent.armour, agent.grenades))
         if own is None:
-            group = Group(len(every), lambda: every, {"figure": agent.id})
+            found = Group(len(every), lambda: every, {"figure": agent.id})
         else:
             at = own
-            group = Group(len(every) - 1, lambda: [*every[:at], *every[at + 1 :]],
+            found = Group(len(every) - 1, lambda: [*every[:at], *every[at + 1 :]],
                           {"figure": agent.id})
-        found = (every, group)
         if len(state.memo) >= MEMO_LIMIT:
             state.memo.clear()
         state.memo[key] = found
-    return found[1]
+    return found
 
 
 def loadout_listed(state: ExecuteState, args: tuple[tuple[str, Any], ...]) -> bool:
@@ -334,10 +336,25 @@ def planning_groups(state: ExecuteState) -> dict[str, tuple[Group, ...]]:
         if loadouts:
             out["loadout"] = loadouts
     if len(state.notes) < MAX_NOTES:
-        out["note"] = (_group([_kept(side, "note", "other", text="")]),)
+        out["note"] = _one(side, "note", "other", text="")
     if roster:
-        out["ready"] = (_group([_kept(side, "ready", "pass")]),)
+        out["ready"] = _one(side, "ready", "pass")
     return out
+
+
+#: single kept actions as groups, by side and kind (``_one``)
+_ONE: dict[tuple[str, str], tuple[Group, ...]] = {}
+
+
+def _one(side: str, kind: str, role: str, /, **args: Any) -> tuple[Group, ...]:
+    """The group of one ``_kept`` action that is all of its kind (each side's ``note``,
+    ``ready`` and ``done``), made once per side and kind."""
+    found = _ONE.get((side, kind))
+    if found is None:
+        if len(_ONE) >= 1024:
+            _ONE.clear()
+        found = _ONE[(side, kind)] = (_group([_kept(side, kind, role, **args)]),)
+    return found
 
 
 def planning_by_kind(state: ExecuteState) -> dict[str, list[Action]]:
@@ -658,7 +675,7 @@ def movement_groups(state: ExecuteState, side: str) -> dict[str, tuple[Group, ..
     claims = claim_actions(state, side)
     if claims:
         out["claim"] = (_group(claims),)
-    out["done"] = (_group([_kept(side, "done", "pass")]),)
+    out["done"] = _one(side, "done", "pass")
     return out
 
 
