@@ -275,6 +275,10 @@ def walk_area(
     return found
 
 
+#: a figure's last ``within_reach``: its square, allowance, terrain, the stamps read, the list
+_LastWithin = tuple[Cell | None, int, tuple[bytes, ...], tuple[int, ...], list[tuple[Cell, int]]]
+
+
 def within_reach(state: ExecuteState, figure: Figure) -> list[tuple[Cell, int]]:
     """Every square ``figure`` can get to this turn, in ``Cell`` order, with its MP cost, before
     any square is barred for being held.
@@ -283,11 +287,42 @@ def within_reach(state: ExecuteState, figure: Figure) -> list[tuple[Cell, int]]:
     the enemies that stand where a walk within its allowance could go (``walk_discs``): an
     enemy anywhere else changes none of it (E-4), so an enemy's move across the map leaves
     the list standing.
+
+    Before any of that, the list last worked out for the figure stands while its square, its
+    allowance, the terrain and the write stamps (``Figure.stamp``) of every figure that could
+    bar it are as they were then: of the enemies for a figure on the map, of everyone for one
+    off it (the free entry squares are read from every figure). Moves of its own side, one
+    after another in a slot, leave it standing without a look at where anyone is.
     """
     mp = figure.card.movement
+    barring = blocking_side(state, figure)
+    terrain = tuple(terrain_key(state, level) for level in range(len(state.board.levels)))
+    on_map = figure.pos is not None
+    stamps = tuple([f.stamp for f in state.figures.values() if f.side == barring or not on_map])
+    last_key = ("within-last", figure.id)
+    last: _LastWithin | None = state.memo.get(last_key)
+    if (
+        last is not None
+        and last[0] == figure.pos
+        and last[1] == mp
+        and last[3] == stamps
+        and last[2] == terrain
+    ):
+        return last[4]
+    found = _within(state, figure, mp, barring, terrain)
+    if len(state.memo) >= MEMO_LIMIT:
+        state.memo.clear()
+    state.memo[last_key] = (figure.pos, mp, terrain, stamps, found)
+    return found
+
+
+def _within(
+    state: ExecuteState, figure: Figure, mp: int, barring: str, terrain: tuple[bytes, ...]
+) -> list[tuple[Cell, int]]:
+    """``within_reach`` worked out from the starts, the allowance, the terrain and the
+    enemies near (kept in ``state.memo`` under those)."""
     groups = tuple(start_groups(state, figure))
     area = walk_area(state, groups, mp)
-    barring = blocking_side(state, figure)
     near = []
     for f in state.figures.values():
         pos = f.pos
@@ -295,13 +330,7 @@ def within_reach(state: ExecuteState, figure: Figure) -> list[tuple[Cell, int]]:
             grid = area[pos.level]
             if grid is not None and grid[pos.y][pos.x]:
                 near.append(pos)
-    key = (
-        "within",
-        groups,
-        mp,
-        tuple(terrain_key(state, level) for level in range(len(state.board.levels))),
-        tuple(sorted(near)),
-    )
+    key = ("within", groups, mp, terrain, tuple(sorted(near)))
     found: list[tuple[Cell, int]] | None = state.memo.get(key)
     if found is not None:
         return found
