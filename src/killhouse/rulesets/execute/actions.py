@@ -102,7 +102,9 @@ def legal_groups(state: ExecuteState, side: str) -> dict[str, tuple[Group, ...]]
     key = ("legal-groups", side)
     found: dict[str, tuple[Group, ...]] | None = state.cache.get(key)
     if found is None:
-        if state.phase == PLANNING and state.result is None:
+        if state.phase == SETUP and state.result is None:
+            found = setup_groups(state, side) if side == state.terrorists else {}
+        elif state.phase == PLANNING and state.result is None:
             found = planning_groups(state) if side == state.fbi else {}
         elif state.phase == MOVEMENT and state.result is None and side == state.acting_side():
             found = movement_groups(state, side)
@@ -152,22 +154,33 @@ def _legal(state: ExecuteState, side: str) -> list[Action]:
 
 
 def setup_actions(state: ExecuteState, side: str) -> list[Action]:
-    """Pre-game step 2 (ruling E-43): the terrorists set each bomb's mode (E-23), then ready.
+    """Pre-game step 2 (ruling E-43): the terrorists set each bomb's mode (E-23), then ready."""
+    return list(_setup(state, side)[0])
 
-    The list reads only the bombs, the active terrorists and the timer's bounds, none of
-    which setting a bomb changes: kept in ``state.memo`` under them, as every setup step
-    lists it again."""
+
+def setup_groups(state: ExecuteState, side: str) -> dict[str, tuple[Group, ...]]:
+    """``setup_actions`` as the flow lists them: one group per kind, in list order."""
+    return _setup(state, side)[1]
+
+
+def _setup(state: ExecuteState, side: str) -> tuple[list[Action], dict[str, tuple[Group, ...]]]:
+    """The setup list and its groups by kind. The list reads only the bombs, the active
+    terrorists and the timer's bounds, none of which setting a bomb changes: kept in
+    ``state.memo`` under them, as every setup step lists it again."""
     holders = sorted(f.id for f in state.terrorist_figures() if f.active)
-    bombs = sorted(state.bombs)
-    key = ("setup", side, tuple(bombs), tuple(holders), state.options.min_timer,
+    key = ("setup", side, tuple(sorted(state.bombs)), tuple(holders), state.options.min_timer,
            state.options.turn_limit)
-    found: list[Action] | None = state.memo.get(key)
+    found: tuple[list[Action], dict[str, tuple[Group, ...]]] | None = state.memo.get(key)
     if found is None:
-        found = _setup_actions(state, side, holders)
+        listed = _setup_actions(state, side, holders)
+        by_kind: dict[str, list[Action]] = {}
+        for action in listed:
+            by_kind.setdefault(action.kind, []).append(action)
+        found = (listed, {kind: (_group(run),) for kind, run in by_kind.items()})
         if len(state.memo) >= MEMO_LIMIT:
             state.memo.clear()
         state.memo[key] = found
-    return list(found)
+    return found
 
 
 def _setup_actions(state: ExecuteState, side: str, holders: list[str]) -> list[Action]:
