@@ -6,9 +6,10 @@ import subprocess
 import sys
 
 PROBE = """
-from killhouse.core import losjit, pathjit
+from killhouse.core import fovjit, losjit, pathjit
 from killhouse.rulesets.gogogo import reach
-kernels = [pathjit._search, pathjit._parents, losjit._pairs, reach._bounded, reach._walk_back]
+kernels = [pathjit._search, pathjit._parents, losjit._pairs, fovjit.shadowcast,
+           fovjit.shadowcast_many, reach._bounded, reach._walk_back]
 before = [len(k.signatures) for k in kernels]
 from killhouse.core.kernels import load_all
 load_all()
@@ -22,6 +23,6 @@ def test_load_all_loads_every_kernel_in_a_fresh_process() -> None:
         [sys.executable, "-c", PROBE], capture_output=True, text=True, check=True
     ).stdout.strip()
     before, after = out.split("] [")
-    assert before == "[0, 0, 0, 0, 0"
+    assert before == "[0, 0, 0, 0, 0, 0, 0"
     # _walk_back twice: a field's totals are read-only in play, writable when fresh
-    assert after == "1, 1, 1, 1, 2]"
+    assert after == "1, 1, 1, 1, 1, 1, 2]"

@@ -23,6 +23,7 @@ from killhouse.core.board import Board
 from killhouse.core.cells import COMPASS, Cell
 from killhouse.core.fovjit import shadowcast, shadowcast_many
 from killhouse.core.geometry import arc_test, los_from
+from killhouse.core.kernels import register
 
 BoolArray = NDArray[np.bool_]
 
@@ -278,3 +279,14 @@ class _View:
             keep &= los_from(self.opaque[inner], here, box, smoke)[ys - r0, xs - c0]
         out[ys[keep] + y0, xs[keep] + x0] = True
         return out
+
+
+@register
+def warm() -> None:
+    """Run both compiled shadowcasts once on a 3x3 level, as the fields above call them
+    (``core.kernels``)."""
+    clear = np.ones((3, 3), dtype=bool)
+    shadowcast(clear, 1, 1, _NO_ARCS, -1, _NO_MASK, False, np.zeros((3, 3), dtype=bool))
+    one = np.ones(1, dtype=np.int64)
+    shadowcast_many(clear, one, one, np.full(1, -1, dtype=np.int64), _NO_ARCS, _NO_MASK, False,
+                    np.zeros((1, 3, 3), dtype=bool))
