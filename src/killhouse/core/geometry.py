@@ -26,7 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from killhouse.core.cells import Cell
-from killhouse.core.losjit import los_pairs_compiled
+from killhouse.core.losjit import los_from_compiled, los_pairs_compiled
 
 BoolArray = NDArray[np.bool_]
 IntArray = NDArray[np.int64]
@@ -195,6 +195,12 @@ def los_from(
     elevation: NDArray[np.integer] | None = None,
 ) -> BoolArray:
     """Line of sight from ``origin`` to every cell where ``mask`` is true (a level array)."""
+    if elevation is None:  # the compiled rule, one pass over the level
+        if mode not in SIGHT_MODES:
+            raise ValueError(
+                f"unknown sight mode {mode!r}; expected one of {', '.join(SIGHT_MODES)}"
+            )
+        return los_from_compiled(opaque, origin, mask, veil, supercover=mode == "supercover")
     ys, xs = np.nonzero(mask)
     out = np.zeros(opaque.shape, dtype=bool)
     if xs.size:

@@ -30,11 +30,14 @@ def _pair_clear(
     ay: int,
     bx: int,
     by: int,
-    total: IntArray,
-    shut: IntArray,
+    scratch: IntArray,
+    pair: int,
 ) -> bool:
-    # ``total`` and ``shut``: scratch counts per anti-diagonal, at least |dx| + |dy| + 1 long,
-    # shared by the pairs of one batch (one allocation per batch, not per pair)
+    # ``scratch`` (4 rows, at least |dx| + |dy| + 1 long, shared by the pairs of one batch):
+    # per anti-diagonal u + v, the pair that last counted there (row 0), its touched cells
+    # (row 1) and how many of them are opaque (row 2); row 3 lists the anti-diagonals this
+    # pair counted on. A count is started afresh where row 0 names another pair, so no row
+    # is cleared per pair (``pair`` numbers the pairs of a batch from 1)
     dx, dy = bx - ax, by - ay
     sx = 1 if dx > 0 else (-1 if dx < 0 else 0)
     sy = 1 if dy > 0 else (-1 if dy < 0 else 0)
@@ -43,11 +46,19 @@ def _pair_clear(
         return not (has_veil and veil[ay, ax])
     major = max(adx, ady)
     x_major = adx >= ady
-    for s in range(adx + ady + 1):
-        total[s] = 0
-        shut[s] = 0
+    corners = 0
+    # the minor coordinate of the segment's centre at step i along the major axis, rounded
+    # half up: (2 i minor + major) // (2 major), kept without a division per step (it grows
+    # by at most one a step, as minor <= major)
+    minor = ady if x_major else adx
+    base = 0
+    rem = major
     for i in range(major + 1):
-        base = (2 * i * ady + adx) // (2 * adx) if x_major else (2 * i * adx + ady) // (2 * ady)
+        if i:
+            rem += 2 * minor
+            if rem >= 2 * major:
+                rem -= 2 * major
+                base += 1
         for c in range(-1, 2):
             if x_major:
                 u, v = i, base + c
@@ -71,11 +82,19 @@ def _pair_clear(
                     if (has_veil and veil[y, x]) or (not end and opaque[y, x]):
                         return False
                     continue
-                total[u + v] += 1
+                s = u + v
+                if scratch[0, s] != pair:
+                    scratch[0, s] = pair
+                    scratch[1, s] = 0
+                    scratch[2, s] = 0
+                    scratch[3, corners] = s
+                    corners += 1
+                scratch[1, s] += 1
                 if opaque[y, x]:
-                    shut[u + v] += 1
-    for s in range(adx + ady + 1):  # noqa: SIM110 - numba compiles loops, not generators
-        if total[s] > 0 and shut[s] == total[s]:
+                    scratch[2, s] += 1
+    for k in range(corners):
+        s = scratch[3, k]
+        if scratch[2, s] == scratch[1, s]:
             return False  # ruling E-6/G-8: a corner blocks only if both its cells are opaque
     return True
 
@@ -93,12 +112,35 @@ def _pairs(
     longest = 1
     for k in range(a.shape[0]):
         longest = max(longest, abs(b[k, 0] - a[k, 0]) + abs(b[k, 1] - a[k, 1]) + 1)
-    total = np.zeros(longest, dtype=np.int64)
-    shut = np.zeros(longest, dtype=np.int64)
+    scratch = np.zeros((4, longest), dtype=np.int64)
     for k in range(a.shape[0]):
         out[k] = _pair_clear(
-            opaque, veil, has_veil, supercover, a[k, 0], a[k, 1], b[k, 0], b[k, 1], total, shut
+            opaque, veil, has_veil, supercover, a[k, 0], a[k, 1], b[k, 0], b[k, 1], scratch, k + 1
         )
+
+
+@njit(cache=True, nogil=True)
+def _from(
+    opaque: BoolArray,
+    veil: BoolArray,
+    has_veil: bool,
+    supercover: bool,
+    ox: int,
+    oy: int,
+    mask: BoolArray,
+    out: BoolArray,
+) -> None:
+    # every cell of the level where ``mask`` holds, from one origin: no pair arrays to build
+    height, width = opaque.shape
+    scratch = np.zeros((4, height + width + 1), dtype=np.int64)
+    pair = 0
+    for y in range(height):
+        for x in range(width):
+            if mask[y, x]:
+                pair += 1
+                out[y, x] = _pair_clear(
+                    opaque, veil, has_veil, supercover, ox, oy, x, y, scratch, pair
+                )
 
 
 _NO_VEIL = np.zeros((1, 1), dtype=np.bool_)
@@ -122,6 +164,28 @@ def los_pairs_compiled(
     return out
 
 
+def los_from_compiled(
+    opaque: BoolArray,
+    origin: tuple[int, int],
+    mask: BoolArray,
+    veil: BoolArray | None,
+    supercover: bool = False,
+) -> BoolArray:
+    """Line of sight from ``origin`` ``(x, y)`` to every cell of the level where ``mask`` is
+    true (false elsewhere): ``los_pairs_compiled`` to those cells, in one pass over the
+    level."""
+    out = np.zeros(opaque.shape, dtype=np.bool_)
+    op = np.ascontiguousarray(opaque, dtype=np.bool_)
+    wanted = np.ascontiguousarray(mask, dtype=np.bool_)
+    ox, oy = int(origin[0]), int(origin[1])
+    if veil is None:
+        _from(op, _NO_VEIL, False, supercover, ox, oy, wanted, out)
+    else:
+        _from(op, np.ascontiguousarray(veil, dtype=np.bool_), True, supercover, ox, oy, wanted,
+              out)
+    return out
+
+
 @register
 def warm() -> None:
     """Run the kernel once, with and without a veil, on a 3x3 level (``core.kernels``)."""
@@ -130,3 +194,4 @@ def warm() -> None:
     b = np.full((1, 2), 2, dtype=np.int64)
     los_pairs_compiled(opaque, a, b, None)
     los_pairs_compiled(opaque, a, b, opaque)
+    los_from_compiled(opaque, (0, 0), ~opaque, None)
