@@ -19,10 +19,12 @@ from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.execute import actions as actions_module
 from killhouse.rulesets.execute.actions import (
+    figure_moves,
     fire_actions,
     fire_targets,
     loadout_listed,
     move_listed,
+    movers,
     ready,
 )
 from killhouse.rulesets.execute.rolls import shot_tn, success_chance
@@ -322,3 +324,35 @@ def test_a_second_game_lists_the_very_move_actions_of_the_first() -> None:
     for i in range(actions_module.MOVE_POOL_LIMIT - len(pool)):
         pool[(Cell(9, i, 0), 0)] = one[0]
     assert actions_module._move_pool(side, fid) == {}
+
+
+@pytest.mark.parametrize("name", ["airliner", "bank"])
+def test_a_figures_moves_read_one_by_one_are_those_read_whole(name: str) -> None:
+    """A figure's move group (``FigureMoves``) makes each move when read; read index by index
+    (a random draw) it gives exactly the moves, in order, that it gives read whole (a bot),
+    with the held squares and the figure's own left out, at every movement step of a game."""
+    game = Game(load_scenario(ROOT / "scenarios" / "execute" / f"{name}.yaml"), derive_seed(3, 0))
+    rng = Rng.from_seed(5)
+    compared = 0
+    for _ in range(2000):
+        pending = game.pending()
+        if not pending:
+            break
+        side = pending[0].side
+        state = game.state
+        if state.phase == "movement" and side == state.acting_side():
+            for fig in movers(state, side):
+                one_by_one = figure_moves(state, side, fig).make()
+                by_index = [one_by_one[i] for i in range(len(one_by_one))]
+                whole = list(figure_moves(state, side, fig).make())
+                assert by_index == whole
+                assert all(a.get("figure") == fig.id for a in whole)
+                held = {f.pos for f in state.figures.values() if f.active and f.pos is not None}
+                assert not any(Cell(*a.get("to")) in held for a in whole)
+                compared += len(whole)
+        # on towards combat: no concession, and the pre-game steps ended now and then
+        legal = [a for a in game.legal_actions(side) if a.kind not in ("concede", "meet_demands")]
+        onward = [a for a in legal if a.kind in ("ready", "end_negotiation", "continue")]
+        pool = onward if onward and rng.below(3) == 0 else legal
+        game.apply(pool[rng.below(len(pool))])
+    assert compared > 100

@@ -9,6 +9,8 @@ is worth is the bot's business (``ai/roles/execute/``).
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections.abc import Iterator
 from itertools import groupby
 from operator import attrgetter
 from typing import Any, cast
@@ -43,7 +45,7 @@ from killhouse.rulesets.execute.state import (
 from killhouse.rulesets.execute.tables import STATS, tables
 from killhouse.rulesets.execute.tasks import adjacent
 from killhouse.rulesets.execute.vision import MEMO_LIMIT, visible_ids
-from killhouse.rulesets.kit import Group
+from killhouse.rulesets.kit import Group, MadeWhenRead
 
 MAX_TEXT = 500
 MAX_NOTES = 10
@@ -254,15 +256,20 @@ def _recruits(side: str, pool: list[str]) -> dict[str, tuple[Group, ...]]:
 _Loadouts = tuple[list[Action], dict[tuple[Any, ...], int]]
 
 
+#: every agent's loadouts by (side, agent, armour cap, grenade supply), kept for the whole
+#: process: a loadout is a value of those and the weapons table alone (like ``_MOVE_POOLS``),
+#: and a batch of games on one scenario plans the same agents game after game
+_LOADOUTS: dict[tuple[str, str, int, int], _Loadouts] = {}
+
+
 def _loadouts(state: ExecuteState, agent: Figure) -> _Loadouts:
-    """Every loadout ``agent`` could take, its own included (``_Loadouts``): depends on
-    nothing but the agent, the armour cap and the grenade supply, so kept in ``state.memo``,
-    as every planning step asks."""
+    """Every loadout ``agent`` could take, its own included (``_Loadouts``), made once per
+    side, agent, armour cap and grenade supply (``_LOADOUTS``)."""
     side = state.fbi
     cap = state.options.armour_cap(side)
     supply = state.options.grenades_per_figure
-    key = ("loadouts", side, agent.id, cap, supply)
-    found: _Loadouts | None = state.memo.get(key)
+    key = (side, agent.id, cap, supply)
+    found = _LOADOUTS.get(key)
     if found is None:
         combos = [
             (weapon, armour, grenades)
@@ -278,9 +285,9 @@ def _loadouts(state: ExecuteState, agent: Figure) -> _Loadouts:
             ],
             {combo: i for i, combo in enumerate(combos)},
         )
-        if len(state.memo) >= MEMO_LIMIT:
-            state.memo.clear()
-        state.memo[key] = found
+        if len(_LOADOUTS) >= 1024:
+            _LOADOUTS.clear()
+        _LOADOUTS[key] = found
     return found
 
 
@@ -566,29 +573,32 @@ def _pooled_moves(side: str, figure: str, within: list[tuple[Cell, int]]) -> lis
     listed: list[Action | None] = list(map(pool.get, within))
     for i in [i for i, a in enumerate(listed) if a is None]:
         item = within[i]
-        cell, cost = item
-        # built directly (what Action.make gives: args sorted; the cell is a tuple, equal to
-        # and hashed as its frozen form, so bots read it without converting it back); a turn
-        # lists thousands of moves
-        listed[i] = pool[item] = Action.frozen(
-            side,
-            "move",
-            (("figure", figure), ("to", cell)),
-            {"role": "move", "to": list(cell), "cost": cost, "figure": figure},
-        )
+        listed[i] = pool[item] = _move(side, figure, *item)
     return cast("list[Action]", listed)
 
 
-#: a figure's squares within reach (``within_reach``'s list, the same object), each square's
-#: cost, and the moves to all of them once made (empty until a listing reads them)
-_InReach = tuple[list[tuple[Cell, int]], dict[Cell, int], list[list[Action]]]
+def _move(side: str, figure: str, cell: Cell, cost: int) -> Action:
+    """A move action, built directly (what ``Action.make`` gives: args sorted; the cell is a
+    tuple, equal to and hashed as its frozen form, so bots read it without converting it
+    back): a turn lists thousands of moves."""
+    return Action.frozen(
+        side,
+        "move",
+        (("figure", figure), ("to", cell)),
+        {"role": "move", "to": list(cell), "cost": cost, "figure": figure},
+    )
+
+
+#: a figure's squares within reach (``within_reach``'s list, the same object) and each
+#: square's cost
+_InReach = tuple[list[tuple[Cell, int]], dict[Cell, int]]
 
 
 def _in_reach(state: ExecuteState, side: str, figure: Figure) -> _InReach:
-    """``figure``'s squares within reach with their costs by square, and a slot for its
-    moves to them: kept in ``state.memo`` beside the list they are read from, so a listing
-    after a move elsewhere (the same list) makes none of them again; and in ``state.cache``
-    for the state, where the check of the move chosen from the listing reads it."""
+    """``figure``'s squares within reach with their costs by square: kept in ``state.memo``
+    beside the list they are read from, so a listing after a move elsewhere (the same list)
+    reads it again; and in ``state.cache`` for the state, where the check of the move chosen
+    from the listing reads it."""
     now = ("in-reach", side, figure.id)
     found: _InReach | None = state.cache.get(now)
     if found is not None:
@@ -597,12 +607,53 @@ def _in_reach(state: ExecuteState, side: str, figure: Figure) -> _InReach:
     key = ("moves", side, figure.id, id(within))
     found = state.memo.get(key)
     if found is None or found[0] is not within:
-        found = (within, dict(within), [])
+        found = (within, dict(within))
         if len(state.memo) >= MEMO_LIMIT:
             state.memo.clear()
         state.memo[key] = found
     state.cache[now] = found
     return found
+
+
+class FigureMoves(MadeWhenRead):
+    """A figure's moves in ``within_reach``'s order, but to the squares ``dropped`` (indexes
+    into it, ascending), each made when first read from the figure's pool: a random draw
+    reads one, and a figure reaches hundreds of squares. Read whole (a bot), it is made in
+    one pass."""
+
+    __slots__ = ("_dropped", "_figure", "_side", "_whole", "_within")
+
+    def __init__(
+        self, side: str, figure: str, within: list[tuple[Cell, int]], dropped: list[int]
+    ) -> None:
+        super().__init__(len(within) - len(dropped))
+        self._side = side
+        self._figure = figure
+        self._within = within
+        self._dropped = dropped
+        self._whole = False
+
+    def _make_at(self, index: int) -> Action:
+        at = index
+        for skipped in self._dropped:  # few: the squares held, and its own
+            if skipped > at:
+                break
+            at += 1
+        item = self._within[at]
+        pool = _move_pool(self._side, self._figure)
+        found = pool.get(item)
+        if found is None:
+            found = pool[item] = _move(self._side, self._figure, *item)
+        return found
+
+    def __iter__(self) -> Iterator[Action]:
+        if not self._whole:
+            every = _pooled_moves(self._side, self._figure, self._within)
+            for at in reversed(self._dropped):
+                del every[at]
+            self._made[:] = every
+            self._whole = True
+        return iter(cast("list[Action]", self._made))
 
 
 def movers(state: ExecuteState, side: str) -> list[Figure]:
@@ -614,27 +665,15 @@ def movers(state: ExecuteState, side: str) -> list[Figure]:
 def figure_moves(state: ExecuteState, side: str, figure: Figure) -> Group:
     """``figure``'s moves as one counted group, in ``within_reach``'s order: every square
     within reach but those no move may end on (``stops``) and its own. Counted from the squares
-    alone; the moves are made only when the group is read (a random draw reads one group, a
-    check none), and kept for the state."""
-    within, costs, made = _in_reach(state, side, figure)
+    alone; the group's sequence makes a move only when read (``FigureMoves``)."""
+    within, costs = _in_reach(state, side, figure)
     dropped = {c for c in stops(state) if c in costs}  # the barred squares are few
     if figure.pos is not None and figure.pos in costs:
         dropped.add(figure.pos)
-    listed: list[list[Action]] = []
-
-    def make() -> list[Action]:
-        if not listed:
-            if not made:
-                made.append(_pooled_moves(side, figure.id, within))
-            every = made[0]
-            listed.append(
-                [a for a, (cell, _) in zip(every, within, strict=True) if cell not in dropped]
-                if dropped
-                else every
-            )
-        return listed[0]
-
-    return Group(len(within) - len(dropped), make, {"figure": figure.id})
+    # ``within`` is in Cell order: a square's index is found by bisection
+    skip = sorted(bisect_left(within, (c,)) for c in dropped)
+    moves = FigureMoves(side, figure.id, within, skip)
+    return Group(len(moves), lambda: moves, {"figure": figure.id})
 
 
 def move_listed(state: ExecuteState, side: str, args: tuple[tuple[str, Any], ...]) -> bool:
@@ -646,7 +685,7 @@ def move_listed(state: ExecuteState, side: str, args: tuple[tuple[str, Any], ...
     figure = state.figures.get(fid) if isinstance(fid, str) else None
     if figure is None or all(f is not figure for f in movers(state, side)):
         return False
-    _, costs, _ = _in_reach(state, side, figure)
+    _, costs = _in_reach(state, side, figure)
     return to in costs and to not in stops(state) and to != figure.pos
 
 

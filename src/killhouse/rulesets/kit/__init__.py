@@ -14,6 +14,7 @@ from killhouse.rulesets.kit.flow import (
     own_question,
     windows_json,
 )
+from killhouse.rulesets.kit.lazy import MadeWhenRead
 from killhouse.rulesets.kit.ruleset import FlowRuleset
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "Group",
     "HasWindows",
     "Legal",
+    "MadeWhenRead",
     "Move",
     "Phase",
     "Reaction",
