@@ -41,12 +41,23 @@ def enter_costs(state: ExecuteState, blocked_by: str) -> list[NDArray[np.int32]]
     if cached is not None:
         out: list[NDArray[np.int32]] = cached
         return out
-    out = step_costs(state.board, windows(state))  # ruling E-66: windows climbed for 1 MP
-    for f in state.figures.values():
-        if f.side == blocked_by and f.active and f.pos is not None:
-            out[f.pos.level][f.pos.y, f.pos.x] = 0  # ruling E-4: never through an active enemy
-    state.cache[key] = out
-    return out
+    barring = tuple([f.pos for f in state.figures.values()
+                     if f.side == blocked_by and f.active and f.pos is not None])
+    # kept in ``state.memo`` under the terrain and the squares of the figures that bar the
+    # way: a move of the other side, or a planning step, leaves them as they were
+    lasting = ("enter", terrain_now(state), barring)
+    found: list[NDArray[np.int32]] | None = state.memo.get(lasting)
+    if found is None:
+        found = step_costs(state.board, windows(state))  # ruling E-66: windows for 1 MP
+        for pos in barring:
+            found[pos.level][pos.y, pos.x] = 0  # ruling E-4: never through an active enemy
+        for level_costs in found:
+            level_costs.setflags(write=False)  # shared by every state that reads them
+        if len(state.memo) >= MEMO_LIMIT:
+            state.memo.clear()
+        state.memo[lasting] = found
+    state.cache[key] = found
+    return found
 
 
 def windows(state: ExecuteState) -> frozenset[Cell]:
@@ -59,8 +70,14 @@ def windows(state: ExecuteState) -> frozenset[Cell]:
         lasting = ("windows", state.entry, *terrain_now(state))
         cached = state.memo.get(lasting)
         if cached is None:
+            cells, by_level = _entry_order(state.entry)
             cached = frozenset(
-                c for c in state.entry if state.board.terrain(c) == Terrain.WINDOW
+                cells[i]
+                for level, at, rows_cols in by_level
+                for i in at[
+                    state.board.levels[level].terrain[rows_cols[0], rows_cols[1]]
+                    == Terrain.WINDOW
+                ].tolist()
             )
             if len(state.memo) >= MEMO_LIMIT:
                 state.memo.clear()
@@ -129,23 +146,58 @@ class Reach:
         raise ValueError(f"{cell} cannot be reached")
 
 
+#: per set of entry squares: the squares sorted, and per level the positions in that order
+#: with their rows and columns (``_entry_order``)
+_EntryOrder = tuple[list[Cell], list[tuple[int, NDArray[np.intp], NDArray[np.intp]]]]
+_ENTRY_ORDER: dict[frozenset[Cell], _EntryOrder] = {}
+
+
+def _entry_order(entry: frozenset[Cell]) -> _EntryOrder:
+    """The entry squares sorted, and per level that has any their positions in that order
+    and their rows and columns (a level array read at all of them in one step); made once
+    per set of entry squares."""
+    found = _ENTRY_ORDER.get(entry)
+    if found is None:
+        cells = sorted(entry)
+        by_level: list[tuple[int, NDArray[np.intp], NDArray[np.intp]]] = []
+        for level in sorted({c.level for c in cells}):
+            at = [i for i, c in enumerate(cells) if c.level == level]
+            rows_cols = np.array([[cells[i].y for i in at], [cells[i].x for i in at]],
+                                 dtype=np.intp)
+            by_level.append((level, np.array(at, dtype=np.intp), rows_cols))
+        if len(_ENTRY_ORDER) >= 64:
+            _ENTRY_ORDER.clear()
+        found = _ENTRY_ORDER[entry] = (cells, by_level)
+    return found
+
+
 def free_entries(state: ExecuteState) -> list[Cell]:
     """Entry squares an off-map agent may step onto now: enterable and free (E-34, E-60)."""
     costs = enter_costs(state, state.terrorists)
     held = {f.pos for f in state.figures.values() if f.active and f.pos is not None}
-    return [c for c in sorted(state.entry) if costs[c.level][c.y, c.x] > 0 and c not in held]
+    cells, by_level = _entry_order(state.entry)
+    open_ = np.zeros(len(cells), dtype=bool)
+    for level, at, rows_cols in by_level:
+        open_[at] = costs[level][rows_cols[0], rows_cols[1]] > 0
+    return [c for c, ok in zip(cells, open_.tolist(), strict=True) if ok and c not in held]
 
 
 def start_groups(state: ExecuteState, figure: Figure) -> list[tuple[int, tuple[Cell, ...]]]:
     """Where ``figure``'s walk starts: its square, or off the map the free entry squares
-    grouped by the MP their first step costs (E-34)."""
+    grouped by the MP their first step costs (E-34), the same for every agent off the map
+    (cached until the state changes)."""
     if figure.pos is not None:
         return [(0, (figure.pos,))]
-    steps = entry_steps(state)
-    by_cost: dict[int, list[Cell]] = {}
-    for c in free_entries(state):
-        by_cost.setdefault(steps[c], []).append(c)
-    return [(extra, tuple(cells)) for extra, cells in sorted(by_cost.items())]
+    found: list[tuple[int, tuple[Cell, ...]]] | None = state.cache.get("entry-groups")
+    if found is None:
+        steps = entry_steps(state)
+        by_cost: dict[int, list[Cell]] = {}
+        for c in free_entries(state):
+            by_cost.setdefault(steps[c], []).append(c)
+        found = state.cache["entry-groups"] = [
+            (extra, tuple(cells)) for extra, cells in sorted(by_cost.items())
+        ]
+    return found
 
 
 def entry_steps(state: ExecuteState) -> dict[Cell, int]:
