@@ -18,7 +18,8 @@ from numpy.typing import NDArray
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.events import EventLog
 from killhouse.core.geometry import chebyshev
-from killhouse.core.paths import DistanceField, distance_field
+from killhouse.core.paths import DistanceField, distance_field, field_on
+from killhouse.core.steps import Steps
 from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.execute.facts import STAIR_COST, STEP_RULES, step_costs
@@ -213,6 +214,20 @@ def entry_steps(state: ExecuteState) -> dict[Cell, int]:
     return found
 
 
+def step_model(state: ExecuteState, costs: list[NDArray[np.int32]]) -> Steps:
+    """The step model over ``costs`` (``enter_costs``'s arrays, kept in ``state.memo`` under
+    the terrain and the barring figures) and the terrain's squeeze masks (E-2), made once
+    beside those arrays: every field a figure's reach asks of the same ground shares it."""
+    key = ("steps", id(costs))
+    found: tuple[list[NDArray[np.int32]], Steps] | None = state.memo.get(key)
+    if found is None or found[0] is not costs:
+        found = (costs, Steps(state.board, costs, STEP_RULES, squeeze(state)))
+        if len(state.memo) >= MEMO_LIMIT:
+            state.memo.clear()
+        state.memo[key] = found
+    return found[1]
+
+
 def reach(state: ExecuteState, figure: Figure, bound: int | None = None) -> Reach:
     """Cheapest costs for ``figure`` from where it stands, or from off-map via entry squares.
 
@@ -230,24 +245,18 @@ def reach(state: ExecuteState, figure: Figure, bound: int | None = None) -> Reac
         result: Reach = cached
         return result
     costs = enter_costs(state, blocking_side(state, figure))
-    walls = squeeze(state)
+    steps = step_model(state, costs)
     groups = start_groups(state, figure)
-    memo_key = (
-        "reach",
-        tuple(groups),
-        tuple(c.tobytes() for c in costs),
-        tuple(np.packbits(w).tobytes() for w in walls),
-        bound,
-    )
-    memo: Reach | None = state.memo.get(memo_key)
-    if memo is not None:
-        result = memo
+    memo_key = ("reach", tuple(groups), id(steps), bound)
+    memo: tuple[Steps, Reach] | None = state.memo.get(memo_key)
+    if memo is not None and memo[0] is steps:
+        result = memo[1]
     else:
         result = Reach(
             tuple(
                 (
-                    distance_field(
-                        state.board, list(cells), costs, STEP_RULES, walls,
+                    field_on(
+                        state.board, steps, list(cells),
                         max_cost=None if bound is None else bound - extra,
                     ),
                     extra,
@@ -256,11 +265,11 @@ def reach(state: ExecuteState, figure: Figure, bound: int | None = None) -> Reac
                 for extra, cells in groups
             ),
             tuple(costs),
-            tuple(walls),
+            tuple(steps.squeeze),
         )
         if len(state.memo) >= MEMO_LIMIT:
             state.memo.clear()
-        state.memo[memo_key] = result
+        state.memo[memo_key] = (steps, result)
     state.cache[key] = result
     return result
 
