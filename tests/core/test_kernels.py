@@ -6,10 +6,9 @@ import subprocess
 import sys
 
 PROBE = """
-from killhouse.core import fovjit, losjit, pathjit
-from killhouse.rulesets.gogogo import reach
+from killhouse.core import bounded, fovjit, losjit, pathjit
 kernels = [pathjit._search, pathjit._parents, losjit._pairs, fovjit.shadowcast,
-           fovjit.shadowcast_many, reach._bounded, reach._walk_back]
+           fovjit.shadowcast_many, bounded._bounded, bounded._walk_back]
 before = [len(k.signatures) for k in kernels]
 from killhouse.core.kernels import load_all
 load_all()

@@ -22,7 +22,7 @@ def register(warm: Callable[[], None]) -> Callable[[], None]:
 def load_all() -> None:
     """Load every registered kernel now: core's, and those of every module imported so far
     that registers its own (a ruleset's, once a scenario of it is loaded)."""
-    from killhouse.core import fov, losjit, pathjit  # noqa: F401  (they register when imported)
+    from killhouse.core import bounded, fov, losjit, pathjit  # noqa: F401  (they register)
 
     for warm in _WARMERS:
         warm()

@@ -12,12 +12,14 @@ import pytest
 
 from killhouse.core.cells import Cell
 from killhouse.core.events import EventLog
+from killhouse.core.paths import field_on
 from killhouse.core.rng import Rng, derive_seed
 from killhouse.core.terrain import Terrain
 from killhouse.engine.game import Game
 from killhouse.errors import IllegalActionError
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.execute import actions as actions_module
+from killhouse.rulesets.execute import movement
 from killhouse.rulesets.execute.actions import (
     figure_moves,
     fire_actions,
@@ -356,3 +358,37 @@ def test_a_figures_moves_read_one_by_one_are_those_read_whole(name: str) -> None
         pool = onward if onward and rng.below(3) == 0 else legal
         game.apply(pool[rng.below(len(pool))])
     assert compared > 100
+
+
+@pytest.mark.parametrize("name", ["airliner", "embassy"])
+def test_a_reach_walks_back_the_path_path_to_gives(name: str) -> None:
+    """A figure's reach from its square is one compiled bounded search (``core.bounded``):
+    its field equals ``field_on``'s, and the walk to each square it reaches, read back from
+    the end alone, is ``path_to``'s, at every movement step of a game."""
+    game = Game(load_scenario(ROOT / "scenarios" / "execute" / f"{name}.yaml"), derive_seed(4, 0))
+    rng = Rng.from_seed(9)
+    walked = 0
+    for _ in range(1500):
+        pending = game.pending()
+        if not pending:
+            break
+        side = pending[0].side
+        state = game.state
+        if state.phase == "movement" and side == state.acting_side():
+            for fig in movers(state, side):
+                if fig.pos is None:
+                    continue
+                r = movement.reach(state, fig, fig.card.movement)
+                ((fld, _, _),) = r.fields
+                assert r.steps is not None
+                expected = field_on(state.board, r.steps, [fig.pos], fig.card.movement)
+                assert all(np.array_equal(a, b) for a, b in zip(fld.raw, expected.raw,
+                                                                strict=True))
+                for cell, _ in movement.within_reach(state, fig):
+                    assert r.path(state, cell) == expected.path_to(cell)
+                    walked += 1
+        legal = [a for a in game.legal_actions(side) if a.kind not in ("concede", "meet_demands")]
+        onward = [a for a in legal if a.kind in ("ready", "end_negotiation", "continue")]
+        pool = onward if onward and rng.below(3) == 0 else legal
+        game.apply(pool[rng.below(len(pool))])
+    assert walked > 200

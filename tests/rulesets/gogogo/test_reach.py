@@ -1,4 +1,4 @@
-"""The compiled bounded move field (``reach.bounded_field``) is ``core.paths.field_on``'s field:
+"""The compiled bounded move field (``bounded.bounded_field``) is ``core.paths.field_on``'s field:
 the same raw totals on every square, at the bound, one past it, and with squeeze rules."""
 
 from __future__ import annotations
@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 
 from killhouse.core.board import Board
+from killhouse.core.bounded import bounded_field, cost_at, padded_squeeze, route
 from killhouse.core.cells import Cell
 from killhouse.core.paths import UNREACHABLE, field_on
 from killhouse.core.steps import Steps
 from killhouse.engine.game import Game
 from killhouse.rulesets.gogogo import orders
 from killhouse.rulesets.gogogo.movement import RULES, enter_costs, squeeze_masks
-from killhouse.rulesets.gogogo.reach import bounded_field, cost_at, padded_squeeze, route
 from killhouse.scenario.loader import load_scenario
 
 from .helpers import fig, open_rows, scenario

@@ -15,10 +15,12 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from killhouse.core.bounded import bounded_field, padded_squeeze
+from killhouse.core.bounded import route as walked_back
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.events import EventLog
 from killhouse.core.geometry import chebyshev
-from killhouse.core.paths import DistanceField, distance_field, field_on
+from killhouse.core.paths import UNREACHABLE, DistanceField, distance_field, field_on
 from killhouse.core.steps import Steps
 from killhouse.core.terrain import Terrain
 from killhouse.errors import IllegalActionError
@@ -110,6 +112,19 @@ def step_cost(state: ExecuteState, cell: Cell) -> int:
 _NO_COST = np.iinfo(np.int64).max
 
 
+def _cost_on(fld: DistanceField, cell: Cell) -> int | None:
+    """``fld.cost(cell)`` read off the raw grid: one look-up does not repay ``cost``'s copy of
+    the whole field into lists."""
+    level, x, y = cell
+    if not 0 <= level < len(fld.raw):
+        return None
+    raw = fld.raw[level]
+    if not (0 <= y < raw.shape[0] and 0 <= x < raw.shape[1]):
+        return None
+    value = int(raw[y, x])
+    return None if value == UNREACHABLE else value // fld.rules.divisor
+
+
 @dataclass(frozen=True)
 class Reach:
     """Where a figure can get this turn: cost to each square, and how to walk there."""
@@ -117,11 +132,15 @@ class Reach:
     fields: tuple[tuple[DistanceField, int, tuple[Cell, ...]], ...]  # (field, entry cost, starts)
     costs: tuple[NDArray[np.int32], ...] = ()
     walls: tuple[NDArray[np.bool_], ...] = ()
+    #: the step model the fields were searched on, with its padded squeeze grids
+    #: (``core.bounded.route`` walks a single start's field back from its end alone)
+    steps: Steps | None = None
+    padded: tuple[NDArray[np.bool_], ...] = ()
 
     def cost(self, cell: Cell) -> int | None:
         best: int | None = None
         for fld, extra, _ in self.fields:
-            c = fld.cost(cell)
+            c = _cost_on(fld, cell)
             if c is not None and (best is None or c + extra < best):
                 best = c + extra
         return best
@@ -130,10 +149,13 @@ class Reach:
         """The squares entered on a cheapest walk to ``cell``, in order (an entry square first)."""
         best = self.cost(cell)
         for fld, extra, starts in self.fields:
-            c = fld.cost(cell)
+            c = _cost_on(fld, cell)
             if c is None or c + extra != best:
                 continue
-            tail = fld.path_to(cell)
+            if len(starts) == 1 and self.steps is not None:
+                tail = walked_back(fld, self.steps, self.padded, cell)  # path_to's path
+            else:
+                tail = fld.path_to(cell)
             if not extra:
                 return tail
             if not tail:
@@ -214,18 +236,38 @@ def entry_steps(state: ExecuteState) -> dict[Cell, int]:
     return found
 
 
-def step_model(state: ExecuteState, costs: list[NDArray[np.int32]]) -> Steps:
+def step_model(
+    state: ExecuteState, costs: list[NDArray[np.int32]]
+) -> tuple[Steps, tuple[NDArray[np.bool_], ...]]:
     """The step model over ``costs`` (``enter_costs``'s arrays, kept in ``state.memo`` under
-    the terrain and the barring figures) and the terrain's squeeze masks (E-2), made once
-    beside those arrays: every field a figure's reach asks of the same ground shares it."""
+    the terrain and the barring figures) and the terrain's squeeze masks (E-2), with its
+    padded squeeze grids (``core.bounded``), made once beside those arrays: every field a
+    figure's reach asks of the same ground shares them."""
     key = ("steps", id(costs))
-    found: tuple[list[NDArray[np.int32]], Steps] | None = state.memo.get(key)
+    found: tuple[list[NDArray[np.int32]], Steps, tuple[NDArray[np.bool_], ...]] | None = (
+        state.memo.get(key)
+    )
     if found is None or found[0] is not costs:
-        found = (costs, Steps(state.board, costs, STEP_RULES, squeeze(state)))
+        steps = Steps(state.board, costs, STEP_RULES, squeeze(state))
+        found = (costs, steps, padded_squeeze(steps))
         if len(state.memo) >= MEMO_LIMIT:
             state.memo.clear()
         state.memo[key] = found
-    return found[1]
+    return found[1], found[2]
+
+
+def _field(
+    state: ExecuteState,
+    steps: Steps,
+    padded: tuple[NDArray[np.bool_], ...],
+    cells: tuple[Cell, ...],
+    bound: int | None,
+) -> DistanceField:
+    """``field_on(board, steps, cells, bound)``: from one start with a bound, by one compiled
+    search (``core.bounded``, the same field)."""
+    if bound is not None and len(cells) == 1:
+        return bounded_field(state.board, steps, padded, cells[0], bound)
+    return field_on(state.board, steps, list(cells), max_cost=bound)
 
 
 def reach(state: ExecuteState, figure: Figure, bound: int | None = None) -> Reach:
@@ -245,7 +287,7 @@ def reach(state: ExecuteState, figure: Figure, bound: int | None = None) -> Reac
         result: Reach = cached
         return result
     costs = enter_costs(state, blocking_side(state, figure))
-    steps = step_model(state, costs)
+    steps, padded = step_model(state, costs)
     groups = start_groups(state, figure)
     memo_key = ("reach", tuple(groups), id(steps), bound)
     memo: tuple[Steps, Reach] | None = state.memo.get(memo_key)
@@ -255,10 +297,7 @@ def reach(state: ExecuteState, figure: Figure, bound: int | None = None) -> Reac
         result = Reach(
             tuple(
                 (
-                    field_on(
-                        state.board, steps, list(cells),
-                        max_cost=None if bound is None else bound - extra,
-                    ),
+                    _field(state, steps, padded, cells, None if bound is None else bound - extra),
                     extra,
                     cells,
                 )
@@ -266,6 +305,8 @@ def reach(state: ExecuteState, figure: Figure, bound: int | None = None) -> Reac
             ),
             tuple(costs),
             tuple(steps.squeeze),
+            steps,
+            padded,
         )
         if len(state.memo) >= MEMO_LIMIT:
             state.memo.clear()

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from killhouse.core.board import Board
+from killhouse.core.bounded import bounded_field, padded_squeeze, route
 from killhouse.core.cells import Cell
 from killhouse.core.paths import DistanceField, field_on
 from killhouse.core.steps import Steps
@@ -27,7 +28,6 @@ from killhouse.rulesets.gogogo.movement import (
     squeeze_masks,
 )
 from killhouse.rulesets.gogogo.orders import BoolArray, longest_move
-from killhouse.rulesets.gogogo.reach import bounded_field, padded_squeeze, route
 from killhouse.rulesets.gogogo.scenario import plan_scenario
 from killhouse.rulesets.gogogo.state import (
     AIM,
@@ -125,7 +125,7 @@ def ooa_given_hit() -> float:
 
 
 #: a side's map as a step model (enter costs and its squeeze masks) with the padded squeeze
-#: grids of ``reach.bounded_field``: ``map_model`` builds it, the fields below read it
+#: grids of ``bounded.bounded_field``: ``map_model`` builds it, the fields below read it
 MapModel = tuple[Steps, tuple[BoolArray, ...]]
 
 
@@ -164,14 +164,14 @@ def reach_from(board: Board, start: Cell, model: MapModel) -> DistanceField:
     """``distance_from`` up to the longest movement allowance (table 3.5): every square an
     order can reach has the same cost and the same path (each step of a cheapest path costs
     less than its end), and the squares beyond read unreachable. One compiled search over
-    those few squares instead of the whole map (``reach.bounded_field``)."""
+    those few squares instead of the whole map (``bounded.bounded_field``)."""
     steps, padded = model
     return bounded_field(board, steps, padded, start, longest_move())
 
 
 def path_on(field: DistanceField, model: MapModel, cell: Cell) -> list[Cell]:
     """``field.path_to(cell)`` of a field ``reach_from`` made on ``model``: walked back from
-    ``cell`` alone (``reach.route``) instead of every square's predecessor worked out."""
+    ``cell`` alone (``bounded.route``) instead of every square's predecessor worked out."""
     steps, padded = model
     return route(field, steps, padded, cell)
 

@@ -16,12 +16,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from killhouse.core.board import Board
+from killhouse.core.bounded import cost_at, level_route, level_totals, padded_squeeze
 from killhouse.core.cells import Cell
 from killhouse.core.geometry import chebyshev, euclidean_sq
 from killhouse.core.paths import UNREACHABLE, DistanceField, StepRules, distance_field, path_cost
 from killhouse.core.steps import Steps
 from killhouse.core.terrain import Terrain
-from killhouse.rulesets.gogogo.reach import cost_at, level_route, level_totals, padded_squeeze
 
 BoolArray = NDArray[np.bool_]
 IntArray = NDArray[np.int32]

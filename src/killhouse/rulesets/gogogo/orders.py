@@ -18,6 +18,7 @@ from typing import Any, overload
 import numpy as np
 from numpy.typing import NDArray
 
+from killhouse.core.bounded import bounded_field, cost_at, padded_squeeze, route
 from killhouse.core.cells import COMPASS, COMPASS_ORDER, Cell, cell_json
 from killhouse.core.geometry import cells_on_segment, chebyshev, euclidean_sq, los_from
 from killhouse.core.paths import DistanceField
@@ -34,7 +35,6 @@ from killhouse.rulesets.gogogo.movement import (
     field_from,
     squeeze_masks,
 )
-from killhouse.rulesets.gogogo.reach import bounded_field, cost_at, padded_squeeze, route
 from killhouse.rulesets.gogogo.state import (
     AIM,
     CT,
@@ -149,7 +149,7 @@ def move_field(state: GoState, side: str, fig: Figure) -> DistanceField:
         found = memo_get(state, lasting)
         if found is None:
             # field_from(board, pos, doors, max_cost=...) on the side's kept step model, by
-            # one compiled search (reach.bounded_field: the same field as field_on's)
+            # one compiled search (bounded.bounded_field: the same field as field_on's)
             steps, padded = step_model(state, side)
             found = bounded_field(state.board, steps, padded, fig.pos, longest_move())
             memo_put(state, lasting, found)
@@ -161,7 +161,7 @@ def _side_steps(
     state: GoState, doors: frozenset[Cell], terrain: tuple[bytes, ...]
 ) -> tuple[Steps, tuple[BoolArray, ...]]:
     """The step model of a side's map (``field_from``'s enter costs and squeeze masks) with
-    its padded squeeze grids (``reach.padded_squeeze``), kept under the doors the side knows
+    its padded squeeze grids (``bounded.padded_squeeze``), kept under the doors the side knows
     open and the terrain: every figure's field reads the same."""
     key = ("steps", doors, terrain)
     found: tuple[Steps, tuple[BoolArray, ...]] | None = memo_get(state, key)

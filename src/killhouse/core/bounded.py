@@ -1,4 +1,5 @@
-"""A figure's bounded move field in one compiled call (numba), for the orders it may give.
+"""A figure's bounded move field in one compiled call (numba): where a walk of some allowance
+gets to, for the moves a ruleset lists.
 
 ``bounded_field`` answers what ``core.paths.field_on(board, steps, [start], max_cost)`` does
 on a map without stair links: the cheapest raw totals from ``start`` over king steps (a step
