@@ -99,3 +99,24 @@ def test_the_walk_area_is_every_square_inside_a_disc_and_no_other() -> None:
                                  for c, r in discs)
                     grid = area[level]
                     assert (grid is not None and grid[sy][sx]) == inside
+
+
+def test_the_squares_read_by_position_by_square_and_whole_agree_on_two_levels() -> None:
+    """``Squares`` answers the same by position (``item``), by square (``cost``, ``index``)
+    and whole (``items``): over both levels a stair links, and nothing for a square out of
+    reach, off the map or on no level."""
+    st = hall()
+    zach = place(st, "zach", 0, 3, 2)
+    squares = within_reach(st, zach)
+    by_position = [squares.item(i) for i in range(len(squares))]  # before any pair is made
+    whole = squares.items()
+    assert by_position == whole
+    assert {c.level for c, _ in whole} == {0, 1} and whole == sorted(whole)
+    for i, (cell, cost) in enumerate(whole):
+        assert squares.cost(cell) == cost
+        assert squares.index(cell) == i
+    in_reach = dict(whole)
+    for level in (0, 1, 2):
+        for y in range(-1, 6):
+            for x in range(-1, 33):
+                assert squares.cost((level, x, y)) == in_reach.get(Cell(level, x, y))

@@ -9,7 +9,6 @@ is worth is the bot's business (``ai/roles/execute/``).
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Iterator
 from itertools import groupby
 from operator import attrgetter
@@ -18,7 +17,7 @@ from typing import Any, cast
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.geometry import chebyshev, los_pairs
 from killhouse.rulesets.base import Action
-from killhouse.rulesets.execute.movement import claimable, stops, within_reach
+from killhouse.rulesets.execute.movement import Squares, claimable, stops, within_reach
 from killhouse.rulesets.execute.rolls import (
     device_tn,
     grenade_tn,
@@ -589,29 +588,13 @@ def _move(side: str, figure: str, cell: Cell, cost: int) -> Action:
     )
 
 
-#: a figure's squares within reach (``within_reach``'s list, the same object) and each
-#: square's cost
-_InReach = tuple[list[tuple[Cell, int]], dict[Cell, int]]
-
-
-def _in_reach(state: ExecuteState, side: str, figure: Figure) -> _InReach:
-    """``figure``'s squares within reach with their costs by square: kept in ``state.memo``
-    beside the list they are read from, so a listing after a move elsewhere (the same list)
-    reads it again; and in ``state.cache`` for the state, where the check of the move chosen
-    from the listing reads it."""
+def _in_reach(state: ExecuteState, side: str, figure: Figure) -> Squares:
+    """``figure``'s squares within reach (``within_reach``), kept in ``state.cache`` for the
+    state, where the check of the move chosen from the listing reads them."""
     now = ("in-reach", side, figure.id)
-    found: _InReach | None = state.cache.get(now)
-    if found is not None:
-        return found
-    within = within_reach(state, figure)
-    key = ("moves", side, figure.id, id(within))
-    found = state.memo.get(key)
-    if found is None or found[0] is not within:
-        found = (within, dict(within))
-        if len(state.memo) >= MEMO_LIMIT:
-            state.memo.clear()
-        state.memo[key] = found
-    state.cache[now] = found
+    found: Squares | None = state.cache.get(now)
+    if found is None:
+        found = state.cache[now] = within_reach(state, figure)
     return found
 
 
@@ -623,9 +606,7 @@ class FigureMoves(MadeWhenRead):
 
     __slots__ = ("_dropped", "_figure", "_side", "_whole", "_within")
 
-    def __init__(
-        self, side: str, figure: str, within: list[tuple[Cell, int]], dropped: list[int]
-    ) -> None:
+    def __init__(self, side: str, figure: str, within: Squares, dropped: list[int]) -> None:
         super().__init__(len(within) - len(dropped))
         self._side = side
         self._figure = figure
@@ -639,7 +620,7 @@ class FigureMoves(MadeWhenRead):
             if skipped > at:
                 break
             at += 1
-        item = self._within[at]
+        item = self._within.item(at)
         pool = _move_pool(self._side, self._figure)
         found = pool.get(item)
         if found is None:
@@ -648,7 +629,7 @@ class FigureMoves(MadeWhenRead):
 
     def __iter__(self) -> Iterator[Action]:
         if not self._whole:
-            every = _pooled_moves(self._side, self._figure, self._within)
+            every = _pooled_moves(self._side, self._figure, self._within.items())
             for at in reversed(self._dropped):
                 del every[at]
             self._made[:] = every
@@ -666,13 +647,11 @@ def figure_moves(state: ExecuteState, side: str, figure: Figure) -> Group:
     """``figure``'s moves as one counted group, in ``within_reach``'s order: every square
     within reach but those no move may end on (``stops``) and its own. Counted from the squares
     alone; the group's sequence makes a move only when read (``FigureMoves``)."""
-    within, costs = _in_reach(state, side, figure)
-    dropped = {c for c in stops(state) if c in costs}  # the barred squares are few
-    if figure.pos is not None and figure.pos in costs:
+    within = _in_reach(state, side, figure)
+    dropped = {c for c in stops(state) if within.cost(c) is not None}  # the barred are few
+    if figure.pos is not None and within.cost(figure.pos) is not None:
         dropped.add(figure.pos)
-    # ``within`` is in Cell order: a square's index is found by bisection
-    skip = sorted(bisect_left(within, (c,)) for c in dropped)
-    moves = FigureMoves(side, figure.id, within, skip)
+    moves = FigureMoves(side, figure.id, within, sorted(map(within.index, dropped)))
     return Group(len(moves), lambda: moves, {"figure": figure.id})
 
 
@@ -685,8 +664,11 @@ def move_listed(state: ExecuteState, side: str, args: tuple[tuple[str, Any], ...
     figure = state.figures.get(fid) if isinstance(fid, str) else None
     if figure is None or all(f is not figure for f in movers(state, side)):
         return False
-    _, costs = _in_reach(state, side, figure)
-    return to in costs and to not in stops(state) and to != figure.pos
+    return (
+        _in_reach(state, side, figure).cost(to) is not None
+        and to not in stops(state)
+        and to != figure.pos
+    )
 
 
 def claim_actions(state: ExecuteState, side: str) -> list[Action]:

@@ -9,7 +9,8 @@ square no other active figure holds (E-4). Entering a closed door opens it (E-5)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -377,11 +378,82 @@ def walk_area(
     return found
 
 
+class Squares:
+    """The squares a figure can get to this turn, in ``Cell`` order, with their MP costs.
+
+    Kept as arrays per level (each square's x-major index and cost, and the level's cost
+    grid): a listing counts them and reads one by position (a random draw) without a pair
+    made for each; read whole (``items``, or iterated as ``(cell, cost)`` pairs, as a bot
+    does), the pairs are made once."""
+
+    __slots__ = ("_items", "_parts", "_starts", "count")
+
+    def __init__(
+        self, parts: list[tuple[int, NDArray[np.intp], NDArray[np.int64], NDArray[np.int64]]]
+    ) -> None:
+        #: per level with squares: (level, x-major indexes, costs, the level's cost grid
+        #: with ``_NO_COST`` out of reach)
+        self._parts = parts
+        self._starts: list[int] = []
+        total = 0
+        for _, at, _, _ in parts:
+            self._starts.append(total)
+            total += len(at)
+        self.count = total
+        self._items: list[tuple[Cell, int]] | None = None
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[tuple[Cell, int]]:
+        return iter(self.items())
+
+    def items(self) -> list[tuple[Cell, int]]:
+        """Every (square, cost), in order, made once."""
+        if self._items is None:
+            out: list[tuple[Cell, int]] = []
+            for level, at, costs, grid in self._parts:
+                cells = level_cells(level, *grid.shape)
+                out += zip(map(cells.__getitem__, at.tolist()), costs.tolist(), strict=True)
+            self._items = out
+        return self._items
+
+    def item(self, index: int) -> tuple[Cell, int]:
+        """The (square, cost) at ``index`` in order."""
+        if self._items is not None:
+            return self._items[index]
+        part = bisect_right(self._starts, index) - 1
+        level, at, costs, grid = self._parts[part]
+        local = index - self._starts[part]
+        height = grid.shape[0]
+        flat = int(at[local])
+        return Cell(level, flat // height, flat % height), int(costs[local])
+
+    def cost(self, cell: tuple[int, int, int]) -> int | None:
+        """The MP ``cell`` costs to get to, or None if it is not within reach."""
+        level, x, y = cell
+        for lv, _, _, grid in self._parts:
+            if lv == level:
+                if 0 <= y < grid.shape[0] and 0 <= x < grid.shape[1]:
+                    value = int(grid[y, x])
+                    return None if value == _NO_COST else value
+                return None
+        return None
+
+    def index(self, cell: Cell) -> int:
+        """The position in order of a square within reach."""
+        for part, (level, at, _, grid) in enumerate(self._parts):
+            if level == cell.level:
+                return self._starts[part] + int(np.searchsorted(at, cell.x * grid.shape[0]
+                                                                + cell.y))
+        raise ValueError(f"{cell} is not within reach")
+
+
 #: a figure's last ``within_reach``: its square, allowance, terrain, the stamps read, the list
-_LastWithin = tuple[Cell | None, int, tuple[bytes, ...], tuple[int, ...], list[tuple[Cell, int]]]
+_LastWithin = tuple[Cell | None, int, tuple[bytes, ...], tuple[int, ...], Squares]
 
 
-def within_reach(state: ExecuteState, figure: Figure) -> list[tuple[Cell, int]]:
+def within_reach(state: ExecuteState, figure: Figure) -> Squares:
     """Every square ``figure`` can get to this turn, in ``Cell`` order, with its MP cost, before
     any square is barred for being held.
 
@@ -420,7 +492,7 @@ def within_reach(state: ExecuteState, figure: Figure) -> list[tuple[Cell, int]]:
 
 def _within(
     state: ExecuteState, figure: Figure, mp: int, barring: str, terrain: tuple[bytes, ...]
-) -> list[tuple[Cell, int]]:
+) -> Squares:
     """``within_reach`` worked out from the starts, the allowance, the terrain and the
     enemies near (kept in ``state.memo`` under those)."""
     groups = tuple(start_groups(state, figure))
@@ -433,7 +505,7 @@ def _within(
             if grid is not None and grid[pos.y][pos.x]:
                 near.append(pos)
     key = ("within", groups, mp, terrain, tuple(sorted(near)))
-    found: list[tuple[Cell, int]] | None = state.memo.get(key)
+    found: Squares | None = state.memo.get(key)
     if found is not None:
         return found
     r = reach(state, figure, mp)  # only costs up to the allowance are read below
@@ -445,17 +517,14 @@ def _within(
             cost = np.where(mask, raw.astype(np.int64) // fld.rules.divisor + extra, _NO_COST)
             prev = best[level]
             best[level] = cost if prev is None else np.minimum(prev, cost)
-    found = []
+    parts = []
     for level, level_cost in enumerate(best):
         if level_cost is None:
             continue
         by_x = level_cost.T.ravel()  # x-major: the order of Cell(level, x, y)
         at = np.flatnonzero(by_x < _NO_COST)
-        found += zip(
-            map(level_cells(level, *level_cost.shape).__getitem__, at.tolist()),
-            by_x[at].tolist(),
-            strict=True,
-        )
+        parts.append((level, at, by_x[at], level_cost))
+    found = Squares(parts)
     if len(state.memo) >= MEMO_LIMIT:
         state.memo.clear()
     state.memo[key] = found
@@ -486,7 +555,7 @@ def destinations(state: ExecuteState, figure: Figure) -> dict[Cell, int]:
     Computed on the fields' arrays; the squares come out in sorted order.
     """
     barred = stops(state)
-    return {c: cost for c, cost in within_reach(state, figure)
+    return {c: cost for c, cost in within_reach(state, figure).items()
             if c not in barred and c != figure.pos}
 
 
