@@ -74,7 +74,8 @@ def side_sight(state: ExecuteState, side: str) -> list[list[list[bool]] | None]:
     found: list[list[list[bool]] | None] | None = state.cache.get(key)
     if found is not None:
         return found
-    spots = sorted({f.pos for f in observers(state, side) if f.pos is not None})
+    # the side's observers' squares, as the refresh read them (kept under the figures' stamps)
+    spots = sorted(set(_figure_inputs(state)[0][side]))
     # kept in ``state.memo`` under the observers' squares and the terrain: an action that
     # moves nobody of this side, and opens no door, leaves the side's sight as it was
     lasting = (
