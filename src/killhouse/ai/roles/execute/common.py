@@ -31,8 +31,35 @@ LOCK_COST = 4
 SIGHT_TARGETS = 512
 #: move actions ``move_list`` keeps read before it starts afresh
 READ_LIMIT = 50_000
+#: a move as the bots read it: the action, its figure, its destination, the destination
+#: packed in one integer (``pack``; -1 for none) and the figure's number (``figure_number``)
+MoveRead = tuple[Action, str, Cell | None, int, int]
+#: each action ``move_list`` has read, by id, for the whole process: a read is a value of
+#: the action alone, and the ruleset lists the same action objects decision after decision
+#: and game after game (its moves are kept by figure, square and cost), while a bot lives
+#: for one game. An entry holds a move, ``_OTHERS`` any other action read as ``()``, so no
+#: id is reused while kept
+_READS: dict[int, MoveRead | tuple[()]] = {}
+_OTHERS: dict[int, Action] = {}
+#: a number per figure id, for the process (``figure_number``)
+_FIGURE_NUMBERS: dict[str, int] = {}
 #: what shutting off each kind of device is worth to the FBI (a lock opens the way on)
 TASK_VALUE = {"lock": 0.6, "camera": 0.4, "alarm": 0.4, "power": 0.5}
+
+
+def pack(cell: Cell) -> int:
+    """A square as one integer: level, row and column in bits 32 up, 16-31 and 0-15 (a map
+    of at most 65,536 squares a side), so a decision's destinations go to numpy in one call."""
+    return (cell.level << 32) | (cell.y << 16) | cell.x
+
+
+def figure_number(fid: str) -> int:
+    """A small number for ``fid``, the same for the whole process (an index into the
+    per-figure arrays a decision builds)."""
+    found = _FIGURE_NUMBERS.get(fid)
+    if found is None:
+        found = _FIGURE_NUMBERS[fid] = len(_FIGURE_NUMBERS)
+    return found
 
 
 def shot_value(view: dict[str, Any], target: object) -> float:
@@ -67,11 +94,7 @@ class ExecuteBot(BaselineBot):
         self._sight_to: dict[Cell, NDArray[np.bool_]] = {}
         self._sight_version = -1
         self._moves_of: Sequence[Action] | None = None
-        self._moves: list[tuple[Action, str, Cell | None]] = []
-        #: each move action read so far, by id (``move_list``)
-        self._read: dict[int, tuple[Action, str, Cell | None] | tuple[()]] = {}
-        #: the actions other than moves that ``_read`` holds as ``()``, kept alive by it
-        self._others: dict[int, Action] = {}
+        self._moves: list[MoveRead] = []
 
     # -- what the side knows of the map --------------------------------------------------
     def sync(self, view: dict[str, Any]) -> None:
@@ -160,42 +183,43 @@ class ExecuteBot(BaselineBot):
         to = action.get("to")
         return to if type(to) is Cell else cell_of(action.hint.get("to"))
 
-    def move_list(self, actions: Sequence[Action]) -> list[tuple[Action, str, Cell | None]]:
-        """Every move of ``actions`` as (action, figure, destination), read once per decision:
-        a turn lists thousands of moves and the scoring passes over them more than once."""
+    def move_list(self, actions: Sequence[Action]) -> list[MoveRead]:
+        """Every move of ``actions`` read (``MoveRead``), once per decision: a turn lists
+        thousands of moves and the scoring passes over them more than once."""
         if self._moves_of is actions:
             return self._moves
-        # the ruleset lists the same action objects decision after decision: each is read
-        # once and kept by identity (the entry holds a move, ``_others`` any other action, so
-        # no id is reused while kept); an action other than a move reads as ``()``, which
-        # the filter leaves out. Looked up and filtered in C: a decision lists hundreds
-        read = self._read
+        # each action is read once for the process and kept by identity (``_READS``); an
+        # action other than a move reads as ``()``, which the filter leaves out. Looked up
+        # and filtered in C: a decision lists hundreds
+        read = _READS
         if len(read) > READ_LIMIT:
             read.clear()
-            self._others.clear()
-        got: list[tuple[Action, str, Cell | None] | tuple[()] | None] = list(
-            map(read.get, map(id, actions))
-        )
+            _OTHERS.clear()
+        got: list[MoveRead | tuple[()] | None] = list(map(read.get, map(id, actions)))
         if None in got:
             for i in [i for i, found in enumerate(got) if found is None]:
                 a = actions[i]
                 if a.kind == "move":
                     got[i] = read[id(a)] = self.read_move(a)
                 else:
-                    self._others[id(a)] = a
+                    _OTHERS[id(a)] = a
                     got[i] = read[id(a)] = ()
-        out = cast("list[tuple[Action, str, Cell | None]]", list(filter(None, got)))
+        out = cast("list[MoveRead]", list(filter(None, got)))
         self._moves_of, self._moves = actions, out
         return out
 
-    def read_move(self, a: Action) -> tuple[Action, str, Cell | None]:
-        """A move as (action, figure, destination)."""
+    @classmethod
+    def read_move(cls, a: Action) -> MoveRead:
+        """A move as (action, figure, destination, packed destination, figure number)."""
         args = a.args
+        to: Cell | None
         # the ruleset lists a move as (("figure", id), ("to", cell)): read it in place
         if (len(args) == 2 and args[0][0] == "figure" and args[1][0] == "to"
                 and type(args[1][1]) is Cell):
-            return (a, str(args[0][1]), args[1][1])
-        return (a, str(a.get("figure")), self.dest(a))
+            fid, to = str(args[0][1]), args[1][1]
+        else:
+            fid, to = str(a.get("figure")), cls.dest(a)
+        return (a, fid, to, -1 if to is None else pack(to), figure_number(fid))
 
     @staticmethod
     def places(mine: dict[str, dict[str, Any]]) -> dict[str, Cell | None]:

@@ -5,22 +5,38 @@ from __future__ import annotations
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
 from killhouse.ai.baseline import cell_of
-from killhouse.ai.roles.execute.common import TASK_VALUE, ExecuteBot
+from killhouse.ai.roles.execute import scoring
+from killhouse.ai.roles.execute.common import (
+    TASK_VALUE,
+    ExecuteBot,
+    MoveRead,
+    figure_number,
+    pack,
+)
 from killhouse.core.cells import Cell
 from killhouse.core.fov import fields_of_view
 from killhouse.core.geometry import chebyshev
-from killhouse.core.paths import DistanceField
+from killhouse.core.paths import UNREACHABLE, DistanceField
 from killhouse.core.rng import Rng
 from killhouse.core.terrain import Terrain, passable_mask
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.execute.facts import device_tn, effective, success_chance
 from killhouse.scenario.model import Scenario
+
+#: flat cost arrays kept per bot (``flat_costs``) before it starts afresh
+FLAT_LIMIT = 64
+#: no known gunman: no shot counts (``scoring.plain``)
+_NO_SHOTS = np.zeros(0, dtype=np.int64)
+_PACKED = itemgetter(3)
+_NUMBER = itemgetter(4)
+_FIGURE = itemgetter(1)
 
 
 @lru_cache(maxsize=256)
@@ -48,9 +64,12 @@ class FbiBot(ExecuteBot):
         #: the extraction zone as the view lists it, and as cells
         self._extraction_raw: list[Any] | None = None
         self._extraction: list[Cell] = []
-        #: per (square, level) of one decision: each square's distance to the nearest teammate
-        self._apart: dict[tuple[Cell | None, int], list[list[int]] | None] = {}
-        self._level_indices: dict[int, NDArray[np.intp]] = {}
+        #: where each level starts in a flat array of the plan's squares, and its width
+        shapes = [lv.terrain.shape for lv in self.plan.levels]
+        self._offsets = np.cumsum([0] + [h * w for h, w in shapes[:-1]], dtype=np.int64)
+        self._widths = np.array([w for _, w in shapes], dtype=np.int64)
+        #: each distance field's flat costs (``flat_costs``), by the field's id
+        self._flat_costs: dict[int, tuple[DistanceField, NDArray[np.int64]]] = {}
         self.last_move_turn = 0
 
     def combat(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action | None:
@@ -121,7 +140,7 @@ class FbiBot(ExecuteBot):
             return  # nobody on a stair: no move list to read
         # per agent on a stair that may move: whether any of its moves reaches the far level
         across: dict[str, bool] = {}
-        for _, fid, to in self.move_list(actions):
+        for _, fid, to, _, _ in self.move_list(actions):
             if to is not None and fid in on_stairs:
                 across[fid] = across.get(fid, False) or to.level == on_stairs[fid][1].level
         for fid, (here, far) in on_stairs.items():
@@ -192,66 +211,29 @@ class FbiBot(ExecuteBot):
         team = [c for c in (cell_of(f.get("at")) for f in mine.values()
                             if f.get("status") == "active") if c is not None]
         moves = self.move_list(actions)
-        # per level, how many known gunmen see each square (read only for moves worth it)
-        shots = self.los_grids(enemies)
         where = self.places(mine)
-        self._apart.clear()
-        scored: list[tuple[float, Action]] = []
-        # each figure's own distance to the goal, read once rather than once per move
-        goal_here = {fid: None if here is None or goal_field is None else goal_field.cost(here)
-                     for fid, here in where.items()}
         # per figure, whether its moves are scored the plain way (no hostages led, not on the
-        # bomb squad, not making way at a lock): most moves are, and they are scored in the
-        # loop's first branch with ``advance_from`` and ``apart`` written out
-        plain: dict[str, bool] = {}
-        # the goal field's costs as lists, -1 out of reach: read once per move below
-        goal_rows = goal_field.visible_rows if goal_field is not None else None
-        apart_of = self._apart
+        # bomb squad, not making way at a lock): most moves are, all at once (``plain_scores``)
+        plain = {fid: not (fid in led or (fid in squad and bomb_field is not None)
+                           or (fid in make_way and where.get(fid) is not None))
+                 for fid in set(map(_FIGURE, moves))}
+        score = self.plain_scores(moves, where, plain, goal_field, team, enemies)
         plan_locks: list[Cell] | None = None
-        for action, fid, dest in moves:
+        for i in [i for i, m in enumerate(moves) if not plain[m[1]]]:
+            _, fid, dest, _, _ = moves[i]
             here = where.get(fid)
             if dest is None:
                 continue
-            is_plain = plain.get(fid)
-            if is_plain is None:
-                is_plain = plain[fid] = not (
-                    fid in led
-                    or (fid in squad and bomb_field is not None)
-                    or (fid in make_way and here is not None)
-                )
-            if is_plain:
-                if goal_rows is None:
-                    continue  # advance_from: 0.0
-                to = goal_rows[dest.level][dest.y][dest.x]
-                if to < 0:
-                    continue  # advance_from: -1.0
-                if here is None:
-                    score = 10.0 / (1 + to)
-                else:
-                    now = goal_here.get(fid)
-                    score = float((now if now is not None else to + 1) - to)
-                if score <= 0:
-                    continue
-                # stack up: stay near the team; look for a shot at a known gunman
-                key = (here, dest.level)
-                apart = apart_of[key] if key in apart_of else self.apart(team, here, dest.level)
-                if apart is not None and apart[dest.y][dest.x] > 5:
-                    score -= 1.0
-                seen_by = shots.get(dest.level)
-                score += 1.5 * min(2, 0 if seen_by is None else seen_by[dest.y][dest.x])
-                scored.append((score, action))
-                continue
             if fid in led:
-                score = self.lead_score(here, dest, led[fid], out_field, exits)
-                scored.append((score, action))
+                score[i] = self.lead_score(here, dest, led[fid], out_field, exits)
                 continue
             if fid in squad and bomb_field is not None:
                 to_bomb = bomb_field.cost(dest)
                 if to_bomb is not None and here is not None and chebyshev(here, timers[0]) <= 1:
                     continue  # beside the bomb already: stay and disarm
-                score = 3.0 * self.advance_score(here, dest, bomb_field)
-                if score > 0:
-                    scored.append((score + 5.0, action))
+                value = 3.0 * self.advance_score(here, dest, bomb_field)
+                if value > 0:
+                    score[i] = value + 5.0
                 continue
             if fid in make_way and here is not None:
                 # a better picker is coming: step off the lock, but stay close
@@ -260,9 +242,14 @@ class FbiBot(ExecuteBot):
                 near_lock = any(c.level == dest.level and chebyshev(c, dest) <= 1
                                 for c in plan_locks)
                 if not near_lock and chebyshev(here, dest) <= 3:
-                    scored.append((4.0, action))
+                    score[i] = 4.0
                 continue
-        chosen = self.pick(scored, rng)
+        # the best score, ties broken by the generator among the tied in list order (``pick``)
+        chosen: Action | None = None
+        scored = ~np.isnan(score)
+        if scored.any():
+            tied = np.flatnonzero(score >= score[scored].max() - 1e-9).tolist()
+            chosen = moves[tied[rng.below(len(tied))]][0]
         turn = int(view.get("turn", 0))
         if chosen is not None:
             self.last_move_turn = turn
@@ -271,27 +258,63 @@ class FbiBot(ExecuteBot):
             return self.unstick(view, actions, rng)
         return None
 
-    def apart(self, team: list[Cell], here: Cell | None, level: int) -> list[list[int]] | None:
-        """Per square of ``level``, the Chebyshev distance to the nearest of ``team`` there
-        other than ``here`` (None if there is none), worked out once per decision."""
-        key = (here, level)
-        if key in self._apart:
-            return self._apart[key]
-        others = [c for c in team if c != here and c.level == level]
-        grid: list[list[int]] | None = None
-        if others:
-            ys, xs = self._indices(level)
-            near = np.min([np.maximum(abs(xs - c.x), abs(ys - c.y)) for c in others], axis=0)
-            grid = cast(list[list[int]], near.tolist())
-        self._apart[key] = grid
-        return grid
+    def plain_scores(self, moves: list[MoveRead], where: dict[str, Cell | None],
+                     plain: dict[str, bool], goal_field: DistanceField | None,
+                     team: list[Cell], enemies: list[Cell]) -> NDArray[np.float64]:
+        """Per move, its score if its figure's moves are scored the plain way, else NaN (and
+        NaN for a move not worth making): how much nearer the goal it goes (from off the map,
+        10 / (1 + the cost)), less 1 if the nearest teammate other than the mover ends more
+        than 5 squares away on its level, plus 1.5 per known gunman (at most two) with sight
+        of the square. Every move at once, by the compiled ``scoring.plain``."""
+        n = len(moves)
+        score = np.full(n, np.nan)
+        if not n or goal_field is None or not any(plain.values()):
+            return score
+        packed = np.fromiter(map(_PACKED, moves), np.int64, n)
+        figs = np.fromiter(map(_NUMBER, moves), np.int64, n)
+        # per figure number: scored plainly, off the map, its square (packed), its goal cost
+        size = int(figs.max()) + 1
+        is_plain = np.zeros(size, dtype=bool)
+        off_map = np.ones(size, dtype=bool)
+        here_at = np.full(size, -1, dtype=np.int64)
+        now_cost = np.full(size, np.nan)
+        for fid, flag in plain.items():
+            k = figure_number(fid)
+            is_plain[k] = flag
+            here = where.get(fid)
+            if here is not None:
+                off_map[k] = False
+                here_at[k] = pack(here)
+                now = goal_field.cost(here)
+                if now is not None:
+                    now_cost[k] = now
+        mates = np.array([pack(c) for c in team], dtype=np.int64)
+        shots = self.los_flat(enemies)
+        return scoring.plain(packed, figs, is_plain, off_map, here_at, now_cost, self._offsets,
+                             self._widths, self.flat_costs(goal_field), mates,
+                             _NO_SHOTS if shots is None else shots)
 
-    def _indices(self, level: int) -> NDArray[np.intp]:
-        """The (y, x) index grids of ``level`` (``np.indices``), made once per level."""
-        found = self._level_indices.get(level)
-        if found is None:
-            found = self._level_indices[level] = np.indices(self.plan.levels[level].terrain.shape)
-        return found
+    def flat_costs(self, field: DistanceField) -> NDArray[np.int64]:
+        """``field``'s cost of every square of the plan (-1 out of reach), level after level
+        and row by row (``_offsets``, ``_widths``), made once per field."""
+        found = self._flat_costs.get(id(field))
+        if found is None or found[0] is not field:
+            if len(self._flat_costs) >= FLAT_LIMIT:
+                self._flat_costs.clear()
+            rows = [np.where(r == UNREACHABLE, -1, r // field.rules.divisor).ravel()
+                    for r in field.raw]
+            found = self._flat_costs[id(field)] = (field, np.concatenate(rows).astype(np.int64))
+        return found[1]
+
+    def los_flat(self, others: list[Cell]) -> NDArray[np.int64] | None:
+        """``los_grids`` flat in the order of ``flat_costs`` (0 on a level with none of
+        ``others``), or None with no others."""
+        if not others:
+            return None
+        grids = [np.zeros(lv.terrain.shape, dtype=np.int64) for lv in self.plan.levels]
+        for o in others:
+            grids[o.level] += self.sight_to(o)
+        return np.concatenate([g.ravel() for g in grids])
 
     @staticmethod
     def skill(f: dict[str, Any]) -> int:
@@ -342,7 +365,7 @@ class FbiBot(ExecuteBot):
         step off the stairs beside them and wait for whoever comes down, or shuffle a little."""
         where = self.places(self.own(view))
         scored: list[tuple[float, Action]] = []
-        for action, fid, dest in self.move_list(actions):
+        for action, fid, dest, _, _ in self.move_list(actions):
             here = where.get(fid)
             if here is None or dest is None or dest.level != here.level:
                 continue

@@ -101,7 +101,7 @@ class TerroristBot(ExecuteBot):
         rows = field.visible_rows if field is not None else None
         where = self.places(mine)
         scored: list[tuple[float, Action]] = []
-        for action, fid, dest in moves:
+        for action, fid, dest, _, _ in moves:
             here = where.get(fid)
             if here is None or dest is None:
                 continue
