@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from killhouse.ai.roles.execute import FbiBot, bot_for
+from killhouse.ai.roles.execute import FbiBot, TerroristBot, bot_for
 from killhouse.ai.roles.execute.common import ExecuteBot, pack
 from killhouse.core.cells import Cell
 from killhouse.core.fov import fields_of_view
@@ -269,3 +269,112 @@ def _plain_reference(bot: FbiBot, moves: list[Any], where: dict[str, Cell | None
         score += 1.5 * min(2, 0 if seen_by is None else seen_by[dest.y][dest.x])
         out[i] = score
     return out
+
+
+def _movement_decisions(name: str, role: type, count: int) -> Any:
+    """Up to ``count`` movement decisions of ``role``'s bot in a bot game on ``name``, as
+    (bot, view, actions, walkable squares); the game goes on by the bots' choices."""
+    sc = load_scenario(SCENARIOS / f"{name}.yaml")
+    game = Game(sc, 6)
+    bots = {side: bot_for(sc, side) for side in sc.side_ids()}
+    rng = Rng.from_seed(6)
+    found = 0
+    for _ in range(2000):
+        pending = game.pending()
+        if not pending or found >= count:
+            return
+        side = pending[0].side
+        actions = game.legal_actions(side)
+        view = game.view(side, events_since=None)
+        bot = bots[side]
+        if isinstance(bot, role) and any(a.kind == "move" for a in actions):
+            bot.sync(view)
+            cells = [Cell(lv, int(x), int(y)) for lv, level in enumerate(bot.plan.levels)
+                     for y, x in zip(*np.nonzero(level.terrain != Terrain.WALL), strict=True)]
+            yield bot, view, actions, cells
+            found += 1
+        game.apply(bot.choose(view, actions, rng))
+
+
+def _lead_reference(here: Cell | None, dest: Cell, hostages: list[Cell], field: Any,
+                    extraction: set[Cell]) -> float:
+    """A leader's move scored on its own, as the bot once scored each."""
+    if field is None:
+        return 0.0
+    to = field.cost(dest)
+    if to is None:
+        return -1.0
+    now = field.cost(here) if here is not None else None
+    gain = float((now if now is not None else to + 1) - to)
+    lag = max((chebyshev(dest, h) for h in hostages if h.level == dest.level), default=0)
+    if here is not None and here in extraction:
+        return 5.0 - lag
+    return gain - 0.3 * max(0, lag - 6) + 0.1
+
+
+def test_lead_scores_equal_a_leader_move_at_a_time() -> None:
+    """``FbiBot.lead_scores`` (compiled) equals each leader's move scored on its own, on bank
+    movement decisions with random leaders, hostages, ways out (a leader's own square among
+    them) and no way out at all."""
+    pick = np.random.default_rng(8)
+    checked = scored = 0
+    for bot, view, actions, cells in _movement_decisions("bank", FbiBot, 10):
+        moves = bot.move_list(actions)
+        where = bot.places(bot.own(view))
+        fids = sorted({m[1] for m in moves})
+        for _ in range(3):
+            led = {fid: [cells[int(i)] for i in pick.choice(len(cells), int(pick.integers(1, 4)),
+                                                           replace=False)]
+                   for fid in fids if pick.integers(0, 2)}
+            exits = {cells[int(i)] for i in pick.choice(len(cells), 20, replace=False)}
+            exits |= {c for c in where.values() if c is not None and pick.integers(0, 2)}
+            field = bot.distances(sorted(exits)) if pick.integers(0, 4) else None
+            got = bot.lead_scores(moves, where, led, field, exits)
+            want = np.array([np.nan if fid not in led or dest is None
+                             else _lead_reference(where.get(fid), dest, led[fid], field, exits)
+                             for _, fid, dest, _, _ in moves])
+            assert np.array_equal(got, want, equal_nan=True)
+            checked += 1
+            scored += int(np.count_nonzero(~np.isnan(want)))
+    assert checked >= 30 and scored > 100
+
+
+def test_terrorist_scores_equal_a_move_at_a_time() -> None:
+    """``TerroristBot.close_in_scores`` (compiled) equals the loop the bot once ran: close on
+    the field, +2 with a shot at one agent or -1 per agent with a shot, -3 at a cost of 1 or
+    less, kept above 0; guards and figures with a shot where they stand hold."""
+    pick = np.random.default_rng(5)
+    checked = scored = 0
+    for bot, view, actions, cells in _movement_decisions("embassy", TerroristBot, 8):
+        moves = bot.move_list(actions)
+        where = bot.places(bot.own(view))
+        for _ in range(3):
+            agents = [cells[int(i)] for i in pick.choice(len(cells), int(pick.integers(0, 4)),
+                                                         replace=False)]
+            goals = agents or [cells[int(pick.integers(0, len(cells)))]]
+            field = bot.distances(goals)
+            got = bot.close_in_scores(moves, where, field, agents)
+            shots = bot.los_grids(agents) if agents else {}
+            rows = field.visible_rows if field is not None else None
+            want = np.full(len(moves), np.nan)
+            for i, (_, fid, dest, _, _) in enumerate(moves):
+                here = where.get(fid)
+                if here is None or dest is None or fid in bot.guards or rows is None:
+                    continue
+                grid = shots.get(here.level)
+                if grid is not None and grid[here.y][here.x]:
+                    continue
+                to, now = rows[dest.level][dest.y][dest.x], rows[here.level][here.y][here.x]
+                if to < 0 or now < 0 or now - to <= 0:
+                    continue
+                grid = shots.get(dest.level)
+                exposure = 0 if grid is None else grid[dest.y][dest.x]
+                score = float(now - to) + (2.0 if exposure == 1 else -1.0 * exposure)
+                if to <= 1:
+                    score -= 3.0
+                if score > 0:
+                    want[i] = score
+            assert np.array_equal(got, want, equal_nan=True)
+            checked += 1
+            scored += int(np.count_nonzero(~np.isnan(want)))
+    assert checked >= 24 and scored > 100

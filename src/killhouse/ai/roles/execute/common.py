@@ -5,6 +5,7 @@ rules)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from operator import itemgetter
 from typing import Any, cast
 
 import numpy as np
@@ -15,7 +16,7 @@ from killhouse.ai.mirror import SideMirror
 from killhouse.core.board import Board
 from killhouse.core.cells import Cell
 from killhouse.core.geometry import chebyshev, los_pairs
-from killhouse.core.paths import DistanceField
+from killhouse.core.paths import UNREACHABLE, DistanceField
 from killhouse.core.rng import Rng
 from killhouse.core.terrain import Terrain
 from killhouse.rulesets.base import Action
@@ -43,6 +44,12 @@ _READS: dict[int, MoveRead | tuple[()]] = {}
 _OTHERS: dict[int, Action] = {}
 #: a number per figure id, for the process (``figure_number``)
 _FIGURE_NUMBERS: dict[str, int] = {}
+#: flat cost arrays kept per bot (``flat_costs``) before it starts afresh
+FLAT_LIMIT = 64
+#: no known gunman: no shot counts (the compiled scorers)
+NO_SHOTS = np.zeros(0, dtype=np.int64)
+_PACKED = itemgetter(3)
+_NUMBER = itemgetter(4)
 #: what shutting off each kind of device is worth to the FBI (a lock opens the way on)
 TASK_VALUE = {"lock": 0.6, "camera": 0.4, "alarm": 0.4, "power": 0.5}
 
@@ -95,6 +102,12 @@ class ExecuteBot(BaselineBot):
         self._sight_version = -1
         self._moves_of: Sequence[Action] | None = None
         self._moves: list[MoveRead] = []
+        #: where each level starts in a flat array of the plan's squares, and its width
+        shapes = [lv.terrain.shape for lv in self.plan.levels]
+        self._offsets = np.cumsum([0] + [h * w for h, w in shapes[:-1]], dtype=np.int64)
+        self._widths = np.array([w for _, w in shapes], dtype=np.int64)
+        #: each distance field's flat costs (``flat_costs``), by the field's id
+        self._flat_costs: dict[int, tuple[DistanceField, NDArray[np.int64]]] = {}
 
     # -- what the side knows of the map --------------------------------------------------
     def sync(self, view: dict[str, Any]) -> None:
@@ -175,6 +188,48 @@ class ExecuteBot(BaselineBot):
                 self._sight_to.clear()
             self._sight_to[target] = found
         return found
+
+    def flat_costs(self, field: DistanceField) -> NDArray[np.int64]:
+        """``field``'s cost of every square of the plan (-1 out of reach), level after level
+        and row by row (``_offsets``, ``_widths``), made once per field."""
+        found = self._flat_costs.get(id(field))
+        if found is None or found[0] is not field:
+            if len(self._flat_costs) >= FLAT_LIMIT:
+                self._flat_costs.clear()
+            rows = [np.where(r == UNREACHABLE, -1, r // field.rules.divisor).ravel()
+                    for r in field.raw]
+            found = self._flat_costs[id(field)] = (field, np.concatenate(rows).astype(np.int64))
+        return found[1]
+
+    def los_flat(self, others: list[Cell]) -> NDArray[np.int64] | None:
+        """``los_grids`` flat in the order of ``flat_costs`` (0 on a level with none of
+        ``others``), or None with no others."""
+        if not others:
+            return None
+        grids = [np.zeros(lv.terrain.shape, dtype=np.int64) for lv in self.plan.levels]
+        for o in others:
+            grids[o.level] += self.sight_to(o)
+        return np.concatenate([g.ravel() for g in grids])
+
+    def flat_index(self, cell: Cell) -> int:
+        """``cell``'s place in the flat arrays (``flat_costs``)."""
+        return int(self._offsets[cell.level]) + cell.y * int(self._widths[cell.level]) + cell.x
+
+    def move_arrays(self, moves: list[MoveRead]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """The moves' squares (packed) and figure numbers as arrays, for a compiled scorer."""
+        n = len(moves)
+        return (np.fromiter(map(_PACKED, moves), np.int64, n),
+                np.fromiter(map(_NUMBER, moves), np.int64, n))
+
+    @staticmethod
+    def pick_scored(moves: list[MoveRead], score: NDArray[np.float64], rng: Rng) -> Action | None:
+        """``pick`` over the moves with a score (not NaN): the best, ties within 1e-9 broken
+        by the generator in list order, as ``pick`` breaks them on the scored list."""
+        scored = ~np.isnan(score)
+        if not scored.any():
+            return None
+        tied = np.flatnonzero(score >= score[scored].max() - 1e-9).tolist()
+        return moves[tied[rng.below(len(tied))]][0]
 
     # -- helpers ---------------------------------------------------------------------------
     @staticmethod

@@ -14,6 +14,7 @@ from numpy.typing import NDArray
 from killhouse.ai.baseline import cell_of
 from killhouse.ai.roles.execute import scoring
 from killhouse.ai.roles.execute.common import (
+    NO_SHOTS,
     TASK_VALUE,
     ExecuteBot,
     MoveRead,
@@ -23,19 +24,13 @@ from killhouse.ai.roles.execute.common import (
 from killhouse.core.cells import Cell
 from killhouse.core.fov import fields_of_view
 from killhouse.core.geometry import chebyshev
-from killhouse.core.paths import UNREACHABLE, DistanceField
+from killhouse.core.paths import DistanceField
 from killhouse.core.rng import Rng
 from killhouse.core.terrain import Terrain, passable_mask
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.execute.facts import device_tn, effective, success_chance
 from killhouse.scenario.model import Scenario
 
-#: flat cost arrays kept per bot (``flat_costs``) before it starts afresh
-FLAT_LIMIT = 64
-#: no known gunman: no shot counts (``scoring.plain``)
-_NO_SHOTS = np.zeros(0, dtype=np.int64)
-_PACKED = itemgetter(3)
-_NUMBER = itemgetter(4)
 _FIGURE = itemgetter(1)
 
 
@@ -64,12 +59,6 @@ class FbiBot(ExecuteBot):
         #: the extraction zone as the view lists it, and as cells
         self._extraction_raw: list[Any] | None = None
         self._extraction: list[Cell] = []
-        #: where each level starts in a flat array of the plan's squares, and its width
-        shapes = [lv.terrain.shape for lv in self.plan.levels]
-        self._offsets = np.cumsum([0] + [h * w for h, w in shapes[:-1]], dtype=np.int64)
-        self._widths = np.array([w for _, w in shapes], dtype=np.int64)
-        #: each distance field's flat costs (``flat_costs``), by the field's id
-        self._flat_costs: dict[int, tuple[DistanceField, NDArray[np.int64]]] = {}
         self.last_move_turn = 0
 
     def combat(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action | None:
@@ -154,6 +143,8 @@ class FbiBot(ExecuteBot):
         (claims are the player's choice, E-30); never take one from a teammate."""
         free = {str(s["id"]) for s in view.get("seen", [])
                 if s.get("kind") == "hostage" and not s.get("leader")}
+        if not free:
+            return None  # no claim can name a hostage: the list need not be read
         return next((a for a in actions if a.kind == "claim" and a.get("hostage") in free), None)
 
     def movement(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action | None:
@@ -218,14 +209,14 @@ class FbiBot(ExecuteBot):
                            or (fid in make_way and where.get(fid) is not None))
                  for fid in set(map(_FIGURE, moves))}
         score = self.plain_scores(moves, where, plain, goal_field, team, enemies)
+        if led:
+            lead = self.lead_scores(moves, where, led, out_field, exits)
+            score = np.where(np.isnan(lead), score, lead)
         plan_locks: list[Cell] | None = None
-        for i in [i for i, m in enumerate(moves) if not plain[m[1]]]:
+        for i in [i for i, m in enumerate(moves) if not plain[m[1]] and m[1] not in led]:
             _, fid, dest, _, _ = moves[i]
             here = where.get(fid)
             if dest is None:
-                continue
-            if fid in led:
-                score[i] = self.lead_score(here, dest, led[fid], out_field, exits)
                 continue
             if fid in squad and bomb_field is not None:
                 to_bomb = bomb_field.cost(dest)
@@ -244,12 +235,7 @@ class FbiBot(ExecuteBot):
                 if not near_lock and chebyshev(here, dest) <= 3:
                     score[i] = 4.0
                 continue
-        # the best score, ties broken by the generator among the tied in list order (``pick``)
-        chosen: Action | None = None
-        scored = ~np.isnan(score)
-        if scored.any():
-            tied = np.flatnonzero(score >= score[scored].max() - 1e-9).tolist()
-            chosen = moves[tied[rng.below(len(tied))]][0]
+        chosen = self.pick_scored(moves, score, rng)
         turn = int(view.get("turn", 0))
         if chosen is not None:
             self.last_move_turn = turn
@@ -270,8 +256,7 @@ class FbiBot(ExecuteBot):
         score = np.full(n, np.nan)
         if not n or goal_field is None or not any(plain.values()):
             return score
-        packed = np.fromiter(map(_PACKED, moves), np.int64, n)
-        figs = np.fromiter(map(_NUMBER, moves), np.int64, n)
+        packed, figs = self.move_arrays(moves)
         # per figure number: scored plainly, off the map, its square (packed), its goal cost
         size = int(figs.max()) + 1
         is_plain = np.zeros(size, dtype=bool)
@@ -292,29 +277,49 @@ class FbiBot(ExecuteBot):
         shots = self.los_flat(enemies)
         return scoring.plain(packed, figs, is_plain, off_map, here_at, now_cost, self._offsets,
                              self._widths, self.flat_costs(goal_field), mates,
-                             _NO_SHOTS if shots is None else shots)
+                             NO_SHOTS if shots is None else shots)
 
-    def flat_costs(self, field: DistanceField) -> NDArray[np.int64]:
-        """``field``'s cost of every square of the plan (-1 out of reach), level after level
-        and row by row (``_offsets``, ``_widths``), made once per field."""
-        found = self._flat_costs.get(id(field))
-        if found is None or found[0] is not field:
-            if len(self._flat_costs) >= FLAT_LIMIT:
-                self._flat_costs.clear()
-            rows = [np.where(r == UNREACHABLE, -1, r // field.rules.divisor).ravel()
-                    for r in field.raw]
-            found = self._flat_costs[id(field)] = (field, np.concatenate(rows).astype(np.int64))
-        return found[1]
-
-    def los_flat(self, others: list[Cell]) -> NDArray[np.int64] | None:
-        """``los_grids`` flat in the order of ``flat_costs`` (0 on a level with none of
-        ``others``), or None with no others."""
-        if not others:
-            return None
-        grids = [np.zeros(lv.terrain.shape, dtype=np.int64) for lv in self.plan.levels]
-        for o in others:
-            grids[o.level] += self.sight_to(o)
-        return np.concatenate([g.ravel() for g in grids])
+    def lead_scores(self, moves: list[MoveRead], where: dict[str, Cell | None],
+                    led: dict[str, list[Cell]], field: DistanceField | None,
+                    extraction: AbstractSet[Cell]) -> NDArray[np.float64]:
+        """Per move of a figure leading hostages (``led``: its hostages' squares) on the way
+        out (``field``): a leader walks its hostages to the extraction squares and keeps moving
+        to pull them, its score the cost it gains less 0.3 per square the farthest hostage on
+        the level trails beyond 6, plus 0.1; at the way out, 5 less that lag (it shuffles
+        closer so they step out); -1 out of reach, 0 with no way out known. NaN for any other
+        move (and a move with no square): every such move at once, by ``scoring.lead``."""
+        n = len(moves)
+        packed, figs = self.move_arrays(moves)
+        size = int(figs.max()) + 1 if n else 0
+        is_led = np.zeros(size, dtype=bool)
+        if field is None:  # no way out known: every leader's move scores 0
+            for fid in led:
+                k = figure_number(fid)
+                if k < size:
+                    is_led[k] = True
+            return np.where(is_led[figs] & (packed >= 0), 0.0, np.nan) if n else np.zeros(0)
+        at_exit = np.zeros(size, dtype=bool)
+        now_cost = np.full(size, np.nan)  # off the map, or out of reach: NaN
+        starts = np.zeros(size, dtype=np.int64)
+        ends = np.zeros(size, dtype=np.int64)
+        hostages: list[int] = []
+        for fid, cells in led.items():
+            k = figure_number(fid)
+            if k >= size:
+                continue  # a leader with no move listed
+            is_led[k] = True
+            here = where.get(fid)
+            if here is not None:
+                at_exit[k] = here in extraction
+                now = field.cost(here)
+                if now is not None:
+                    now_cost[k] = now
+            starts[k] = len(hostages)
+            hostages += [pack(c) for c in cells]
+            ends[k] = len(hostages)
+        return scoring.lead(packed, figs, is_led, at_exit, now_cost, self._offsets, self._widths,
+                            self.flat_costs(field), np.array(hostages, dtype=np.int64), starts,
+                            ends)
 
     @staticmethod
     def skill(f: dict[str, Any]) -> int:
@@ -451,19 +456,3 @@ class FbiBot(ExecuteBot):
         if here is None:
             return 10.0 / (1 + to)  # coming in off the street: the nearest entry to the goal
         return float((now if now is not None else to + 1) - to)
-
-    def lead_score(self, here: Cell | None, dest: Cell, hostages: list[Cell],
-                   field: DistanceField | None, extraction: AbstractSet[Cell]) -> float:
-        """A leader walks its hostages to the extraction squares, and keeps moving to pull them."""
-        if field is None:
-            return 0.0
-        to = field.cost(dest)
-        if to is None:
-            return -1.0
-        now = field.cost(here) if here is not None else None
-        gain = float((now if now is not None else to + 1) - to)
-        lag = max((chebyshev(dest, h) for h in hostages if h.level == dest.level), default=0)
-        if here is not None and here in extraction:
-            # at the way out: shuffle closer to the hostages so they step out
-            return 5.0 - lag
-        return gain - 0.3 * max(0, lag - 6) + 0.1
