@@ -16,8 +16,9 @@ from killhouse.ai.mirror import SideMirror
 from killhouse.core.board import Board
 from killhouse.core.cells import Cell
 from killhouse.core.geometry import chebyshev, los_pairs
-from killhouse.core.paths import UNREACHABLE, DistanceField
+from killhouse.core.paths import UNREACHABLE, DistanceField, field_on
 from killhouse.core.rng import Rng
+from killhouse.core.steps import Steps
 from killhouse.core.terrain import Terrain
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.execute import facts
@@ -44,6 +45,8 @@ _READS: dict[int, MoveRead | tuple[()]] = {}
 _OTHERS: dict[int, Action] = {}
 #: a number per figure id, for the process (``figure_number``)
 _FIGURE_NUMBERS: dict[str, int] = {}
+#: step models kept per bot (``step_model``) before it starts afresh
+STEPS_LIMIT = 32
 #: flat cost arrays kept per bot (``flat_costs``) before it starts afresh
 FLAT_LIMIT = 64
 #: no known gunman: no shot counts (the compiled scorers)
@@ -106,13 +109,25 @@ class ExecuteBot(BaselineBot):
         shapes = [lv.terrain.shape for lv in self.plan.levels]
         self._offsets = np.cumsum([0] + [h * w for h, w in shapes[:-1]], dtype=np.int64)
         self._widths = np.array([w for _, w in shapes], dtype=np.int64)
+        #: step models by the squares walled off (``step_model``), for the costs they were
+        #: made from
+        self._steps: dict[tuple[Cell, ...], Steps] = {}
+        self._steps_of: list[NDArray[np.int32]] | None = None
+        #: the last ``los_flat`` asked, under its others and the plan's sight version
+        self._los_flat: tuple[Any, NDArray[np.int64]] = ((), NO_SHOTS)
+        #: the view's doors list ``sync`` last read (a view shares it while they stand)
+        self._doors_read: list[Any] | None = None
         #: each distance field's flat costs (``flat_costs``), by the field's id
         self._flat_costs: dict[int, tuple[DistanceField, NDArray[np.int64]]] = {}
 
     # -- what the side knows of the map --------------------------------------------------
     def sync(self, view: dict[str, Any]) -> None:
         """Bring the door states of the plan up to date with the view."""
-        doors = tuple((tuple(d["at"]), d["state"]) for d in view.get("doors", []))
+        listed = view.get("doors", [])
+        if listed is self._doors_read and self._costs:
+            return  # the very list read last time: the doors as they were
+        self._doors_read = listed
+        doors = tuple((tuple(d["at"]), d["state"]) for d in listed)
         if doors == self._door_key and self._costs:
             return
         self._door_key = doors
@@ -135,12 +150,28 @@ class ExecuteBot(BaselineBot):
             return None
 
         def build(board: Board) -> DistanceField:
+            return field_on(board, self.step_model(blocked), list(targets))
+
+        return self.mirror.field(("distances", targets, blocked), build)
+
+    def step_model(self, blocked: tuple[Cell, ...]) -> Steps:
+        """The known plan's step model (``facts.distances``'s: its step costs, locks at
+        ``LOCK_COST``, no squeezing past solid squares) with ``blocked`` walled off, kept
+        while the plan's costs stand: a decision's fields all search one model instead of
+        building one each."""
+        if self._steps_of is not self._costs:
+            self._steps_of = self._costs
+            self._steps.clear()
+        found = self._steps.get(blocked)
+        if found is None:
             costs = [c.copy() for c in self._costs]
             for cell in blocked:
                 costs[cell.level][cell.y, cell.x] = 0
-            return facts.distances(board, targets, costs)
-
-        return self.mirror.field(("distances", targets, blocked), build)
+            walls = [self.plan.solid(i) for i in range(len(self.plan.levels))]
+            if len(self._steps) >= STEPS_LIMIT:
+                self._steps.clear()
+            found = self._steps[blocked] = Steps(self.plan, costs, facts.STEP_RULES, walls)
+        return found
 
     def los_count(self, cell: Cell, others: Sequence[Cell]) -> int:
         """How many of ``others`` (same level) have line of sight to ``cell`` on the known plan."""
@@ -206,10 +237,15 @@ class ExecuteBot(BaselineBot):
         ``others``), or None with no others."""
         if not others:
             return None
+        key = (tuple(others), self.mirror.sight_version)
+        if self._los_flat[0] == key:
+            return self._los_flat[1]  # the same gunmen on the same plan as last asked
         grids = [np.zeros(lv.terrain.shape, dtype=np.int64) for lv in self.plan.levels]
         for o in others:
             grids[o.level] += self.sight_to(o)
-        return np.concatenate([g.ravel() for g in grids])
+        found = np.concatenate([g.ravel() for g in grids])
+        self._los_flat = (key, found)
+        return found
 
     def flat_index(self, cell: Cell) -> int:
         """``cell``'s place in the flat arrays (``flat_costs``)."""

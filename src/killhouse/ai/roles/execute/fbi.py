@@ -60,6 +60,9 @@ class FbiBot(ExecuteBot):
         self._extraction_raw: list[Any] | None = None
         self._extraction: list[Cell] = []
         self.last_move_turn = 0
+        #: the locked doors' levels (``locks``) under the view's devices list (a view shares
+        #: it while the devices stand) and the plan's terrain version
+        self._lock_levels: tuple[list[Any], int, dict[Cell, int]] | None = None
 
     def combat(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action | None:
         phase = view["phase"]
@@ -335,9 +338,15 @@ class FbiBot(ExecuteBot):
     def locks(self, view: dict[str, Any], mine: dict[str, dict[str, Any]]) -> set[str]:
         """Seal the locked doors no active agent can pick (d12, 5.7), and name the agents
         standing at a lock they cannot pick while a teammate could: they make way."""
-        levels = {c: int(d.get("level", 0)) for d in view["public"].get("devices", [])
-                  if d.get("type") == "lock" for c in [cell_of(d.get("at"))]
-                  if c is not None and self.plan.terrain(c) == Terrain.DOOR_LOCKED}
+        devices = view["public"].get("devices", [])
+        kept = self._lock_levels
+        if kept is not None and kept[0] is devices and kept[1] == self.mirror.terrain_version:
+            levels = kept[2]  # the very devices list on the same plan: the same locks
+        else:
+            levels = {c: int(d.get("level", 0)) for d in devices
+                      if d.get("type") == "lock" for c in [cell_of(d.get("at"))]
+                      if c is not None and self.plan.terrain(c) == Terrain.DOOR_LOCKED}
+            self._lock_levels = (devices, self.mirror.terrain_version, levels)
         active = {fid: f for fid, f in mine.items() if f.get("status") == "active"}
 
         def odds(f: dict[str, Any], level: int) -> float:
