@@ -65,10 +65,8 @@ def _devices(state: ExecuteState, side: str) -> list[dict[str, Any]]:
     """Every building device with its level (E-20); lock states as the side last saw them
     (kept while the devices and the side's doors read the same)."""
     doors = state.doors.get(side, {})
-    shown = tuple(
-        (d.id, d.type, d.at, d.level, d.working, d.covers, d.links)
-        for d in state.devices.values()
-    )
+    # a device is built whole with the state and only ever switched off (``working``)
+    shown = tuple([(d, d.working) for d in state.devices.values()])
     locks = (
         ()
         if side == state.fbi
@@ -127,7 +125,7 @@ def _goals(
     # the zone's squares last, each once (a zone holds hundreds, the goals before it a few)
     cells = _sorted(zone)
     if met.isdisjoint(cells):
-        unique += map(list, cells)
+        unique += _cells(zone)  # the zone's kept lists (``_cells``), shared as views share them
     else:
         unique += [list(c) for c in cells if c not in met]
     return unique
@@ -162,18 +160,22 @@ def _seen(state: ExecuteState, figure: Figure, side: str) -> dict[str, Any]:
 def view(state: ExecuteState, side: str) -> dict[str, Any]:
     """Everything ``side`` knows now, and nothing more (6.3, ruling E-7)."""
     now = visible_ids(state, side)
-    own = [
-        _kept(state, ("view-own", f.id), f.written, f.to_json)
-        for f in sorted(state.figures.values(), key=_ID)
-        if f.side == side
-    ]
-    seen = [_seen(state, state.figures[i], side) for i in sorted(now)]
+    figures = state.figures
+    # each list kept whole under its figures' written numbers (a number belongs to one write
+    # of one figure, so the numbers name the figures and what they were), each entry under
+    # its own figure's or memory's
+    ours = [f for f in figures.values() if f.side == side]
+    own = _kept(state, ("view-own", side), tuple([f.written for f in ours]), lambda: [
+        _kept(state, ("view-figure", f.id), f.written, f.to_json) for f in sorted(ours, key=_ID)
+    ])
+    in_sight = sorted(now)
+    seen = _kept(state, ("view-seen", side), tuple([figures[i].written for i in in_sight]),
+                 lambda: [_seen(state, figures[i], side) for i in in_sight])
     memory = state.memory.get(side, {})
-    remembered = [
-        _kept(state, ("view-memory", side, i), m, m.to_json)
-        for i, m in sorted(memory.items())
-        if i not in now
-    ]
+    out_of_sight = tuple([(i, m) for i, m in sorted(memory.items()) if i not in now])
+    remembered = _kept(state, ("view-remembered", side), out_of_sight, lambda: [
+        _kept(state, ("view-memory", side, i), m, m.to_json) for i, m in out_of_sight
+    ])
     sounds: list[dict[str, Any]] = [
         {"kind": "explosion", **e} for e in state.explosions if e["turn"] >= state.turn - 1
     ]
