@@ -65,8 +65,8 @@ def _devices(state: ExecuteState, side: str) -> list[dict[str, Any]]:
     """Every building device with its level (E-20); lock states as the side last saw them
     (kept while the devices and the side's doors read the same)."""
     doors = state.doors.get(side, {})
-    # a device is built whole with the state and only ever switched off (``working``)
-    shown = tuple([(d, d.working) for d in state.devices.values()])
+    # the devices are built whole with the state and only ever switched off (``working``)
+    shown = (state.devices, tuple([d.working for d in state.devices.values()]))
     locks = (
         ()
         if side == state.fbi

@@ -74,7 +74,10 @@ def side_sight(state: ExecuteState, side: str) -> list[list[list[bool]] | None]:
     found: list[list[list[bool]] | None] | None = state.cache.get(key)
     if found is not None:
         return found
-    spots = sorted({f.pos for f in observers(state, side) if f.pos is not None})
+    placed: tuple[Cell, ...] | None = state.cache.get(("observers-at", side))
+    if placed is None:
+        placed = tuple([f.pos for f in observers(state, side) if f.pos is not None])
+    spots = sorted(set(placed))
     # kept in ``state.memo`` under the observers' squares and the terrain: an action that
     # moves nobody of this side, and opens no door, leaves the side's sight as it was
     lasting = (
@@ -234,6 +237,11 @@ def refresh(state: ExecuteState, log: EventLog) -> None:
     terrain = tuple(terrain_key(state, level) for level in range(len(state.board.levels)))
     spots, others = _figure_inputs(state)
     for side in state.side_ids():
+        # the figure inputs, read once, stand for the observers and targets the side's sight
+        # reads during this refresh (``side_sight``, ``_refresh_side``), which writes no figure
+        state.cache[("observers-at", side)] = spots[side]
+        state.cache[("targets", side)] = others[side]
+    for side in state.side_ids():
         inputs = _side_inputs(state, side, terrain, spots[side], others[side])
         last = state.refreshed.get(("sight", side))
         memory = state.memory.get(side)
@@ -266,6 +274,9 @@ def refresh(state: ExecuteState, log: EventLog) -> None:
             state.cache.get(("side-sight-key", side)),
         )
     _refresh_bombs(state, log, terrain, spots[state.fbi])
+    for side in state.side_ids():  # past the refresh, figures may move before a touch
+        state.cache.pop(("observers-at", side), None)
+        state.cache.pop(("targets", side), None)
 
 
 def _figure_inputs(
@@ -334,12 +345,21 @@ def _refresh_side(state: ExecuteState, side: str, log: EventLog) -> None:
         now = visible_ids(state, side)
     else:
         key = ("visible", side)
-        targets = [] if key in state.cache else _targets(state, side)
-        cells = [f.pos for f in targets if f.pos is not None]
+        # every other figure on the map as (id, pos): the refresh's inputs when it has them
+        # (``_SEEN_FIELDS``: id first, pos sixth), else read from the figures
+        listed: tuple[Any, ...] | None = state.cache.get(("targets", side))
+        targets: list[tuple[str, Cell]] = (
+            []
+            if key in state.cache
+            else [(t[0], t[5]) for t in listed]
+            if listed is not None
+            else [(f.id, f.pos) for f in _targets(state, side) if f.pos is not None]
+        )
+        cells = [pos for _, pos in targets]
         flags = cells_in_sight(state, side, [*cells, *remembered.values()])
         if key not in state.cache:
             state.cache[key] = frozenset(
-                f.id for f, ok in zip(targets, flags[: len(cells)], strict=True) if ok
+                fid for (fid, _), ok in zip(targets, flags[: len(cells)], strict=True) if ok
             )
         sight = dict(zip(remembered, flags[len(cells) :], strict=True))
         now = visible_ids(state, side)

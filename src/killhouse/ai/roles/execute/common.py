@@ -51,6 +51,8 @@ STEPS_LIMIT = 32
 FLAT_LIMIT = 64
 #: no known gunman: no shot counts (the compiled scorers)
 NO_SHOTS = np.zeros(0, dtype=np.int64)
+#: per level shape, every square's (x, y) in row-major order (``sight_to``'s origins)
+_EVERY_SQUARE: dict[tuple[int, ...], NDArray[np.int64]] = {}
 _PACKED = itemgetter(3)
 _NUMBER = itemgetter(4)
 #: what shutting off each kind of device is worth to the FBI (a lock opens the way on)
@@ -211,9 +213,13 @@ class ExecuteBot(BaselineBot):
         found = self._sight_to.get(target)
         if found is None:
             shape = self.plan.levels[target.level].terrain.shape
-            ys, xs = np.indices(shape)
-            origins = np.stack([xs.ravel(), ys.ravel()], axis=1)
-            ends = np.broadcast_to(np.array([target.x, target.y]), origins.shape)
+            origins = _EVERY_SQUARE.get(shape)
+            if origins is None:  # every square's (x, y), row by row, kept per level shape
+                ys, xs = np.indices(shape)
+                origins = _EVERY_SQUARE[shape] = np.stack([xs.ravel(), ys.ravel()], axis=1)
+            ends = np.empty_like(origins)
+            ends[:, 0] = target.x
+            ends[:, 1] = target.y
             found = los_pairs(self.plan.opaque(target.level), origins, ends).reshape(shape)
             if len(self._sight_to) >= SIGHT_TARGETS:
                 self._sight_to.clear()
