@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from killhouse.ai.roles.execute import FbiBot, bot_for
-from killhouse.ai.roles.execute.common import ExecuteBot
+from killhouse.ai.roles.execute import FbiBot, TerroristBot, bot_for
+from killhouse.ai.roles.execute.common import ExecuteBot, pack
 from killhouse.core.cells import Cell
 from killhouse.core.fov import fields_of_view
 from killhouse.core.geometry import chebyshev, line_of_sight
@@ -65,28 +65,20 @@ def test_move_list_reads_what_the_actions_say() -> None:
     listed = bot.move_list([*actions, odd])
     expected = [(a, str(a.get("figure")), ExecuteBot.dest(a))
                 for a in [*actions, odd] if a.kind == "move"]
-    assert listed == expected
+    assert [m[:3] for m in listed] == expected
+    assert all(m[3] == (-1 if m[2] is None else pack(m[2])) for m in listed)
+    assert len({m[4] for m in listed if m[1] == "x"}) == 1
     assert listed[-1][2] == Cell(0, 1, 2)
     # read again from another list of the same actions (kept by identity), and a new one
     other = Action.make("fbi", "move", {"to": [0, 2, 2]}, figure="y", to=[0, 2, 2], via=[])
     again = bot.move_list([other, *reversed(actions)])
-    assert again == [(other, "y", Cell(0, 2, 2)), *reversed(expected[:-1])]
+    assert [m[:3] for m in again] == [(other, "y", Cell(0, 2, 2)), *reversed(expected[:-1])]
+    assert again[1] is listed[-2]  # the same read, kept by identity
 
 
-def test_nearest_teammate_grid_and_deep_exits_match_the_plain_answers() -> None:
+def test_extraction_cells_and_deep_exits_match_the_plain_answers() -> None:
     sc = load_scenario(SCENARIOS / "embassy.yaml")
     bot = FbiBot(sc, "fbi")
-    team = [Cell(0, 3, 3), Cell(0, 10, 7), Cell(1, 5, 5), Cell(0, 20, 2)]
-    height, width = bot.plan.levels[0].terrain.shape
-    for here in (team[0], None):
-        grid = bot.apart(team, here, 0)
-        assert grid is not None
-        for y in range(height):
-            for x in range(width):
-                d = Cell(0, x, y)
-                assert grid[y][x] == min(chebyshev(d, c) for c in team
-                                         if c != here and c.level == 0)
-    assert bot.apart([Cell(1, 5, 5)], Cell(1, 5, 5), 1) is None  # nobody else there
     raw = [[0, x, 15] for x in range(24)] + [[0, x, 14] for x in range(24)]
     exits = bot.extraction(raw)
     assert exits == [Cell(0, x, y) for x, y in [(x, 15) for x in range(24)]
@@ -204,3 +196,185 @@ def test_explored_squares_equal_every_field_seen_from_scratch() -> None:
     bot.explore(view(picks))
     assert all((a | b == a).all() for a, b in zip(bot.explored, union(picks), strict=True))
     assert bot._explored_from == set(picks)
+
+
+def test_plain_scores_equal_the_move_at_a_time_sums() -> None:
+    """The compiled plain scores (``FbiBot.plain_scores``) equal the obvious loop: the goal
+    gained (10 / (1 + cost) from off the map), -1 when the nearest teammate other than the
+    mover ends more than 5 squares away on its level, +1.5 per gunman in sight (two at
+    most); NaN for a figure not scored plainly, a move out of reach or not worth making.
+    On the movement decisions of a game, with random goals, gunmen and plain figures."""
+    sc = load_scenario(SCENARIOS / "embassy.yaml")
+    game = Game(sc, 4)
+    bots = {side: bot_for(sc, side) for side in sc.side_ids()}
+    rng = Rng.from_seed(4)
+    pick = np.random.default_rng(4)
+    checked = 0
+    for _ in range(600):
+        pending = game.pending()
+        if not pending or checked >= 12:
+            break
+        side = pending[0].side
+        actions = game.legal_actions(side)
+        view = game.view(side, events_since=None)
+        bot = bots[side]
+        if isinstance(bot, FbiBot) and any(a.kind == "move" for a in actions):
+            bot.sync(view)
+            plan = bot.plan
+            cells = [Cell(lv, int(x), int(y)) for lv, level in enumerate(plan.levels)
+                     for y, x in zip(*np.nonzero(level.terrain != Terrain.WALL), strict=True)]
+            moves = bot.move_list(actions)
+            mine = bot.own(view)
+            where = bot.places(mine)
+            team = [c for c in where.values() if c is not None]
+            for _ in range(3):
+                goals = [cells[int(i)] for i in pick.choice(len(cells), 3, replace=False)]
+                enemies = [cells[int(i)] for i in pick.choice(len(cells), int(pick.integers(0, 4)),
+                                                               replace=False)]
+                field = bot.distances(goals)
+                assert field is not None
+                plain = {fid: bool(pick.integers(0, 4)) for fid in {m[1] for m in moves}}
+                got = bot.plain_scores(moves, where, plain, field, team, enemies)
+                assert np.array_equal(got, _plain_reference(bot, moves, where, plain, field,
+                                                             team, enemies), equal_nan=True)
+                checked += 1
+        game.apply(bot.choose(view, actions, rng))
+    assert checked >= 12
+
+
+def _plain_reference(bot: FbiBot, moves: list[Any], where: dict[str, Cell | None],
+                     plain: dict[str, bool], field: Any, team: list[Cell],
+                     enemies: list[Cell]) -> np.ndarray[Any, Any]:
+    """The plain scores a move at a time, as the bot once scored them."""
+    shots = bot.los_grids(enemies)
+    out = np.full(len(moves), np.nan)
+    for i, (_, fid, dest, _, _) in enumerate(moves):
+        here = where.get(fid)
+        if dest is None or not plain[fid]:
+            continue
+        to = field.cost(dest)
+        if to is None:
+            continue
+        if here is None:
+            score = 10.0 / (1 + to)
+        else:
+            now = field.cost(here)
+            score = float((now if now is not None else to + 1) - to)
+        if score <= 0:
+            continue
+        others = [c for c in team if c != here and c.level == dest.level]
+        if others and min(chebyshev(dest, c) for c in others) > 5:
+            score -= 1.0
+        seen_by = shots.get(dest.level)
+        score += 1.5 * min(2, 0 if seen_by is None else seen_by[dest.y][dest.x])
+        out[i] = score
+    return out
+
+
+def _movement_decisions(name: str, role: type, count: int) -> Any:
+    """Up to ``count`` movement decisions of ``role``'s bot in a bot game on ``name``, as
+    (bot, view, actions, walkable squares); the game goes on by the bots' choices."""
+    sc = load_scenario(SCENARIOS / f"{name}.yaml")
+    game = Game(sc, 6)
+    bots = {side: bot_for(sc, side) for side in sc.side_ids()}
+    rng = Rng.from_seed(6)
+    found = 0
+    for _ in range(2000):
+        pending = game.pending()
+        if not pending or found >= count:
+            return
+        side = pending[0].side
+        actions = game.legal_actions(side)
+        view = game.view(side, events_since=None)
+        bot = bots[side]
+        if isinstance(bot, role) and any(a.kind == "move" for a in actions):
+            bot.sync(view)
+            cells = [Cell(lv, int(x), int(y)) for lv, level in enumerate(bot.plan.levels)
+                     for y, x in zip(*np.nonzero(level.terrain != Terrain.WALL), strict=True)]
+            yield bot, view, actions, cells
+            found += 1
+        game.apply(bot.choose(view, actions, rng))
+
+
+def _lead_reference(here: Cell | None, dest: Cell, hostages: list[Cell], field: Any,
+                    extraction: set[Cell]) -> float:
+    """A leader's move scored on its own, as the bot once scored each."""
+    if field is None:
+        return 0.0
+    to = field.cost(dest)
+    if to is None:
+        return -1.0
+    now = field.cost(here) if here is not None else None
+    gain = float((now if now is not None else to + 1) - to)
+    lag = max((chebyshev(dest, h) for h in hostages if h.level == dest.level), default=0)
+    if here is not None and here in extraction:
+        return 5.0 - lag
+    return gain - 0.3 * max(0, lag - 6) + 0.1
+
+
+def test_lead_scores_equal_a_leader_move_at_a_time() -> None:
+    """``FbiBot.lead_scores`` (compiled) equals each leader's move scored on its own, on bank
+    movement decisions with random leaders, hostages, ways out (a leader's own square among
+    them) and no way out at all."""
+    pick = np.random.default_rng(8)
+    checked = scored = 0
+    for bot, view, actions, cells in _movement_decisions("bank", FbiBot, 10):
+        moves = bot.move_list(actions)
+        where = bot.places(bot.own(view))
+        fids = sorted({m[1] for m in moves})
+        for _ in range(3):
+            led = {fid: [cells[int(i)] for i in pick.choice(len(cells), int(pick.integers(1, 4)),
+                                                           replace=False)]
+                   for fid in fids if pick.integers(0, 2)}
+            exits = {cells[int(i)] for i in pick.choice(len(cells), 20, replace=False)}
+            exits |= {c for c in where.values() if c is not None and pick.integers(0, 2)}
+            field = bot.distances(sorted(exits)) if pick.integers(0, 4) else None
+            got = bot.lead_scores(moves, where, led, field, exits)
+            want = np.array([np.nan if fid not in led or dest is None
+                             else _lead_reference(where.get(fid), dest, led[fid], field, exits)
+                             for _, fid, dest, _, _ in moves])
+            assert np.array_equal(got, want, equal_nan=True)
+            checked += 1
+            scored += int(np.count_nonzero(~np.isnan(want)))
+    assert checked >= 30 and scored > 100
+
+
+def test_terrorist_scores_equal_a_move_at_a_time() -> None:
+    """``TerroristBot.close_in_scores`` (compiled) equals the loop the bot once ran: close on
+    the field, +2 with a shot at one agent or -1 per agent with a shot, -3 at a cost of 1 or
+    less, kept above 0; guards and figures with a shot where they stand hold."""
+    pick = np.random.default_rng(5)
+    checked = scored = 0
+    for bot, view, actions, cells in _movement_decisions("embassy", TerroristBot, 8):
+        moves = bot.move_list(actions)
+        where = bot.places(bot.own(view))
+        for _ in range(3):
+            agents = [cells[int(i)] for i in pick.choice(len(cells), int(pick.integers(0, 4)),
+                                                         replace=False)]
+            goals = agents or [cells[int(pick.integers(0, len(cells)))]]
+            field = bot.distances(goals)
+            got = bot.close_in_scores(moves, where, field, agents)
+            shots = bot.los_grids(agents) if agents else {}
+            rows = field.visible_rows if field is not None else None
+            want = np.full(len(moves), np.nan)
+            for i, (_, fid, dest, _, _) in enumerate(moves):
+                here = where.get(fid)
+                if here is None or dest is None or fid in bot.guards or rows is None:
+                    continue
+                grid = shots.get(here.level)
+                if grid is not None and grid[here.y][here.x]:
+                    continue
+                to, now = rows[dest.level][dest.y][dest.x], rows[here.level][here.y][here.x]
+                if to < 0 or now < 0 or now - to <= 0:
+                    continue
+                grid = shots.get(dest.level)
+                exposure = 0 if grid is None else grid[dest.y][dest.x]
+                score = float(now - to) + (2.0 if exposure == 1 else -1.0 * exposure)
+                if to <= 1:
+                    score -= 3.0
+                if score > 0:
+                    want[i] = score
+            assert np.array_equal(got, want, equal_nan=True)
+            checked += 1
+            scored += int(np.count_nonzero(~np.isnan(want)))
+    assert checked >= 24 and scored > 100

@@ -298,6 +298,44 @@ def test_every_write_and_every_copy_of_a_figure_takes_a_stamp_no_other_has() -> 
     assert snapshot(st) == before
 
 
+def test_every_write_of_a_figure_takes_a_written_number_off_the_map_too() -> None:
+    """``Figure.written``, what a view keeps a figure's entry under: every write (an off-map
+    agent's loadout too) and every copy takes a new number, a read none."""
+    st, _ = _in_sight_of_the_gunman()
+    agent = next(f for f in st.figures.values() if f.side == st.fbi)
+    agent.pos = None
+    first = agent.written
+    assert agent.to_json() and agent.written == first
+    agent.armour = agent.armour
+    assert agent.written != first
+    again = agent.written
+    agent.weapon = "smg"
+    assert agent.written != again
+    twin = copy.deepcopy(agent)
+    assert twin == agent and twin.written != agent.written
+
+
+@pytest.mark.parametrize("name", ["bank", "airliner"])
+def test_a_view_kept_in_parts_equals_one_made_afresh_through_a_bot_game(name: str) -> None:
+    """Each side's view, whose parts (figures, memories, doors, devices) are kept under what
+    they are made from, equals the view of a copy of the state with nothing kept, after
+    every action of a bot game (the planning's loadouts included)."""
+    scenario = load_scenario(ROOT / "scenarios" / "execute" / f"{name}.yaml")
+    views = 0
+
+    def check(game: Game) -> None:
+        nonlocal views
+        fresh = copy.deepcopy(game.state)
+        fresh.memo.clear()
+        fresh.cache.clear()
+        for who in game.state.side_ids():
+            assert game.view(who, events_since=None) == game.ruleset.view(fresh, who)
+            views += 1
+
+    play(scenario, derive_seed(2, 0), on_step=check)
+    assert views > 100
+
+
 def test_a_second_game_lists_the_very_move_actions_of_the_first() -> None:
     """The move pools are kept for the process: the same game played again lists equal moves
     that are the same objects, with the same hints; a full pool starts afresh."""

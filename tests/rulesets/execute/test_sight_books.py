@@ -6,14 +6,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from killhouse.core.cells import Cell
-from killhouse.core.geometry import line_of_sight, los_from
+from killhouse.core.geometry import line_of_sight, los_from, los_pairs
 from killhouse.core.rng import Rng, derive_seed
 from killhouse.core.terrain import Terrain
 from killhouse.engine.game import Game
 from killhouse.rulesets.execute.state import ExecuteState
-from killhouse.rulesets.execute.vision import camera_cells, cells_in_sight, eye_grid, observers
+from killhouse.rulesets.execute.vision import (
+    camera_cells,
+    cells_in_sight,
+    eye_grid,
+    observers,
+)
 from killhouse.scenario.loader import load_scenario
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -89,3 +95,26 @@ def test_the_eye_book_serves_a_new_game_the_grids_traced_before_and_a_new_door_a
     fresh = eye_grid(second, at)
     assert fresh is not eye_grid(first, at)
     assert (fresh == los_from(second.board.opaque(at.level), (at.x, at.y), every)).all()
+
+
+@pytest.mark.parametrize("name", ["bank", "embassy", "airliner"])
+def test_a_traced_grid_equals_los_pairs_from_every_square(name: str) -> None:
+    """An eye grid is one compiled pass over the level (``los_from``): from every square of
+    every level (walls too), it equals ``los_pairs`` to every square, doors shut and open."""
+    board = load_scenario(ROOT / "scenarios" / "execute" / f"{name}.yaml").board
+    for flip in (False, True):
+        if flip:  # every door the other way round
+            for lv in board.levels:
+                shut = lv.terrain == Terrain.DOOR_CLOSED
+                lv.terrain[lv.terrain == Terrain.DOOR_OPEN] = Terrain.DOOR_CLOSED
+                lv.terrain[shut] = Terrain.DOOR_OPEN
+        for level in range(len(board.levels)):
+            opaque = board.opaque(level)
+            every = np.ones(opaque.shape, dtype=bool)
+            ys, xs = np.indices(opaque.shape)
+            targets = np.stack([xs.ravel(), ys.ravel()], axis=1)
+            for y in range(opaque.shape[0]):
+                for x in range(opaque.shape[1]):
+                    origins = np.broadcast_to(np.array([x, y]), targets.shape)
+                    expected = los_pairs(opaque, origins, targets).reshape(opaque.shape)
+                    assert (los_from(opaque, (x, y), every) == expected).all()

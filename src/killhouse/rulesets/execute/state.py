@@ -87,6 +87,10 @@ class Figure:
     (``vision.refresh``), and an off-map agent's loadout in planning leaves them."""
 
     stamp: ClassVar[int] = 0
+    #: like ``stamp``, taken at every write wherever the figure is: a figure's written
+    #: number is the same exactly when none of its fields was written since it was read (a
+    #: view keeps each figure's JSON under it)
+    written: ClassVar[int] = 0
 
     id: str
     kind: Kind
@@ -106,14 +110,18 @@ class Figure:
 
     def __setattr__(self, name: str, value: Any) -> None:
         object.__setattr__(self, name, value)
+        number = next(_STAMPS)
+        object.__setattr__(self, "written", number)
         if name in _PLACING or self.__dict__.get("pos") is not None:
-            object.__setattr__(self, "stamp", next(_STAMPS))
+            object.__setattr__(self, "stamp", number)
 
     def __setstate__(self, fields: dict[str, Any]) -> None:
         """A copy (``copy``, ``pickle``) gets a stamp of its own: one made in another
         process could repeat a number of this one's."""
         self.__dict__.update(fields)
-        object.__setattr__(self, "stamp", next(_STAMPS))
+        number = next(_STAMPS)
+        object.__setattr__(self, "stamp", number)
+        object.__setattr__(self, "written", number)
 
     @property
     def vitality_left(self) -> int:

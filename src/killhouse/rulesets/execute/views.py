@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from operator import attrgetter
+from typing import Any, cast
 
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.terrain import Terrain, passable_mask
@@ -15,8 +16,9 @@ from killhouse.rulesets.execute.state import (
     INCAPACITATED,
     REMOVED,
     ExecuteState,
+    Figure,
 )
-from killhouse.rulesets.execute.vision import bomb_info, seen_info, visible_ids
+from killhouse.rulesets.execute.vision import MEMO_LIMIT, bomb_info, seen_info, visible_ids
 from killhouse.rulesets.kit.view import viewer
 
 DOOR_STATES = {
@@ -30,8 +32,27 @@ def role(state: ExecuteState, side: str) -> str:
     return "fbi" if side == state.fbi else "terrorists"
 
 
+@lru_cache(maxsize=64)
 def _cells(cells: frozenset[Cell]) -> list[list[int]]:
-    return list(map(list, _sorted(cells)))  # cell_json's [level, x, y], without a call
+    """A zone's squares as ``cell_json`` writes them, in order: made once per zone and shared
+    by every view (a view is read, never written; the zones hold hundreds of squares)."""
+    return list(map(list, _sorted(cells)))
+
+
+def _kept(state: ExecuteState, key: tuple[Any, ...], made_from: Any, make: Any) -> Any:
+    """The view part named ``key``, made by ``make()`` and kept in ``state.memo`` under
+    ``made_from`` (everything it is made from): the same inputs give the part made before,
+    shared by the views that show it (a view is read, never written). A figure's entry is
+    kept under its ``written`` number, a memory under the memory itself (a sight refresh
+    makes a new one for any change), the doors and devices under what they show."""
+    found = state.memo.get(key)
+    if found is not None and (found[0] is made_from or found[0] == made_from):
+        return found[1]
+    part = make()
+    if len(state.memo) >= MEMO_LIMIT:
+        state.memo.clear()
+    state.memo[key] = (made_from, part)
+    return part
 
 
 @lru_cache(maxsize=64)
@@ -41,7 +62,23 @@ def _sorted(cells: frozenset[Cell]) -> tuple[Cell, ...]:
 
 
 def _devices(state: ExecuteState, side: str) -> list[dict[str, Any]]:
-    """Every building device with its level (E-20); lock states as the side last saw them."""
+    """Every building device with its level (E-20); lock states as the side last saw them
+    (kept while the devices and the side's doors read the same)."""
+    doors = state.doors.get(side, {})
+    # the devices are built whole with the state and only ever switched off (``working``)
+    shown = (state.devices, tuple([d.working for d in state.devices.values()]))
+    locks = (
+        ()
+        if side == state.fbi
+        else tuple(doors.get(d.at) for d in state.devices.values() if d.type == "lock")
+    )
+    return cast(
+        "list[dict[str, Any]]",
+        _kept(state, ("view-devices", side), (shown, locks), lambda: _make_devices(state, side)),
+    )
+
+
+def _make_devices(state: ExecuteState, side: str) -> list[dict[str, Any]]:
     out = []
     doors = state.doors.get(side, {})
     for d in sorted(state.devices.values(), key=lambda d: d.id):
@@ -88,7 +125,7 @@ def _goals(
     # the zone's squares last, each once (a zone holds hundreds, the goals before it a few)
     cells = _sorted(zone)
     if met.isdisjoint(cells):
-        unique += map(list, cells)
+        unique += _cells(zone)  # the zone's kept lists (``_cells``), shared as views share them
     else:
         unique += [list(c) for c in cells if c not in met]
     return unique
@@ -108,15 +145,37 @@ def surveillance(state: ExecuteState, side: str) -> dict[str, Any] | None:
     }
 
 
+_ID = attrgetter("id")
+
+
+def _seen(state: ExecuteState, figure: Figure, side: str) -> dict[str, Any]:
+    """``seen_info``, kept under the figure's ``written`` number (and the side it is for)."""
+    return cast(
+        "dict[str, Any]",
+        _kept(state, ("view-seen", figure.id, side), figure.written,
+              lambda: seen_info(state, figure, side)),
+    )
+
+
 def view(state: ExecuteState, side: str) -> dict[str, Any]:
     """Everything ``side`` knows now, and nothing more (6.3, ruling E-7)."""
     now = visible_ids(state, side)
-    own = [
-        f.to_json() for f in sorted(state.figures.values(), key=lambda f: f.id) if f.side == side
-    ]
-    seen = [seen_info(state, state.figures[i], side) for i in sorted(now)]
+    figures = state.figures
+    # each list kept whole under its figures' written numbers (a number belongs to one write
+    # of one figure, so the numbers name the figures and what they were), each entry under
+    # its own figure's or memory's
+    ours = [f for f in figures.values() if f.side == side]
+    own = _kept(state, ("view-own", side), tuple([f.written for f in ours]), lambda: [
+        _kept(state, ("view-figure", f.id), f.written, f.to_json) for f in sorted(ours, key=_ID)
+    ])
+    in_sight = sorted(now)
+    seen = _kept(state, ("view-seen", side), tuple([figures[i].written for i in in_sight]),
+                 lambda: [_seen(state, figures[i], side) for i in in_sight])
     memory = state.memory.get(side, {})
-    remembered = [m.to_json() for i, m in sorted(memory.items()) if i not in now]
+    out_of_sight = tuple([(i, m) for i, m in sorted(memory.items()) if i not in now])
+    remembered = _kept(state, ("view-remembered", side), out_of_sight, lambda: [
+        _kept(state, ("view-memory", side, i), m, m.to_json) for i, m in out_of_sight
+    ])
     sounds: list[dict[str, Any]] = [
         {"kind": "explosion", **e} for e in state.explosions if e["turn"] >= state.turn - 1
     ]
@@ -135,10 +194,10 @@ def view(state: ExecuteState, side: str) -> dict[str, Any]:
             for b in sorted(state.bombs.values(), key=lambda b: b.id)
             if b.seen_by_fbi
         ]
-    doors = [
-        {"at": cell_json(c), "state": DOOR_STATES.get(t, "open")}
-        for c, t in sorted(state.doors.get(side, {}).items())
-    ]
+    known = state.doors.get(side, {})
+    doors = _kept(state, ("view-doors", side), tuple(known.items()), lambda: [
+        {"at": cell_json(c), "state": DOOR_STATES.get(t, "open")} for c, t in sorted(known.items())
+    ])
     last = state.initiative[-1] if state.initiative else None
     out: dict[str, Any] = {
         "side": side,

@@ -114,7 +114,7 @@ def eye_grid(state: ExecuteState, at: Cell) -> NDArray[np.bool_]:
             every = _EVERY_SQUARE.get(opaque.shape)
             if every is None:
                 every = _EVERY_SQUARE[opaque.shape] = np.ones(opaque.shape, dtype=bool)
-            found = los_from(opaque, (at.x, at.y), every)
+            found = los_from(opaque, (at.x, at.y), every)  # one compiled pass over the level
             found.setflags(write=False)
             if len(_EYE_BOOK) >= EYE_BOOK_LIMIT:
                 _EYE_BOOK.clear()
@@ -323,12 +323,16 @@ def _refresh_side(state: ExecuteState, side: str, log: EventLog) -> None:
         now = visible_ids(state, side)
     else:
         key = ("visible", side)
-        targets = [] if key in state.cache else _targets(state, side)
-        cells = [f.pos for f in targets if f.pos is not None]
+        # every other figure on the map as (id, pos), from the figure inputs (kept under the
+        # figures' stamps; ``_SEEN_FIELDS``: id first, pos sixth)
+        targets: list[tuple[str, Cell]] = (
+            [] if key in state.cache else [(t[0], t[5]) for t in _figure_inputs(state)[1][side]]
+        )
+        cells = [pos for _, pos in targets]
         flags = cells_in_sight(state, side, [*cells, *remembered.values()])
         if key not in state.cache:
             state.cache[key] = frozenset(
-                f.id for f, ok in zip(targets, flags[: len(cells)], strict=True) if ok
+                fid for (fid, _), ok in zip(targets, flags[: len(cells)], strict=True) if ok
             )
         sight = dict(zip(remembered, flags[len(cells) :], strict=True))
         now = visible_ids(state, side)

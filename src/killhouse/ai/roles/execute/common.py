@@ -5,6 +5,7 @@ rules)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from operator import itemgetter
 from typing import Any, cast
 
 import numpy as np
@@ -15,8 +16,9 @@ from killhouse.ai.mirror import SideMirror
 from killhouse.core.board import Board
 from killhouse.core.cells import Cell
 from killhouse.core.geometry import chebyshev, los_pairs
-from killhouse.core.paths import DistanceField
+from killhouse.core.paths import UNREACHABLE, DistanceField, field_on
 from killhouse.core.rng import Rng
+from killhouse.core.steps import Steps
 from killhouse.core.terrain import Terrain
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.execute import facts
@@ -31,8 +33,45 @@ LOCK_COST = 4
 SIGHT_TARGETS = 512
 #: move actions ``move_list`` keeps read before it starts afresh
 READ_LIMIT = 50_000
+#: a move as the bots read it: the action, its figure, its destination, the destination
+#: packed in one integer (``pack``; -1 for none) and the figure's number (``figure_number``)
+MoveRead = tuple[Action, str, Cell | None, int, int]
+#: each action ``move_list`` has read, by id, for the whole process: a read is a value of
+#: the action alone, and the ruleset lists the same action objects decision after decision
+#: and game after game (its moves are kept by figure, square and cost), while a bot lives
+#: for one game. An entry holds a move, ``_OTHERS`` any other action read as ``()``, so no
+#: id is reused while kept
+_READS: dict[int, MoveRead | tuple[()]] = {}
+_OTHERS: dict[int, Action] = {}
+#: a number per figure id, for the process (``figure_number``)
+_FIGURE_NUMBERS: dict[str, int] = {}
+#: step models kept per bot (``step_model``) before it starts afresh
+STEPS_LIMIT = 32
+#: flat cost arrays kept per bot (``flat_costs``) before it starts afresh
+FLAT_LIMIT = 64
+#: no known gunman: no shot counts (the compiled scorers)
+NO_SHOTS = np.zeros(0, dtype=np.int64)
+#: per level shape, every square's (x, y) in row-major order (``sight_to``'s origins)
+_EVERY_SQUARE: dict[tuple[int, ...], NDArray[np.int64]] = {}
+_PACKED = itemgetter(3)
+_NUMBER = itemgetter(4)
 #: what shutting off each kind of device is worth to the FBI (a lock opens the way on)
 TASK_VALUE = {"lock": 0.6, "camera": 0.4, "alarm": 0.4, "power": 0.5}
+
+
+def pack(cell: Cell) -> int:
+    """A square as one integer: level, row and column in bits 32 up, 16-31 and 0-15 (a map
+    of at most 65,536 squares a side), so a decision's destinations go to numpy in one call."""
+    return (cell.level << 32) | (cell.y << 16) | cell.x
+
+
+def figure_number(fid: str) -> int:
+    """A small number for ``fid``, the same for the whole process (an index into the
+    per-figure arrays a decision builds)."""
+    found = _FIGURE_NUMBERS.get(fid)
+    if found is None:
+        found = _FIGURE_NUMBERS[fid] = len(_FIGURE_NUMBERS)
+    return found
 
 
 def shot_value(view: dict[str, Any], target: object) -> float:
@@ -67,16 +106,30 @@ class ExecuteBot(BaselineBot):
         self._sight_to: dict[Cell, NDArray[np.bool_]] = {}
         self._sight_version = -1
         self._moves_of: Sequence[Action] | None = None
-        self._moves: list[tuple[Action, str, Cell | None]] = []
-        #: each move action read so far, by id (``move_list``)
-        self._read: dict[int, tuple[Action, str, Cell | None] | tuple[()]] = {}
-        #: the actions other than moves that ``_read`` holds as ``()``, kept alive by it
-        self._others: dict[int, Action] = {}
+        self._moves: list[MoveRead] = []
+        #: where each level starts in a flat array of the plan's squares, and its width
+        shapes = [lv.terrain.shape for lv in self.plan.levels]
+        self._offsets = np.cumsum([0] + [h * w for h, w in shapes[:-1]], dtype=np.int64)
+        self._widths = np.array([w for _, w in shapes], dtype=np.int64)
+        #: step models by the squares walled off (``step_model``), for the costs they were
+        #: made from
+        self._steps: dict[tuple[Cell, ...], Steps] = {}
+        self._steps_of: list[NDArray[np.int32]] | None = None
+        #: the last ``los_flat`` asked, under its others and the plan's sight version
+        self._los_flat: tuple[Any, NDArray[np.int64]] = ((), NO_SHOTS)
+        #: the view's doors list ``sync`` last read (a view shares it while they stand)
+        self._doors_read: list[Any] | None = None
+        #: each distance field's flat costs (``flat_costs``), by the field's id
+        self._flat_costs: dict[int, tuple[DistanceField, NDArray[np.int64]]] = {}
 
     # -- what the side knows of the map --------------------------------------------------
     def sync(self, view: dict[str, Any]) -> None:
         """Bring the door states of the plan up to date with the view."""
-        doors = tuple((tuple(d["at"]), d["state"]) for d in view.get("doors", []))
+        listed = view.get("doors", [])
+        if listed is self._doors_read and self._costs:
+            return  # the very list read last time: the doors as they were
+        self._doors_read = listed
+        doors = tuple((tuple(d["at"]), d["state"]) for d in listed)
         if doors == self._door_key and self._costs:
             return
         self._door_key = doors
@@ -99,12 +152,28 @@ class ExecuteBot(BaselineBot):
             return None
 
         def build(board: Board) -> DistanceField:
+            return field_on(board, self.step_model(blocked), list(targets))
+
+        return self.mirror.field(("distances", targets, blocked), build)
+
+    def step_model(self, blocked: tuple[Cell, ...]) -> Steps:
+        """The known plan's step model (``facts.distances``'s: its step costs, locks at
+        ``LOCK_COST``, no squeezing past solid squares) with ``blocked`` walled off, kept
+        while the plan's costs stand: a decision's fields all search one model instead of
+        building one each."""
+        if self._steps_of is not self._costs:
+            self._steps_of = self._costs
+            self._steps.clear()
+        found = self._steps.get(blocked)
+        if found is None:
             costs = [c.copy() for c in self._costs]
             for cell in blocked:
                 costs[cell.level][cell.y, cell.x] = 0
-            return facts.distances(board, targets, costs)
-
-        return self.mirror.field(("distances", targets, blocked), build)
+            walls = [self.plan.solid(i) for i in range(len(self.plan.levels))]
+            if len(self._steps) >= STEPS_LIMIT:
+                self._steps.clear()
+            found = self._steps[blocked] = Steps(self.plan, costs, facts.STEP_RULES, walls)
+        return found
 
     def los_count(self, cell: Cell, others: Sequence[Cell]) -> int:
         """How many of ``others`` (same level) have line of sight to ``cell`` on the known plan."""
@@ -144,14 +213,65 @@ class ExecuteBot(BaselineBot):
         found = self._sight_to.get(target)
         if found is None:
             shape = self.plan.levels[target.level].terrain.shape
-            ys, xs = np.indices(shape)
-            origins = np.stack([xs.ravel(), ys.ravel()], axis=1)
-            ends = np.broadcast_to(np.array([target.x, target.y]), origins.shape)
+            origins = _EVERY_SQUARE.get(shape)
+            if origins is None:  # every square's (x, y), row by row, kept per level shape
+                ys, xs = np.indices(shape)
+                origins = _EVERY_SQUARE[shape] = np.stack([xs.ravel(), ys.ravel()], axis=1)
+            ends = np.empty_like(origins)
+            ends[:, 0] = target.x
+            ends[:, 1] = target.y
             found = los_pairs(self.plan.opaque(target.level), origins, ends).reshape(shape)
             if len(self._sight_to) >= SIGHT_TARGETS:
                 self._sight_to.clear()
             self._sight_to[target] = found
         return found
+
+    def flat_costs(self, field: DistanceField) -> NDArray[np.int64]:
+        """``field``'s cost of every square of the plan (-1 out of reach), level after level
+        and row by row (``_offsets``, ``_widths``), made once per field."""
+        found = self._flat_costs.get(id(field))
+        if found is None or found[0] is not field:
+            if len(self._flat_costs) >= FLAT_LIMIT:
+                self._flat_costs.clear()
+            rows = [np.where(r == UNREACHABLE, -1, r // field.rules.divisor).ravel()
+                    for r in field.raw]
+            found = self._flat_costs[id(field)] = (field, np.concatenate(rows).astype(np.int64))
+        return found[1]
+
+    def los_flat(self, others: list[Cell]) -> NDArray[np.int64] | None:
+        """``los_grids`` flat in the order of ``flat_costs`` (0 on a level with none of
+        ``others``), or None with no others."""
+        if not others:
+            return None
+        key = (tuple(others), self.mirror.sight_version)
+        if self._los_flat[0] == key:
+            return self._los_flat[1]  # the same gunmen on the same plan as last asked
+        grids = [np.zeros(lv.terrain.shape, dtype=np.int64) for lv in self.plan.levels]
+        for o in others:
+            grids[o.level] += self.sight_to(o)
+        found = np.concatenate([g.ravel() for g in grids])
+        self._los_flat = (key, found)
+        return found
+
+    def flat_index(self, cell: Cell) -> int:
+        """``cell``'s place in the flat arrays (``flat_costs``)."""
+        return int(self._offsets[cell.level]) + cell.y * int(self._widths[cell.level]) + cell.x
+
+    def move_arrays(self, moves: list[MoveRead]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """The moves' squares (packed) and figure numbers as arrays, for a compiled scorer."""
+        n = len(moves)
+        return (np.fromiter(map(_PACKED, moves), np.int64, n),
+                np.fromiter(map(_NUMBER, moves), np.int64, n))
+
+    @staticmethod
+    def pick_scored(moves: list[MoveRead], score: NDArray[np.float64], rng: Rng) -> Action | None:
+        """``pick`` over the moves with a score (not NaN): the best, ties within 1e-9 broken
+        by the generator in list order, as ``pick`` breaks them on the scored list."""
+        scored = ~np.isnan(score)
+        if not scored.any():
+            return None
+        tied = np.flatnonzero(score >= score[scored].max() - 1e-9).tolist()
+        return moves[tied[rng.below(len(tied))]][0]
 
     # -- helpers ---------------------------------------------------------------------------
     @staticmethod
@@ -160,42 +280,43 @@ class ExecuteBot(BaselineBot):
         to = action.get("to")
         return to if type(to) is Cell else cell_of(action.hint.get("to"))
 
-    def move_list(self, actions: Sequence[Action]) -> list[tuple[Action, str, Cell | None]]:
-        """Every move of ``actions`` as (action, figure, destination), read once per decision:
-        a turn lists thousands of moves and the scoring passes over them more than once."""
+    def move_list(self, actions: Sequence[Action]) -> list[MoveRead]:
+        """Every move of ``actions`` read (``MoveRead``), once per decision: a turn lists
+        thousands of moves and the scoring passes over them more than once."""
         if self._moves_of is actions:
             return self._moves
-        # the ruleset lists the same action objects decision after decision: each is read
-        # once and kept by identity (the entry holds a move, ``_others`` any other action, so
-        # no id is reused while kept); an action other than a move reads as ``()``, which
-        # the filter leaves out. Looked up and filtered in C: a decision lists hundreds
-        read = self._read
+        # each action is read once for the process and kept by identity (``_READS``); an
+        # action other than a move reads as ``()``, which the filter leaves out. Looked up
+        # and filtered in C: a decision lists hundreds
+        read = _READS
         if len(read) > READ_LIMIT:
             read.clear()
-            self._others.clear()
-        got: list[tuple[Action, str, Cell | None] | tuple[()] | None] = list(
-            map(read.get, map(id, actions))
-        )
+            _OTHERS.clear()
+        got: list[MoveRead | tuple[()] | None] = list(map(read.get, map(id, actions)))
         if None in got:
             for i in [i for i, found in enumerate(got) if found is None]:
                 a = actions[i]
                 if a.kind == "move":
                     got[i] = read[id(a)] = self.read_move(a)
                 else:
-                    self._others[id(a)] = a
+                    _OTHERS[id(a)] = a
                     got[i] = read[id(a)] = ()
-        out = cast("list[tuple[Action, str, Cell | None]]", list(filter(None, got)))
+        out = cast("list[MoveRead]", list(filter(None, got)))
         self._moves_of, self._moves = actions, out
         return out
 
-    def read_move(self, a: Action) -> tuple[Action, str, Cell | None]:
-        """A move as (action, figure, destination)."""
+    @classmethod
+    def read_move(cls, a: Action) -> MoveRead:
+        """A move as (action, figure, destination, packed destination, figure number)."""
         args = a.args
+        to: Cell | None
         # the ruleset lists a move as (("figure", id), ("to", cell)): read it in place
         if (len(args) == 2 and args[0][0] == "figure" and args[1][0] == "to"
                 and type(args[1][1]) is Cell):
-            return (a, str(args[0][1]), args[1][1])
-        return (a, str(a.get("figure")), self.dest(a))
+            fid, to = str(args[0][1]), args[1][1]
+        else:
+            fid, to = str(a.get("figure")), cls.dest(a)
+        return (a, fid, to, -1 if to is None else pack(to), figure_number(fid))
 
     @staticmethod
     def places(mine: dict[str, dict[str, Any]]) -> dict[str, Cell | None]:

@@ -5,13 +5,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
 from killhouse.ai.baseline import cell_of
-from killhouse.ai.roles.execute.common import TASK_VALUE, ExecuteBot
+from killhouse.ai.roles.execute import scoring
+from killhouse.ai.roles.execute.common import (
+    NO_SHOTS,
+    TASK_VALUE,
+    ExecuteBot,
+    MoveRead,
+    figure_number,
+    pack,
+)
 from killhouse.core.cells import Cell
 from killhouse.core.fov import fields_of_view
 from killhouse.core.geometry import chebyshev
@@ -21,6 +30,8 @@ from killhouse.core.terrain import Terrain, passable_mask
 from killhouse.rulesets.base import Action
 from killhouse.rulesets.execute.facts import device_tn, effective, success_chance
 from killhouse.scenario.model import Scenario
+
+_FIGURE = itemgetter(1)
 
 
 @lru_cache(maxsize=256)
@@ -48,10 +59,10 @@ class FbiBot(ExecuteBot):
         #: the extraction zone as the view lists it, and as cells
         self._extraction_raw: list[Any] | None = None
         self._extraction: list[Cell] = []
-        #: per (square, level) of one decision: each square's distance to the nearest teammate
-        self._apart: dict[tuple[Cell | None, int], list[list[int]] | None] = {}
-        self._level_indices: dict[int, NDArray[np.intp]] = {}
         self.last_move_turn = 0
+        #: the locked doors' levels (``locks``) under the view's devices list (a view shares
+        #: it while the devices stand) and the plan's terrain version
+        self._lock_levels: tuple[list[Any], int, dict[Cell, int]] | None = None
 
     def combat(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action | None:
         phase = view["phase"]
@@ -121,7 +132,7 @@ class FbiBot(ExecuteBot):
             return  # nobody on a stair: no move list to read
         # per agent on a stair that may move: whether any of its moves reaches the far level
         across: dict[str, bool] = {}
-        for _, fid, to in self.move_list(actions):
+        for _, fid, to, _, _ in self.move_list(actions):
             if to is not None and fid in on_stairs:
                 across[fid] = across.get(fid, False) or to.level == on_stairs[fid][1].level
         for fid, (here, far) in on_stairs.items():
@@ -135,6 +146,8 @@ class FbiBot(ExecuteBot):
         (claims are the player's choice, E-30); never take one from a teammate."""
         free = {str(s["id"]) for s in view.get("seen", [])
                 if s.get("kind") == "hostage" and not s.get("leader")}
+        if not free:
+            return None  # no claim can name a hostage: the list need not be read
         return next((a for a in actions if a.kind == "claim" and a.get("hostage") in free), None)
 
     def movement(self, view: dict[str, Any], actions: Sequence[Action], rng: Rng) -> Action | None:
@@ -192,66 +205,29 @@ class FbiBot(ExecuteBot):
         team = [c for c in (cell_of(f.get("at")) for f in mine.values()
                             if f.get("status") == "active") if c is not None]
         moves = self.move_list(actions)
-        # per level, how many known gunmen see each square (read only for moves worth it)
-        shots = self.los_grids(enemies)
         where = self.places(mine)
-        self._apart.clear()
-        scored: list[tuple[float, Action]] = []
-        # each figure's own distance to the goal, read once rather than once per move
-        goal_here = {fid: None if here is None or goal_field is None else goal_field.cost(here)
-                     for fid, here in where.items()}
         # per figure, whether its moves are scored the plain way (no hostages led, not on the
-        # bomb squad, not making way at a lock): most moves are, and they are scored in the
-        # loop's first branch with ``advance_from`` and ``apart`` written out
-        plain: dict[str, bool] = {}
-        # the goal field's costs as lists, -1 out of reach: read once per move below
-        goal_rows = goal_field.visible_rows if goal_field is not None else None
-        apart_of = self._apart
+        # bomb squad, not making way at a lock): most moves are, all at once (``plain_scores``)
+        plain = {fid: not (fid in led or (fid in squad and bomb_field is not None)
+                           or (fid in make_way and where.get(fid) is not None))
+                 for fid in set(map(_FIGURE, moves))}
+        score = self.plain_scores(moves, where, plain, goal_field, team, enemies)
+        if led:
+            lead = self.lead_scores(moves, where, led, out_field, exits)
+            score = np.where(np.isnan(lead), score, lead)
         plan_locks: list[Cell] | None = None
-        for action, fid, dest in moves:
+        for i in [i for i, m in enumerate(moves) if not plain[m[1]] and m[1] not in led]:
+            _, fid, dest, _, _ = moves[i]
             here = where.get(fid)
             if dest is None:
-                continue
-            is_plain = plain.get(fid)
-            if is_plain is None:
-                is_plain = plain[fid] = not (
-                    fid in led
-                    or (fid in squad and bomb_field is not None)
-                    or (fid in make_way and here is not None)
-                )
-            if is_plain:
-                if goal_rows is None:
-                    continue  # advance_from: 0.0
-                to = goal_rows[dest.level][dest.y][dest.x]
-                if to < 0:
-                    continue  # advance_from: -1.0
-                if here is None:
-                    score = 10.0 / (1 + to)
-                else:
-                    now = goal_here.get(fid)
-                    score = float((now if now is not None else to + 1) - to)
-                if score <= 0:
-                    continue
-                # stack up: stay near the team; look for a shot at a known gunman
-                key = (here, dest.level)
-                apart = apart_of[key] if key in apart_of else self.apart(team, here, dest.level)
-                if apart is not None and apart[dest.y][dest.x] > 5:
-                    score -= 1.0
-                seen_by = shots.get(dest.level)
-                score += 1.5 * min(2, 0 if seen_by is None else seen_by[dest.y][dest.x])
-                scored.append((score, action))
-                continue
-            if fid in led:
-                score = self.lead_score(here, dest, led[fid], out_field, exits)
-                scored.append((score, action))
                 continue
             if fid in squad and bomb_field is not None:
                 to_bomb = bomb_field.cost(dest)
                 if to_bomb is not None and here is not None and chebyshev(here, timers[0]) <= 1:
                     continue  # beside the bomb already: stay and disarm
-                score = 3.0 * self.advance_score(here, dest, bomb_field)
-                if score > 0:
-                    scored.append((score + 5.0, action))
+                value = 3.0 * self.advance_score(here, dest, bomb_field)
+                if value > 0:
+                    score[i] = value + 5.0
                 continue
             if fid in make_way and here is not None:
                 # a better picker is coming: step off the lock, but stay close
@@ -260,9 +236,9 @@ class FbiBot(ExecuteBot):
                 near_lock = any(c.level == dest.level and chebyshev(c, dest) <= 1
                                 for c in plan_locks)
                 if not near_lock and chebyshev(here, dest) <= 3:
-                    scored.append((4.0, action))
+                    score[i] = 4.0
                 continue
-        chosen = self.pick(scored, rng)
+        chosen = self.pick_scored(moves, score, rng)
         turn = int(view.get("turn", 0))
         if chosen is not None:
             self.last_move_turn = turn
@@ -271,27 +247,82 @@ class FbiBot(ExecuteBot):
             return self.unstick(view, actions, rng)
         return None
 
-    def apart(self, team: list[Cell], here: Cell | None, level: int) -> list[list[int]] | None:
-        """Per square of ``level``, the Chebyshev distance to the nearest of ``team`` there
-        other than ``here`` (None if there is none), worked out once per decision."""
-        key = (here, level)
-        if key in self._apart:
-            return self._apart[key]
-        others = [c for c in team if c != here and c.level == level]
-        grid: list[list[int]] | None = None
-        if others:
-            ys, xs = self._indices(level)
-            near = np.min([np.maximum(abs(xs - c.x), abs(ys - c.y)) for c in others], axis=0)
-            grid = cast(list[list[int]], near.tolist())
-        self._apart[key] = grid
-        return grid
+    def plain_scores(self, moves: list[MoveRead], where: dict[str, Cell | None],
+                     plain: dict[str, bool], goal_field: DistanceField | None,
+                     team: list[Cell], enemies: list[Cell]) -> NDArray[np.float64]:
+        """Per move, its score if its figure's moves are scored the plain way, else NaN (and
+        NaN for a move not worth making): how much nearer the goal it goes (from off the map,
+        10 / (1 + the cost)), less 1 if the nearest teammate other than the mover ends more
+        than 5 squares away on its level, plus 1.5 per known gunman (at most two) with sight
+        of the square. Every move at once, by the compiled ``scoring.plain``."""
+        n = len(moves)
+        score = np.full(n, np.nan)
+        if not n or goal_field is None or not any(plain.values()):
+            return score
+        packed, figs = self.move_arrays(moves)
+        # per figure number: scored plainly, off the map, its square (packed), its goal cost
+        size = int(figs.max()) + 1
+        is_plain = np.zeros(size, dtype=bool)
+        off_map = np.ones(size, dtype=bool)
+        here_at = np.full(size, -1, dtype=np.int64)
+        now_cost = np.full(size, np.nan)
+        for fid, flag in plain.items():
+            k = figure_number(fid)
+            is_plain[k] = flag
+            here = where.get(fid)
+            if here is not None:
+                off_map[k] = False
+                here_at[k] = pack(here)
+                now = goal_field.cost(here)
+                if now is not None:
+                    now_cost[k] = now
+        mates = np.array([pack(c) for c in team], dtype=np.int64)
+        shots = self.los_flat(enemies)
+        return scoring.plain(packed, figs, is_plain, off_map, here_at, now_cost, self._offsets,
+                             self._widths, self.flat_costs(goal_field), mates,
+                             NO_SHOTS if shots is None else shots)
 
-    def _indices(self, level: int) -> NDArray[np.intp]:
-        """The (y, x) index grids of ``level`` (``np.indices``), made once per level."""
-        found = self._level_indices.get(level)
-        if found is None:
-            found = self._level_indices[level] = np.indices(self.plan.levels[level].terrain.shape)
-        return found
+    def lead_scores(self, moves: list[MoveRead], where: dict[str, Cell | None],
+                    led: dict[str, list[Cell]], field: DistanceField | None,
+                    extraction: AbstractSet[Cell]) -> NDArray[np.float64]:
+        """Per move of a figure leading hostages (``led``: its hostages' squares) on the way
+        out (``field``): a leader walks its hostages to the extraction squares and keeps moving
+        to pull them, its score the cost it gains less 0.3 per square the farthest hostage on
+        the level trails beyond 6, plus 0.1; at the way out, 5 less that lag (it shuffles
+        closer so they step out); -1 out of reach, 0 with no way out known. NaN for any other
+        move (and a move with no square): every such move at once, by ``scoring.lead``."""
+        n = len(moves)
+        packed, figs = self.move_arrays(moves)
+        size = int(figs.max()) + 1 if n else 0
+        is_led = np.zeros(size, dtype=bool)
+        if field is None:  # no way out known: every leader's move scores 0
+            for fid in led:
+                k = figure_number(fid)
+                if k < size:
+                    is_led[k] = True
+            return np.where(is_led[figs] & (packed >= 0), 0.0, np.nan) if n else np.zeros(0)
+        at_exit = np.zeros(size, dtype=bool)
+        now_cost = np.full(size, np.nan)  # off the map, or out of reach: NaN
+        starts = np.zeros(size, dtype=np.int64)
+        ends = np.zeros(size, dtype=np.int64)
+        hostages: list[int] = []
+        for fid, cells in led.items():
+            k = figure_number(fid)
+            if k >= size:
+                continue  # a leader with no move listed
+            is_led[k] = True
+            here = where.get(fid)
+            if here is not None:
+                at_exit[k] = here in extraction
+                now = field.cost(here)
+                if now is not None:
+                    now_cost[k] = now
+            starts[k] = len(hostages)
+            hostages += [pack(c) for c in cells]
+            ends[k] = len(hostages)
+        return scoring.lead(packed, figs, is_led, at_exit, now_cost, self._offsets, self._widths,
+                            self.flat_costs(field), np.array(hostages, dtype=np.int64), starts,
+                            ends)
 
     @staticmethod
     def skill(f: dict[str, Any]) -> int:
@@ -307,9 +338,15 @@ class FbiBot(ExecuteBot):
     def locks(self, view: dict[str, Any], mine: dict[str, dict[str, Any]]) -> set[str]:
         """Seal the locked doors no active agent can pick (d12, 5.7), and name the agents
         standing at a lock they cannot pick while a teammate could: they make way."""
-        levels = {c: int(d.get("level", 0)) for d in view["public"].get("devices", [])
-                  if d.get("type") == "lock" for c in [cell_of(d.get("at"))]
-                  if c is not None and self.plan.terrain(c) == Terrain.DOOR_LOCKED}
+        devices = view["public"].get("devices", [])
+        kept = self._lock_levels
+        if kept is not None and kept[0] is devices and kept[1] == self.mirror.terrain_version:
+            levels = kept[2]  # the very devices list on the same plan: the same locks
+        else:
+            levels = {c: int(d.get("level", 0)) for d in devices
+                      if d.get("type") == "lock" for c in [cell_of(d.get("at"))]
+                      if c is not None and self.plan.terrain(c) == Terrain.DOOR_LOCKED}
+            self._lock_levels = (devices, self.mirror.terrain_version, levels)
         active = {fid: f for fid, f in mine.items() if f.get("status") == "active"}
 
         def odds(f: dict[str, Any], level: int) -> float:
@@ -342,7 +379,7 @@ class FbiBot(ExecuteBot):
         step off the stairs beside them and wait for whoever comes down, or shuffle a little."""
         where = self.places(self.own(view))
         scored: list[tuple[float, Action]] = []
-        for action, fid, dest in self.move_list(actions):
+        for action, fid, dest, _, _ in self.move_list(actions):
             here = where.get(fid)
             if here is None or dest is None or dest.level != here.level:
                 continue
@@ -428,19 +465,3 @@ class FbiBot(ExecuteBot):
         if here is None:
             return 10.0 / (1 + to)  # coming in off the street: the nearest entry to the goal
         return float((now if now is not None else to + 1) - to)
-
-    def lead_score(self, here: Cell | None, dest: Cell, hostages: list[Cell],
-                   field: DistanceField | None, extraction: AbstractSet[Cell]) -> float:
-        """A leader walks its hostages to the extraction squares, and keeps moving to pull them."""
-        if field is None:
-            return 0.0
-        to = field.cost(dest)
-        if to is None:
-            return -1.0
-        now = field.cost(here) if here is not None else None
-        gain = float((now if now is not None else to + 1) - to)
-        lag = max((chebyshev(dest, h) for h in hostages if h.level == dest.level), default=0)
-        if here is not None and here in extraction:
-            # at the way out: shuffle closer to the hostages so they step out
-            return 5.0 - lag
-        return gain - 0.3 * max(0, lag - 6) + 0.1

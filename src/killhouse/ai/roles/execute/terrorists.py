@@ -5,10 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from killhouse.ai.baseline import cell_of
-from killhouse.ai.roles.execute.common import ExecuteBot
+from killhouse.ai.roles.execute import scoring
+from killhouse.ai.roles.execute.common import NO_SHOTS, ExecuteBot, MoveRead, figure_number
 from killhouse.core.cells import Cell
 from killhouse.core.geometry import chebyshev
+from killhouse.core.paths import DistanceField
 from killhouse.core.rng import Rng
 from killhouse.rulesets.base import Action
 from killhouse.scenario.model import Scenario
@@ -94,32 +99,33 @@ class TerroristBot(ExecuteBot):
                                   if m.get("kind") == "agent") if c is not None]
         field = self.distances(seen_agents + noise + remembered)
         moves = self.move_list(actions)
-        # per level, how many seen agents have a shot at each square (``los_counts`` read
-        # from its grids), and the field's costs as lists (-1 out of reach): one lookup per
-        # square for the many moves scored below
-        shots = self.los_grids(seen_agents) if seen_agents else {}
-        rows = field.visible_rows if field is not None else None
-        where = self.places(mine)
-        scored: list[tuple[float, Action]] = []
-        for action, fid, dest in moves:
-            here = where.get(fid)
-            if here is None or dest is None:
+        score = self.close_in_scores(moves, self.places(mine), field, seen_agents)
+        return self.pick_scored(moves, score, rng)
+
+    def close_in_scores(self, moves: list[MoveRead], where: dict[str, Cell | None],
+                        field: DistanceField | None,
+                        seen_agents: list[Cell]) -> NDArray[np.float64]:
+        """Per move, what closing in on the agents' ``field`` by it is worth (NaN where it
+        gains nothing, scores 0 or less, or its figure holds: a guard, or a figure with a shot
+        at a seen agent): every move at once, by the compiled ``scoring.close_in``."""
+        if field is None or not moves:
+            return np.full(len(moves), np.nan)
+        shots = self.los_flat(seen_agents) if seen_agents else None
+        costs = self.flat_costs(field)
+        packed, figs = self.move_arrays(moves)
+        size = int(figs.max()) + 1
+        # per figure that may move: its own cost on the field (-1 out of reach)
+        movable = np.zeros(size, dtype=bool)
+        here_cost = np.full(size, -1, dtype=np.int64)
+        for fid, here in where.items():
+            k = figure_number(fid)
+            if here is None or fid in self.guards or k >= size:
                 continue
-            if fid in self.guards:
-                continue  # guards hold their hostage's room
-            grid = shots.get(here.level)
-            if grid is not None and grid[here.y][here.x]:
+            flat = self.flat_index(here)
+            if shots is not None and shots[flat]:
                 continue  # already has a shot: hold and fire
-            if rows is None:
-                continue
-            to, now = rows[dest.level][dest.y][dest.x], rows[here.level][here.y][here.x]
-            if to < 0 or now < 0 or now - to <= 0:
-                continue
-            grid = shots.get(dest.level)
-            exposure = 0 if grid is None else grid[dest.y][dest.x]
-            # close in, but stop short: a square with a shot at one agent beats walking into many
-            score = float(now - to) + (2.0 if exposure == 1 else -1.0 * exposure)
-            if to <= 1:
-                score -= 3.0
-            scored.append((score, action))
-        return self.pick([(s, a) for s, a in scored if s > 0], rng)
+            movable[k] = True
+            here_cost[k] = costs[flat]
+        # close in, but stop short: a square with a shot at one agent beats walking into many
+        return scoring.close_in(packed, figs, movable, here_cost, self._offsets, self._widths,
+                                costs, NO_SHOTS if shots is None else shots)
