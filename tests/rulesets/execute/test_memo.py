@@ -30,7 +30,7 @@ from killhouse.rulesets.execute.actions import (
     ready,
 )
 from killhouse.rulesets.execute.rolls import shot_tn, success_chance
-from killhouse.rulesets.execute.state import ExecuteState, Status
+from killhouse.rulesets.execute.state import ExecuteState, Figure, Status
 from killhouse.rulesets.execute.tables import tables
 from killhouse.rulesets.execute.views import snapshot
 from killhouse.rulesets.execute.vision import cells_in_sight, refresh
@@ -430,3 +430,19 @@ def test_a_reach_walks_back_the_path_path_to_gives(name: str) -> None:
         pool = onward if onward and rng.below(3) == 0 else legal
         game.apply(pool[rng.below(len(pool))])
     assert walked > 200
+
+
+def test_a_figure_made_in_one_step_equals_one_made_field_by_field() -> None:
+    """``Figure.made`` writes every field at once: the figure equals the dataclass's own, has
+    fresh stamps, and a field left out or unknown is refused."""
+    card = tables().fbi_cards["zach_dante"]
+    fields = {"id": "a1", "kind": "agent", "side": "fbi", "card": card, "name": "Zach",
+              "grenades": 2, "pos": Cell(0, 1, 2)}
+    before = Figure(**fields)
+    made = Figure.made(**fields)
+    assert made == before and vars(made).keys() == vars(before).keys()
+    assert made.stamp > before.stamp and made.written == made.stamp
+    with pytest.raises(TypeError, match="missing"):
+        Figure.made(**{k: v for k, v in fields.items() if k != "card"})
+    with pytest.raises(TypeError, match="unknown"):
+        Figure.made(**fields, colour="red")

@@ -20,7 +20,7 @@ from killhouse.scenario.model import Scenario
 
 
 def make_figure(spec: FigureSetup) -> Figure:
-    return Figure(
+    return Figure.made(
         id=spec.id,
         kind=spec.kind,
         side=spec.side,
@@ -42,7 +42,7 @@ def recruit_figure(state: ExecuteState, card_id: str) -> Figure:
     while ident in state.figures or ident in state.benched:
         ident = f"{card_id}-{n}"
         n += 1
-    return Figure(
+    return Figure.made(
         id=ident,
         kind=AGENT,
         side=state.fbi,

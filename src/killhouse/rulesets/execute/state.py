@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from enum import StrEnum
 from functools import lru_cache
 from itertools import count
@@ -115,6 +115,20 @@ class Figure:
         if name in _PLACING or self.__dict__.get("pos") is not None:
             object.__setattr__(self, "stamp", number)
 
+    @classmethod
+    def made(cls, **values: Any) -> Figure:
+        """A figure built in one step: every field written at once (the defaults where
+        ``values`` leaves them out), with one number for both stamps. The dataclass's own
+        ``__init__`` writes, and stamps, field by field; a game builds dozens of figures."""
+        missing = _REQUIRED - values.keys()
+        unknown = values.keys() - _FIELD_DEFAULTS.keys()
+        if missing or unknown:
+            raise TypeError(f"Figure fields missing {sorted(missing)}, unknown {sorted(unknown)}")
+        figure = cls.__new__(cls)
+        figure.__setstate__({name: values.get(name, default)
+                             for name, default in _FIELD_DEFAULTS.items()})
+        return figure
+
     def __setstate__(self, fields: dict[str, Any]) -> None:
         """A copy (``copy``, ``pickle``) gets a stamp of its own: one made in another
         process could repeat a number of this one's."""
@@ -172,6 +186,14 @@ class Figure:
 def sorted_cells(cells: frozenset[Cell]) -> tuple[Cell, ...]:
     """A fixed set of squares in order, sorted once (a device's covers go into every view)."""
     return tuple(sorted(cells))
+
+
+#: every field of a figure in order, with its default (``Figure.made``; None where required)
+_FIELD_DEFAULTS: dict[str, Any] = {
+    f.name: None if f.default is MISSING else f.default for f in fields(Figure)
+}
+#: the fields a figure cannot be made without
+_REQUIRED = frozenset(f.name for f in fields(Figure) if f.default is MISSING)
 
 
 @dataclass
