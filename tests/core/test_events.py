@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from killhouse.core.events import EventLog
+import dataclasses
+
+import pytest
+
+from killhouse.core.events import Event, EventLog
 
 
 def test_public_event_reaches_everyone() -> None:
@@ -93,3 +97,17 @@ def test_numbering_survives_a_cut_back_log() -> None:
     del log.events[cut:]  # an illegal action's rollback (Game.apply)
     event = log.emit("order", {}, frozenset({"a"}))
     assert event.for_side("a") == {"seq": 4, "kind": "order"} and log.count_for("a") == 5
+
+
+def test_a_logged_event_is_the_dataclass_made_field_by_field_and_stays_frozen() -> None:
+    """``emit`` builds each event in one step: equal to the dataclass's own construction
+    from the same fields, with its fields in order, and still frozen."""
+
+    log = EventLog()
+    log.emit("a", {"x": 1}, frozenset({"red"}))
+    event = log.emit("b", {"y": 2}, None, {"red": {"y": None}})
+    fields = [f.name for f in dataclasses.fields(Event)]
+    assert list(vars(event)) == fields
+    assert event == Event(**{name: getattr(event, name) for name in fields})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        event.kind = "c"  # type: ignore[misc]

@@ -104,9 +104,14 @@ class EventLog:
             for side in last.audience or ():
                 named[side] = named.get(side, 0) + 1
             whole = (last.whole_before or 0) + last.whole
-        event = Event(
-            len(self.events), kind, dict(data or {}), audience, dict(views or {}),
-            public, named, whole,
+        # the frozen dataclass's own ``__init__`` writes field by field through
+        # ``object.__setattr__``; a log's events are made here, all fields at once (a game
+        # logs thousands)
+        event = object.__new__(Event)
+        event.__dict__.update(
+            seq=len(self.events), kind=kind, data=dict(data or {}), audience=audience,
+            views=dict(views or {}), public_before=public, named_before=named,
+            whole_before=whole,
         )
         self.events.append(event)
         return event
