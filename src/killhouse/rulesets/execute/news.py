@@ -55,12 +55,15 @@ def tell(
     chosen = sorted(set(sides))
     views: dict[str, dict[str, Any]] = {}
     for side in chosen:
-        known = known_ids(state, side)
         told = (brief or {}).get(side, full)
-        copy = {
-            k: (None if k in ID_FIELDS and isinstance(v, str) and v not in known else v)
-            for k, v in told.items()
-        }
+        if any(k in ID_FIELDS and isinstance(v, str) for k, v in told.items()):
+            known = known_ids(state, side)  # only an event that names someone needs it
+            copy = {
+                k: (None if k in ID_FIELDS and isinstance(v, str) and v not in known else v)
+                for k, v in told.items()
+            }
+        else:
+            copy = dict(told)
         if copy != full:
             views[side] = copy
     log.emit(kind, full, audience(state, chosen), views)
