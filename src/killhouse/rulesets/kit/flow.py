@@ -386,8 +386,12 @@ class Flow(Generic[S]):
             return action in move.options(state, action.side)
         args = dict(action.args)
         for group in move.groups(state, action.side):
-            if all(args.get(k) == v for k, v in group.shared.items()) and action in group.make():
-                return True
+            if all(args.get(k) == v for k, v in group.shared.items()):
+                made = group.make()
+                # an action taken from the listing is one of its objects: found by identity
+                # before any is compared field by field
+                if any(listed is action for listed in made) or action in made:
+                    return True
         return False
 
     def apply(self, state: S, action: Action, chance: Chance, log: EventLog) -> None:
