@@ -72,13 +72,13 @@ def test_kept_moves_and_sight_equal_fresh_ones_through_a_game(name: str) -> None
     assert kept > 0  # the memo was in use
 
 
-@pytest.mark.parametrize("name", ["bank", "embassy"])
+@pytest.mark.parametrize("name", ["bank", "embassy", "airliner"])
 def test_a_game_with_kept_answers_tells_and_remembers_what_one_without_them_does(
     name: str,
 ) -> None:
     """Two games on one seed take the same actions; the second forgets every kept answer
     before each action, so nothing (sight, moves, memories made this turn, a side's refresh
-    skipped for unchanged inputs) is reused. Their
+    or a whole refresh skipped for unchanged inputs) is reused. Their
     events, memories and views stay equal."""
     scenario = load_scenario(ROOT / "scenarios" / "execute" / f"{name}.yaml")
     kept, fresh = Game(scenario, derive_seed(9, 1)), Game(scenario, derive_seed(9, 1))

@@ -218,10 +218,58 @@ def refresh(state: ExecuteState, log: EventLog) -> None:
 
     A side whose inputs (``_side_inputs``) are those of its last refresh, with the memories
     and sightings that refresh left, is skipped: it would tell nothing and change nothing (a
-    planning step, a ``done``, a shot that missed)."""
+    planning step, a ``done``, a shot that missed). Before that, a refresh whose every input
+    (``_refresh_token``) is as the last refresh left it puts back what that refresh left in
+    ``state.cache`` and stops: neither side would be refreshed, nor a bomb seen."""
     state.touch()
-    terrain = tuple(terrain_key(state, level) for level in range(len(state.board.levels)))
+    terrain = tuple([terrain_key(state, level) for level in range(len(state.board.levels))])
     spots, others = _figure_inputs(state)
+    token = _refresh_token(state, terrain)
+    kept = state.refreshed.get(("all",))
+    if kept is not None and kept[0] == token:
+        state.cache.update(kept[1])
+        return
+    _refresh_sides(state, log, terrain, spots, others)
+    state.refreshed[("all",)] = (
+        _refresh_token(state, terrain),
+        {key: state.cache[key] for key in _left_keys(state) if key in state.cache},
+    )
+
+
+def _refresh_token(state: ExecuteState, terrain: tuple[bytes, ...]) -> tuple[Any, ...]:
+    """Everything a refresh reads: the turn, the terrain, the figures as the refresh reads
+    them (their inputs' kept entry, the same object while no figure is written), the
+    cameras, each side's memories and sightings (``seen`` only grows into ``known``), and the
+    hidden bombs."""
+    return (
+        state.turn,
+        terrain,
+        state.refreshed.get(("figures",)),
+        tuple([(d.type, d.working, d.covers) for d in state.devices.values()]),
+        tuple([dict(state.memory.get(side, {})) for side in state.side_ids()]),
+        tuple([state.seen.get(side) for side in state.side_ids()]),
+        tuple([(b.id, b.at) for b in state.bombs.values()
+               if not b.seen_by_fbi and b.state == "armed"]),
+    )
+
+
+def _left_keys(state: ExecuteState) -> list[tuple[str, str]]:
+    """The ``state.cache`` entries a refresh leaves for the state (each side's sight)."""
+    return [
+        (name, side)
+        for side in state.side_ids()
+        for name in ("visible", "side-sight", "side-sight-key")
+    ]
+
+
+def _refresh_sides(
+    state: ExecuteState,
+    log: EventLog,
+    terrain: tuple[bytes, ...],
+    spots: dict[str, tuple[Cell, ...]],
+    others: dict[str, tuple[Any, ...]],
+) -> None:
+    """Each side refreshed unless its inputs are those of its last refresh, then the bombs."""
     for side in state.side_ids():
         inputs = _side_inputs(state, side, terrain, spots[side], others[side])
         last = state.refreshed.get(("sight", side))
