@@ -70,6 +70,14 @@ COMBAT_PHASES: tuple[str, ...] = (GRENADES, TASKS, MOVEMENT, FIRING)
 #: write stamps (``Figure.stamp``): each write to a figure takes the next number, so no two
 #: writes in this process share one (``next`` on a ``count`` is atomic: threads too)
 _STAMPS = count(1)
+#: the newest ``stamp`` any figure took (``newest_stamp``)
+_NEWEST = [0]
+
+
+def newest_stamp() -> int:
+    """The newest ``Figure.stamp`` taken in this process: equal readings mean no figure
+    anywhere took a stamp in between (a write that could change how it is seen, or a copy)."""
+    return _NEWEST[0]
 #: the fields that take a figure on or off the map, or off its feet, or to a side: a write to
 #: one stamps the figure wherever it is (any write stamps a figure on the map)
 _PLACING = frozenset({"pos", "status", "side"})
@@ -114,6 +122,7 @@ class Figure:
         object.__setattr__(self, "written", number)
         if name in _PLACING or self.__dict__.get("pos") is not None:
             object.__setattr__(self, "stamp", number)
+            _NEWEST[0] = number
 
     @classmethod
     def made(cls, **values: Any) -> Figure:
@@ -133,7 +142,7 @@ class Figure:
         """A copy (``copy``, ``pickle``) gets a stamp of its own: one made in another
         process could repeat a number of this one's."""
         self.__dict__.update(fields)
-        number = next(_STAMPS)
+        number = _NEWEST[0] = next(_STAMPS)
         object.__setattr__(self, "stamp", number)
         object.__setattr__(self, "written", number)
 

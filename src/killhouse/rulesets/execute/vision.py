@@ -27,6 +27,7 @@ from killhouse.rulesets.execute.state import (
     ExecuteState,
     Figure,
     Memory,
+    newest_stamp,
 )
 
 
@@ -244,7 +245,7 @@ def _refresh_token(state: ExecuteState, terrain: tuple[bytes, ...]) -> tuple[Any
     return (
         state.turn,
         terrain,
-        state.refreshed.get(("figures",)),
+        state.refreshed[("figures",)][1],  # the figure inputs (``_figure_inputs``, read first)
         tuple([(d.type, d.working, d.covers) for d in state.devices.values()]),
         tuple([dict(state.memory.get(side, {})) for side in state.side_ids()]),
         tuple([state.seen.get(side) for side in state.side_ids()]),
@@ -313,11 +314,17 @@ def _figure_inputs(
     sides, and kept in ``state.refreshed`` under the figures' write stamps (``Figure.stamp``):
     while no figure is written (a planning step, a ``done``, a missed shot) they are as they
     were, and the refresh's check of its inputs is a comparison of the same objects."""
+    kept = state.refreshed.get(("figures",))
+    newest = newest_stamp()
+    # no figure anywhere took a stamp since, and none joined or left: no need to read them
+    if kept is not None and kept[2] == (newest, len(state.figures)):
+        found: tuple[dict[str, tuple[Cell, ...]], dict[str, tuple[Any, ...]]] = kept[1]
+        return found
     figures = list(state.figures.values())
     stamps = tuple([f.stamp for f in figures])
-    kept = state.refreshed.get(("figures",))
     if kept is not None and kept[0] == stamps:
-        found: tuple[dict[str, tuple[Cell, ...]], dict[str, tuple[Any, ...]]] = kept[1]
+        state.refreshed[("figures",)] = (stamps, kept[1], (newest, len(figures)))
+        found = kept[1]
         return found
     on_map = [(f.side, _SEEN_FIELDS(f)) for f in figures
               if f.pos is not None and f.status not in REMOVED]
@@ -328,7 +335,7 @@ def _figure_inputs(
     }
     others = {side: tuple([seen for owner, seen in on_map if owner != side])
               for side in state.side_ids()}
-    state.refreshed[("figures",)] = (stamps, (spots, others))
+    state.refreshed[("figures",)] = (stamps, (spots, others), (newest, len(figures)))
     return spots, others
 
 
