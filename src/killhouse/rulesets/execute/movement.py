@@ -378,27 +378,28 @@ def walk_area(
     return found
 
 
+#: one level of ``Squares``: the level, its squares' x-major indexes and costs in order, and
+#: the grid a square's cost is read from with its bound, divisor and added cost (a square
+#: whose grid value passes the bound is out of reach)
+_SquaresPart = tuple[int, NDArray[np.intp], NDArray[np.int64], NDArray[np.int64], int, int, int]
+
+
 class Squares:
     """The squares a figure can get to this turn, in ``Cell`` order, with their MP costs.
 
-    Kept as arrays per level (each square's x-major index and cost, and the level's cost
-    grid): a listing counts them and reads one by position (a random draw) without a pair
-    made for each; read whole (``items``, or iterated as ``(cell, cost)`` pairs, as a bot
-    does), the pairs are made once."""
+    Kept as arrays per level (``_SquaresPart``): a listing counts them and reads one by
+    position (a random draw) without a pair made for each; read whole (``items``, or
+    iterated as ``(cell, cost)`` pairs, as a bot does), the pairs are made once."""
 
     __slots__ = ("_items", "_parts", "_starts", "count")
 
-    def __init__(
-        self, parts: list[tuple[int, NDArray[np.intp], NDArray[np.int64], NDArray[np.int64]]]
-    ) -> None:
-        #: per level with squares: (level, x-major indexes, costs, the level's cost grid
-        #: with ``_NO_COST`` out of reach)
+    def __init__(self, parts: list[_SquaresPart]) -> None:
         self._parts = parts
         self._starts: list[int] = []
         total = 0
-        for _, at, _, _ in parts:
+        for part in parts:
             self._starts.append(total)
-            total += len(at)
+            total += len(part[1])
         self.count = total
         self._items: list[tuple[Cell, int]] | None = None
 
@@ -412,7 +413,7 @@ class Squares:
         """Every (square, cost), in order, made once."""
         if self._items is None:
             out: list[tuple[Cell, int]] = []
-            for level, at, costs, grid in self._parts:
+            for level, at, costs, grid, *_ in self._parts:
                 cells = level_cells(level, *grid.shape)
                 out += zip(map(cells.__getitem__, at.tolist()), costs.tolist(), strict=True)
             self._items = out
@@ -423,7 +424,7 @@ class Squares:
         if self._items is not None:
             return self._items[index]
         part = bisect_right(self._starts, index) - 1
-        level, at, costs, grid = self._parts[part]
+        level, at, costs, grid, *_ = self._parts[part]
         local = index - self._starts[part]
         height = grid.shape[0]
         flat = int(at[local])
@@ -432,17 +433,17 @@ class Squares:
     def cost(self, cell: tuple[int, int, int]) -> int | None:
         """The MP ``cell`` costs to get to, or None if it is not within reach."""
         level, x, y = cell
-        for lv, _, _, grid in self._parts:
+        for lv, _, _, grid, limit, divisor, extra in self._parts:
             if lv == level:
                 if 0 <= y < grid.shape[0] and 0 <= x < grid.shape[1]:
                     value = int(grid[y, x])
-                    return None if value == _NO_COST else value
+                    return None if value > limit else value // divisor + extra
                 return None
         return None
 
     def index(self, cell: Cell) -> int:
         """The position in order of a square within reach."""
-        for part, (level, at, _, grid) in enumerate(self._parts):
+        for part, (level, at, _, grid, *_) in enumerate(self._parts):
             if level == cell.level:
                 return self._starts[part] + int(np.searchsorted(at, cell.x * grid.shape[0]
                                                                 + cell.y))
@@ -509,21 +510,38 @@ def _within(
     if found is not None:
         return found
     r = reach(state, figure, mp)  # only costs up to the allowance are read below
-    best: list[NDArray[np.int64] | None] = [None] * len(state.board.levels)
-    for fld, extra, _ in r.fields:
-        if mp - extra < 0:
-            continue
-        for level, (mask, raw) in enumerate(zip(fld.within(mp - extra), fld.raw, strict=True)):
-            cost = np.where(mask, raw.astype(np.int64) // fld.rules.divisor + extra, _NO_COST)
-            prev = best[level]
-            best[level] = cost if prev is None else np.minimum(prev, cost)
-    parts = []
-    for level, level_cost in enumerate(best):
-        if level_cost is None:
-            continue
-        by_x = level_cost.T.ravel()  # x-major: the order of Cell(level, x, y)
-        at = np.flatnonzero(by_x < _NO_COST)
-        parts.append((level, at, by_x[at], level_cost))
+    parts: list[_SquaresPart] = []
+    if len(r.fields) == 1:
+        # one field (a figure on the map, or one group of entry squares): its raw totals are
+        # the grid, read up to the allowance
+        fld, extra, _ = r.fields[0]
+        divisor = fld.rules.divisor
+        limit = (mp - extra + 1) * divisor - 1  # raw // divisor <= mp - extra
+        for level, raw in enumerate(fld.raw):
+            by_x = raw.T.ravel()  # x-major: the order of Cell(level, x, y)
+            at = np.flatnonzero(by_x <= limit)  # unreached squares hold the int32 maximum
+            if mp - extra >= 0 and at.size:
+                parts.append((level, at, by_x[at] // divisor + extra, raw, limit, divisor,
+                              extra))
+    else:
+        best: list[NDArray[np.int64] | None] = [None] * len(state.board.levels)
+        for fld, extra, _ in r.fields:
+            if mp - extra < 0:
+                continue
+            for level, (mask, raw) in enumerate(
+                zip(fld.within(mp - extra), fld.raw, strict=True)
+            ):
+                cost = np.where(mask, raw.astype(np.int64) // fld.rules.divisor + extra,
+                                _NO_COST)
+                prev = best[level]
+                best[level] = cost if prev is None else np.minimum(prev, cost)
+        for level, level_cost in enumerate(best):
+            if level_cost is None:
+                continue
+            by_x = level_cost.T.ravel()
+            at = np.flatnonzero(by_x < _NO_COST)
+            if at.size:
+                parts.append((level, at, by_x[at], level_cost, int(_NO_COST) - 1, 1, 0))
     found = Squares(parts)
     if len(state.memo) >= MEMO_LIMIT:
         state.memo.clear()
