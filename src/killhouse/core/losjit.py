@@ -44,54 +44,74 @@ def _pair_clear(
     adx, ady = abs(dx), abs(dy)
     if adx == 0 and ady == 0:
         return not (has_veil and veil[ay, ax])
-    major = max(adx, ady)
+    # walk the major axis (p = 0 .. big) with the minor offset q (0 .. small): cell (p, q)'s
+    # interior is crossed iff (2p-1) small < (2q+1) big and (2q-1) big < (2p+1) small, so in
+    # column p the crossed q run over (n1 / d, n2 / d) with n1 = (2p-1) small - big,
+    # n2 = (2p+1) small + big, d = 2 big; a q at either end exactly is touched at a corner.
+    # Both bounds grow by 2 small a column: kept as quotient and remainder, no division.
     x_major = adx >= ady
+    big = adx if x_major else ady
+    small = ady if x_major else adx
+    d = 2 * big
+    q1, r1 = divmod(-small - big, d)  # floor(n1 / d)
+    q2, r2 = divmod(small + big - 1, d)  # floor((n2 - 1) / d)
     corners = 0
-    # the minor coordinate of the segment's centre at step i along the major axis, rounded
-    # half up: (2 i minor + major) // (2 major), kept without a division per step (it grows
-    # by at most one a step, as minor <= major)
-    minor = ady if x_major else adx
-    base = 0
-    rem = major
-    for i in range(major + 1):
-        if i:
-            rem += 2 * minor
-            if rem >= 2 * major:
-                rem -= 2 * major
-                base += 1
-        for c in range(-1, 2):
+    for p in range(big + 1):
+        if p:
+            r1 += 2 * small
+            if r1 >= d:
+                r1 -= d
+                q1 += 1
+            r2 += 2 * small
+            if r2 >= d:
+                r2 -= d
+                q2 += 1
+        for q in range(max(q1 + 1, 0), min(q2, small) + 1):
             if x_major:
-                u, v = i, base + c
+                x, y = ax + sx * p, ay + sy * q
             else:
-                u, v = base + c, i
-            if u < 0 or v < 0 or u > adx or v > ady:
-                continue
-            lhs1, rhs1 = (2 * u - 1) * ady, (2 * v + 1) * adx
-            lhs2, rhs2 = (2 * v - 1) * adx, (2 * u + 1) * ady
-            x, y = ax + sx * u, ay + sy * v
-            if lhs1 < rhs1 and lhs2 < rhs2:
-                if has_veil and veil[y, x]:
-                    return False  # smoke blocks even at the ends
-                end = (u == 0 and v == 0) or (u == adx and v == ady)
-                if not end and opaque[y, x]:
-                    return False
-            elif lhs1 <= rhs1 and lhs2 <= rhs2:
-                if supercover:
-                    # ruling F-24: every cell the segment touches, corners included, blocks
-                    end = (u == 0 and v == 0) or (u == adx and v == ady)
-                    if (has_veil and veil[y, x]) or (not end and opaque[y, x]):
-                        return False
+                x, y = ax + sx * q, ay + sy * p
+            if has_veil and veil[y, x]:
+                return False  # smoke blocks even at the ends
+            end = (p == 0 and q == 0) or (p == big and q == small)
+            if not end and opaque[y, x]:
+                return False
+        for k in range(2):
+            # the cell touched at a corner by the lower bound (k = 0) or the upper (k = 1)
+            if k == 0:
+                if r1 != 0:
                     continue
-                s = u + v
-                if scratch[0, s] != pair:
-                    scratch[0, s] = pair
-                    scratch[1, s] = 0
-                    scratch[2, s] = 0
-                    scratch[3, corners] = s
-                    corners += 1
-                scratch[1, s] += 1
-                if opaque[y, x]:
-                    scratch[2, s] += 1
+                q = q1
+                if (2 * q - 1) * big > (2 * p + 1) * small:
+                    continue
+            else:
+                if r2 != d - 1:
+                    continue
+                q = q2 + 1
+                if (2 * p - 1) * small > (2 * q + 1) * big:
+                    continue
+            if q < 0 or q > small:
+                continue
+            if x_major:
+                x, y = ax + sx * p, ay + sy * q
+            else:
+                x, y = ax + sx * q, ay + sy * p
+            if supercover:
+                # ruling F-24: every cell the segment touches, corners included, blocks
+                end = (p == 0 and q == 0) or (p == big and q == small)
+                if (has_veil and veil[y, x]) or (not end and opaque[y, x]):
+                    return False
+                continue
+            s = p + q
+            if scratch[0, s] != pair:
+                scratch[0, s] = pair
+                scratch[1, s] = 0
+                scratch[2, s] = 0
+                scratch[3, corners] = s
+                corners += 1
+            scratch[1, s] += 1
+            if opaque[y, x]:
+                scratch[2, s] += 1
     for k in range(corners):
         s = scratch[3, k]
         if scratch[2, s] == scratch[1, s]:
