@@ -378,3 +378,34 @@ def test_terrorist_scores_equal_a_move_at_a_time() -> None:
             checked += 1
             scored += int(np.count_nonzero(~np.isnan(want)))
     assert checked >= 24 and scored > 100
+
+
+def test_eyes_noted_and_traced_later_explore_what_tracing_at_once_does() -> None:
+    """The movement notes its agents' squares and traces their fields only when the frontier
+    is read or before the plan takes new doors: through a bot game's views, the frontier and
+    the explored squares equal those of a bot that traces at every decision."""
+    sc = load_scenario(SCENARIOS / "embassy.yaml")
+    game = Game(sc, 7)
+    bots = {side: bot_for(sc, side) for side in sc.side_ids()}
+    now, later = FbiBot(sc, "fbi"), FbiBot(sc, "fbi")
+    rng = Rng.from_seed(7)
+    compared = 0
+    for step in range(3000):
+        pending = game.pending()
+        if not pending:
+            break
+        side = pending[0].side
+        actions = game.legal_actions(side)
+        view = game.view(side, events_since=None)
+        if side == "fbi" and view.get("phase") == "movement":
+            for bot in (now, later):
+                bot.sync(view)
+            now.explore(view)
+            later.note_eyes(view)
+            if step % 5 == 0:
+                assert later.frontier() == now.frontier()
+                assert all((a == b).all() for a, b in zip(later.explored, now.explored,
+                                                          strict=True))
+                compared += 1
+        game.apply(bots[side].choose(view, actions, rng))
+    assert compared > 5 and now.mirror.terrain_version > 1

@@ -29,6 +29,7 @@ from killhouse.rulesets.execute.actions import (
     movers,
     ready,
 )
+from killhouse.rulesets.execute.movement import Reach, reach, walk_back, within_reach
 from killhouse.rulesets.execute.rolls import shot_tn, success_chance
 from killhouse.rulesets.execute.state import ExecuteState, Figure, Status
 from killhouse.rulesets.execute.tables import tables
@@ -446,3 +447,50 @@ def test_a_figure_made_in_one_step_equals_one_made_field_by_field() -> None:
         Figure.made(**{k: v for k, v in fields.items() if k != "card"})
     with pytest.raises(TypeError, match="unknown"):
         Figure.made(**fields, colour="red")
+
+
+@pytest.mark.parametrize("name", ["embassy", "airliner", "bank"])
+def test_a_walk_read_back_over_stairs_is_the_fields_own_path(name: str) -> None:
+    """On a map with stair links a move's walk is read back from its end alone
+    (``movement.walk_back``): through a bot game, every square within each ready figure's
+    reach gets the path ``path_to`` gives, stairs and off-map entries included, and
+    ``Reach.path`` through it the path it gave reading ``path_to``."""
+    scenario = load_scenario(ROOT / "scenarios" / "execute" / f"{name}.yaml")
+    checked = 0
+
+    def check(game: Game) -> None:
+        nonlocal checked
+        state = game.state
+        if state.phase != "movement" or state.result is not None:
+            return
+        for figure in ready(state, state.acting_side(), on_map=False):
+            r = reach(state, figure, figure.card.movement)
+            assert r.steps is not None
+            for fld, _, _ in r.fields:
+                for cell in fld.reachable(figure.card.movement):
+                    assert walk_back(fld, r.steps, cell) == fld.path_to(cell)
+                    checked += 1
+            for cell, _ in within_reach(state, figure):
+                assert r.path(state, cell) == _reach_path(r, cell)
+
+    play(scenario, derive_seed(4, 0), on_step=check)
+    assert checked > 1000
+
+
+def _reach_path(r: Reach, cell: Cell) -> list[Cell]:
+    """``Reach.path`` as it read the fields' own ``cost`` and ``path_to``."""
+    best = min(c + extra for fld, extra, _ in r.fields if (c := fld.cost(cell)) is not None)
+    for fld, extra, starts in r.fields:
+        c = fld.cost(cell)
+        if c is None or c + extra != best:
+            continue
+        tail = fld.path_to(cell)
+        if not extra:
+            return tail
+        if not tail:
+            return [cell]
+        for s in starts:
+            step = fld.step_cost(s, tail[0])
+            if step is not None and step == fld.cost(tail[0]):
+                return [s, *tail]
+    raise AssertionError(f"{cell} cannot be reached")

@@ -133,6 +133,7 @@ class ExecuteBot(BaselineBot):
         if doors == self._door_key and self._costs:
             return
         self._door_key = doors
+        self.before_plan_change()
         changed = self.mirror.set_terrain(
             (Cell(*at), _DOOR_CODES.get(state, Terrain.DOOR_OPEN)) for at, state in doors
         )
@@ -143,6 +144,10 @@ class ExecuteBot(BaselineBot):
         self._costs = facts.step_costs(self.plan, entry)
         for lv, cost in zip(self.plan.levels, self._costs, strict=True):
             cost[lv.terrain == Terrain.DOOR_LOCKED] = LOCK_COST
+
+    def before_plan_change(self) -> None:
+        """Called before ``sync`` writes the view's doors to the plan: work kept for the
+        plan as it stands is finished here (the FBI's explored squares)."""
 
     def distances(self, goals: Iterable[Cell]) -> DistanceField | None:
         """Walking distance on the known plan to the nearest of ``goals`` (locks cost extra)."""

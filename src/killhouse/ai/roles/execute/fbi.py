@@ -53,6 +53,8 @@ class FbiBot(ExecuteBot):
         #: field OR-ed in again changes nothing; a door that changes makes new fields)
         self._explored_from: set[Cell] = set()
         self._explored_version = -1
+        #: squares noted in ``_explored_from`` whose fields are not yet in ``explored``
+        self._eyes: list[Cell] = []
         #: deep extraction squares per zone, kept while the plan's terrain stands
         self._deep: dict[tuple[Cell, ...], tuple[Cell, ...]] = {}
         self._deep_version = -1
@@ -93,20 +95,38 @@ class FbiBot(ExecuteBot):
 
     def explore(self, view: dict[str, Any]) -> None:
         """Mark what the agents on the map can see now as explored."""
+        self.note_eyes(view)
+        self.trace_eyes()
+
+    def note_eyes(self, view: dict[str, Any]) -> None:
+        """Note the squares the active agents see from now, to be traced into ``explored``
+        when it is read (``frontier``) or before the plan changes (``before_plan_change``):
+        a decision that hunts a known goal never reads it, and the fields of many squares
+        trace in one batch on the plan they were seen on."""
         if self._explored_version != self.mirror.sight_version:
             self._explored_version = self.mirror.sight_version
             self._explored_from.clear()
-        eyes = [(c, None, 180.0) for c in (cell_of(f.get("at")) for f in view["figures"]
-                                           if f.get("status") == "active")
-                if c is not None and c not in self._explored_from]
-        if not eyes:
+        for c in (cell_of(f.get("at")) for f in view["figures"] if f.get("status") == "active"):
+            if c is not None and c not in self._explored_from:
+                self._explored_from.add(c)
+                self._eyes.append(c)
+
+    def trace_eyes(self) -> None:
+        """OR the fields of view of the noted squares into ``explored`` (on the plan as it is,
+        the one they were noted on)."""
+        if not self._eyes:
             return
+        eyes = [(c, None, 180.0) for c in self._eyes]
+        self._eyes = []
         for (cell, _, _), seen in zip(eyes, fields_of_view(self.plan, eyes), strict=True):
             self.explored[cell.level] |= seen
-            self._explored_from.add(cell)
+
+    def before_plan_change(self) -> None:
+        self.trace_eyes()  # the noted squares were seen on the plan as it is now
 
     def frontier(self) -> list[Cell]:
         """Passable squares of the plan nobody has looked at yet."""
+        self.trace_eyes()
         out: list[Cell] = []
         for level, lv in enumerate(self.plan.levels):
             mask = passable_mask(lv.terrain) & ~self.explored[level]
@@ -154,7 +174,7 @@ class FbiBot(ExecuteBot):
         claim = self.claim(view, actions)
         if claim is not None:
             return claim
-        self.explore(view)
+        self.note_eyes(view)
         self.watch_stairs(view, actions)
         mine = self.own(view)
         make_way = self.locks(view, mine)
@@ -266,6 +286,7 @@ class FbiBot(ExecuteBot):
         off_map = np.ones(size, dtype=bool)
         here_at = np.full(size, -1, dtype=np.int64)
         now_cost = np.full(size, np.nan)
+        costs = self.flat_costs(goal_field)
         for fid, flag in plain.items():
             k = figure_number(fid)
             is_plain[k] = flag
@@ -273,14 +294,13 @@ class FbiBot(ExecuteBot):
             if here is not None:
                 off_map[k] = False
                 here_at[k] = pack(here)
-                now = goal_field.cost(here)
-                if now is not None:
+                now = int(costs[self.flat_index(here)])
+                if now >= 0:
                     now_cost[k] = now
         mates = np.array([pack(c) for c in team], dtype=np.int64)
         shots = self.los_flat(enemies)
         return scoring.plain(packed, figs, is_plain, off_map, here_at, now_cost, self._offsets,
-                             self._widths, self.flat_costs(goal_field), mates,
-                             NO_SHOTS if shots is None else shots)
+                             self._widths, costs, mates, NO_SHOTS if shots is None else shots)
 
     def lead_scores(self, moves: list[MoveRead], where: dict[str, Cell | None],
                     led: dict[str, list[Cell]], field: DistanceField | None,
@@ -301,6 +321,7 @@ class FbiBot(ExecuteBot):
                 if k < size:
                     is_led[k] = True
             return np.where(is_led[figs] & (packed >= 0), 0.0, np.nan) if n else np.zeros(0)
+        costs = self.flat_costs(field)
         at_exit = np.zeros(size, dtype=bool)
         now_cost = np.full(size, np.nan)  # off the map, or out of reach: NaN
         starts = np.zeros(size, dtype=np.int64)
@@ -314,15 +335,14 @@ class FbiBot(ExecuteBot):
             here = where.get(fid)
             if here is not None:
                 at_exit[k] = here in extraction
-                now = field.cost(here)
-                if now is not None:
+                now = int(costs[self.flat_index(here)])
+                if now >= 0:
                     now_cost[k] = now
             starts[k] = len(hostages)
             hostages += [pack(c) for c in cells]
             ends[k] = len(hostages)
         return scoring.lead(packed, figs, is_led, at_exit, now_cost, self._offsets, self._widths,
-                            self.flat_costs(field), np.array(hostages, dtype=np.int64), starts,
-                            ends)
+                            costs, np.array(hostages, dtype=np.int64), starts, ends)
 
     @staticmethod
     def skill(f: dict[str, Any]) -> int:
