@@ -464,10 +464,13 @@ class Squares:
     position (a random draw) without a pair made for each; read whole (``items``, or
     iterated as ``(cell, cost)`` pairs, as a bot does), the pairs are made once."""
 
-    __slots__ = ("_items", "_parts", "_starts", "count")
+    __slots__ = ("_items", "_parts", "_rows", "_starts", "count")
 
     def __init__(self, parts: list[_SquaresPart]) -> None:
         self._parts = parts
+        #: each part's grid as nested lists, made at the first ``cost`` (a list look-up beats
+        #: a numpy scalar read, and a listing asks about every barred square)
+        self._rows: list[list[list[int]]] | None = None
         self._starts: list[int] = []
         total = 0
         for part in parts:
@@ -506,10 +509,14 @@ class Squares:
     def cost(self, cell: tuple[int, int, int]) -> int | None:
         """The MP ``cell`` costs to get to, or None if it is not within reach."""
         level, x, y = cell
-        for lv, _, _, grid, limit, divisor, extra in self._parts:
+        rows = self._rows
+        if rows is None:
+            rows = self._rows = [part[3].tolist() for part in self._parts]
+        for (lv, _, _, grid, limit, divisor, extra), grid_rows in zip(self._parts, rows,
+                                                                       strict=True):
             if lv == level:
                 if 0 <= y < grid.shape[0] and 0 <= x < grid.shape[1]:
-                    value = int(grid[y, x])
+                    value: int = grid_rows[y][x]
                     return None if value > limit else value // divisor + extra
                 return None
         return None
