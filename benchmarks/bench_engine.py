@@ -46,8 +46,6 @@ def main() -> None:
         help="tune the garbage collector as a sim worker process does (tune_gc_for_games)",
     )
     args = parser.parse_args()
-    if args.worker_gc:
-        tune_gc_for_games()
     paths = args.scenarios or sorted((ROOT / "scenarios").glob("*/*.yaml"))
     print(
         f"{'scenario':<40} {'games':>5} {'steps':>8} {'events':>8} {'steps/s':>9} "
@@ -56,6 +54,8 @@ def main() -> None:
     for path in paths:
         scenario = load_scenario(path)
         load_kernels()  # compiled kernels load (or compile) at first use: none in a game
+        if args.worker_gc:  # as a sim worker sets it, once its scenario is loaded
+            tune_gc_for_games()
         play(scenario, derive_seed(2, 0))  # unmeasured: any kernel a ruleset loads itself
         steps = events = 0
         start = time.perf_counter()

@@ -66,8 +66,6 @@ def main() -> None:
         help="tune the garbage collector as a sim worker process does (tune_gc_for_games)",
     )
     args = parser.parse_args()
-    if args.worker_gc:
-        tune_gc_for_games()
     rulesets = args.ruleset or ["execute", "gogogo"]
     paths = args.scenarios or [
         p for r in rulesets for p in sorted((ROOT / "scenarios" / r).glob("*.yaml"))
@@ -80,6 +78,8 @@ def main() -> None:
         # which is no part of a game's cost: every one now (a random game may never move a
         # figure), then a game outside the measured ones, for any kernel a ruleset keeps
         load_kernels()
+        if args.worker_gc:  # as a sim worker sets it, once its scenario is loaded
+            tune_gc_for_games()
         play_random(Game(scenario, derive_seed(2, 0)), Rng.from_seed(derive_seed(2, 99)))
         actions = 0
         start = time.perf_counter()

@@ -12,10 +12,16 @@ from killhouse.sim import batch
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_tuning_freezes_what_is_loaded_and_raises_the_young_threshold() -> None:
+def test_tuning_freezes_what_is_loaded_and_raises_the_young_threshold(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     before = gc.get_threshold()
+    calls: list[int] = []
+    # the compiled kernels are loaded first, to be frozen with the rest
+    monkeypatch.setattr(batch, "load_kernels", lambda: calls.append(1))
     try:
         batch.tune_gc_for_games()
+        assert calls == [1]
         assert gc.get_threshold() == (batch.WORKER_GC_THRESHOLD, *before[1:])
         assert gc.get_freeze_count() > 0
     finally:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
+from killhouse.core.kernels import load_all as load_kernels
 from killhouse.core.rng import derive_seed
 from killhouse.engine.game import Game
 from killhouse.errors import IllegalActionError
@@ -75,7 +76,11 @@ def tune_gc_for_games() -> None:
     by now (modules, the compiled kernels, tables, the scenario) lives as long as the process,
     so it is frozen out of every collection, and the young generation is collected far less
     often (a game allocates many short-lived actions, arrays and dicts, and most collections
-    found nothing to free). Process-wide, so never called in a server or a shared process."""
+    found nothing to free). Every compiled kernel is loaded first (``core.kernels``), as a
+    game would load them and numba's modules with them: loaded now, they are frozen too, not
+    left in the young generation for the first collection to walk through.
+    Process-wide, so never called in a server or a shared process."""
+    load_kernels()
     gc.collect()
     gc.freeze()
     _, second, third = gc.get_threshold()
