@@ -181,9 +181,12 @@ def route(
     field: DistanceField, steps: Steps, padded: tuple[BoolArray, ...], cell: Cell
 ) -> list[Cell]:
     """``field.path_to(cell)`` (start excluded, ``cell`` included) of a field ``bounded_field``
-    made on ``steps`` (``padded`` its squeeze grids); with stair links the field walks back."""
-    if steps.links or steps.costs is not None:
+    made on ``steps`` (``padded`` its squeeze grids); on a map with stair links, walked back
+    in Python (``walk_back``)."""
+    if steps.costs is not None:
         return field.path_to(cell)
+    if steps.links:
+        return walk_back(field, steps, cell)
     if cost_at(field, cell) is None:
         raise ValueError(f"{cell} cannot be reached")
     rules = field.rules
@@ -198,6 +201,65 @@ def route(
     )
     level = cell.level
     return [Cell(level, x, y) for y, x in reversed(back.tolist())]
+
+
+def walk_back(fld: DistanceField, steps: Steps, cell: Cell) -> list[Cell]:
+    """``fld.path_to(cell)`` on a plain field searched on ``steps``, stair links included,
+    walked back from ``cell`` alone in Python (``route``'s walk for a map with links): each
+    step to the first predecessor that keeps the path cheapest in ``path_to``'s order (the
+    eight neighbours, a neighbour along a stair link stepping as a cardinal step, then the
+    links into the square, in the model's order). ``path_to`` works out every square's
+    predecessor and copies the field to lists, which one path does not repay."""
+    raw = fld.raw
+    cardinal, diagonal = fld.rules.cardinal, fld.rules.diagonal
+    level, x, y = cell
+    here = raw[level].item(y, x)
+    if here >= UNREACHABLE:
+        raise ValueError(f"{cell} cannot be reached")
+    path = [cell]
+    while here != 0:
+        grid = raw[level]
+        height, width = grid.shape
+        enter = steps.enter[level].item(y, x)
+        squeeze = steps.squeeze[level]
+        sources = steps.into.get(Cell(level, x, y), ())
+        found: Cell | None = None
+        if enter > 0:
+            for k in range(8):
+                dx, dy = _BACK_X[k], _BACK_Y[k]
+                bx, by = x + dx, y + dy
+                if not (0 <= bx < width and 0 <= by < height):
+                    continue
+                there = grid.item(by, bx)
+                if there >= UNREACHABLE:
+                    continue
+                before = Cell(level, bx, by)
+                if before in sources:
+                    step = cardinal * enter
+                elif k >= 4:
+                    # rulings E-2, G-3: no squeezing past either orthogonal square
+                    if squeeze.item(by, x) or squeeze.item(y, bx):
+                        continue
+                    step = diagonal * enter
+                else:
+                    step = cardinal * enter
+                if there + step == here:
+                    found = before
+                    break
+            if found is None:
+                for before in sources:
+                    there = raw[before.level].item(before.y, before.x)
+                    if there < UNREACHABLE and there + cardinal * enter == here:
+                        found = before
+                        break
+        if found is None:  # no predecessor: read as a start, as the pointers read it
+            break
+        path.append(found)
+        level, x, y = found
+        here = raw[level].item(y, x)
+    path.pop()  # the start
+    path.reverse()
+    return path
 
 
 def level_totals(

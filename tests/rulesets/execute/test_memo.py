@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from killhouse.core.bounded import walk_back
 from killhouse.core.cells import Cell
 from killhouse.core.events import EventLog
 from killhouse.core.paths import field_on
@@ -29,7 +30,7 @@ from killhouse.rulesets.execute.actions import (
     movers,
     ready,
 )
-from killhouse.rulesets.execute.movement import Reach, reach, walk_back, within_reach
+from killhouse.rulesets.execute.movement import Reach, reach, within_reach
 from killhouse.rulesets.execute.rolls import shot_tn, success_chance
 from killhouse.rulesets.execute.state import ExecuteState, Figure, Status
 from killhouse.rulesets.execute.tables import tables

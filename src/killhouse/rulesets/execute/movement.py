@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from killhouse.core.bounded import bounded_field, padded_squeeze
-from killhouse.core.bounded import route as bounded_route
+from killhouse.core.bounded import route as walked_back
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.events import EventLog
 from killhouse.core.geometry import chebyshev
@@ -168,79 +168,6 @@ class Reach:
                 if step is not None and step == fld.cost(first):
                     return [s, *tail]
         raise ValueError(f"{cell} cannot be reached")
-
-
-def walked_back(
-    fld: DistanceField, steps: Steps, padded: tuple[NDArray[np.bool_], ...], cell: Cell
-) -> list[Cell]:
-    """``fld.path_to(cell)`` of a field searched on ``steps`` from one start, walked back from
-    ``cell`` alone: by ``core.bounded.route`` on a map without stair links, and here on one
-    with them (where ``route`` works out every square's predecessor and copies the field to
-    lists for the one path of a field a move reads once)."""
-    if not steps.links or steps.costs is not None:
-        return bounded_route(fld, steps, padded, cell)
-    return walk_back(fld, steps, cell)
-
-
-#: the step back to the predecessor tried k-th: the last step taken as N, E, S, W, then NE,
-#: SE, SW, NW (``DistanceField.path_to``'s order, ``core.pathjit._parents``'s offsets)
-_BACK = ((0, 1), (-1, 0), (0, -1), (1, 0), (-1, 1), (-1, -1), (1, -1), (1, 1))
-
-
-def walk_back(fld: DistanceField, steps: Steps, cell: Cell) -> list[Cell]:
-    """``fld.path_to(cell)`` on a plain field searched on ``steps`` (stair links included):
-    from ``cell`` back, each step to the first predecessor that keeps the path cheapest in
-    ``path_to``'s order (the eight neighbours, a neighbour along a stair link stepping as a
-    cardinal step, then the links into the square, in the model's order)."""
-    raw = fld.raw
-    cardinal, diagonal = fld.rules.cardinal, fld.rules.diagonal
-    level, x, y = cell
-    here = raw[level].item(y, x)
-    if here >= UNREACHABLE:
-        raise ValueError(f"{cell} cannot be reached")
-    path = [cell]
-    while here != 0:
-        grid = raw[level]
-        height, width = grid.shape
-        enter = steps.enter[level].item(y, x)
-        squeeze = steps.squeeze[level]
-        sources = steps.into.get(Cell(level, x, y), ())
-        found: Cell | None = None
-        if enter > 0:
-            for k, (dx, dy) in enumerate(_BACK):
-                bx, by = x + dx, y + dy
-                if not (0 <= bx < width and 0 <= by < height):
-                    continue
-                there = grid.item(by, bx)
-                if there >= UNREACHABLE:
-                    continue
-                before = Cell(level, bx, by)
-                if before in sources:
-                    step = cardinal * enter
-                elif k >= 4:
-                    # ruling E-2: no squeezing past either orthogonal square
-                    if squeeze.item(by, x) or squeeze.item(y, bx):
-                        continue
-                    step = diagonal * enter
-                else:
-                    step = cardinal * enter
-                if there + step == here:
-                    found = before
-                    break
-            if found is None:
-                for before in sources:
-                    there = raw[before.level].item(before.y, before.x)
-                    if there < UNREACHABLE and there + cardinal * enter == here:
-                        found = before
-                        break
-        if found is None:  # no predecessor: read as a start, as the pointers read it
-            break
-        path.append(found)
-        level, x, y = found
-        here = raw[level].item(y, x)
-    path.pop()  # the start
-    path.reverse()
-    return path
 
 
 #: per set of entry squares: the squares sorted, and per level the positions in that order
