@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -368,35 +369,43 @@ def test_a_second_game_lists_the_very_move_actions_of_the_first() -> None:
     assert actions_module._move_pool(side, fid) == {}
 
 
+def _movement_steps(
+    name: str, seed: int, choices: int, steps: int
+) -> Iterator[tuple[ExecuteState, str]]:
+    """A game played on towards combat (no concession, the pre-game steps ended now and
+    then), yielding the state and side at each step where that side moves figures."""
+    game = Game(load_scenario(ROOT / "scenarios" / "execute" / f"{name}.yaml"),
+                derive_seed(seed, 0))
+    rng = Rng.from_seed(choices)
+    for _ in range(steps):
+        pending = game.pending()
+        if not pending:
+            return
+        side = pending[0].side
+        if game.state.phase == "movement" and side == game.state.acting_side():
+            yield game.state, side
+        legal = [a for a in game.legal_actions(side) if a.kind not in ("concede", "meet_demands")]
+        onward = [a for a in legal if a.kind in ("ready", "end_negotiation", "continue")]
+        pool = onward if onward and rng.below(3) == 0 else legal
+        game.apply(pool[rng.below(len(pool))])
+
+
 @pytest.mark.parametrize("name", ["airliner", "bank"])
 def test_a_figures_moves_read_one_by_one_are_those_read_whole(name: str) -> None:
     """A figure's move group (``FigureMoves``) makes each move when read; read index by index
     (a random draw) it gives exactly the moves, in order, that it gives read whole (a bot),
     with the held squares and the figure's own left out, at every movement step of a game."""
-    game = Game(load_scenario(ROOT / "scenarios" / "execute" / f"{name}.yaml"), derive_seed(3, 0))
-    rng = Rng.from_seed(5)
     compared = 0
-    for _ in range(2000):
-        pending = game.pending()
-        if not pending:
-            break
-        side = pending[0].side
-        state = game.state
-        if state.phase == "movement" and side == state.acting_side():
-            for fig in movers(state, side):
-                one_by_one = figure_moves(state, side, fig).make()
-                by_index = [one_by_one[i] for i in range(len(one_by_one))]
-                whole = list(figure_moves(state, side, fig).make())
-                assert by_index == whole
-                assert all(a.get("figure") == fig.id for a in whole)
-                held = {f.pos for f in state.figures.values() if f.active and f.pos is not None}
-                assert not any(Cell(*a.get("to")) in held for a in whole)
-                compared += len(whole)
-        # on towards combat: no concession, and the pre-game steps ended now and then
-        legal = [a for a in game.legal_actions(side) if a.kind not in ("concede", "meet_demands")]
-        onward = [a for a in legal if a.kind in ("ready", "end_negotiation", "continue")]
-        pool = onward if onward and rng.below(3) == 0 else legal
-        game.apply(pool[rng.below(len(pool))])
+    for state, side in _movement_steps(name, 3, 5, 2000):
+        for fig in movers(state, side):
+            one_by_one = figure_moves(state, side, fig).make()
+            by_index = [one_by_one[i] for i in range(len(one_by_one))]
+            whole = list(figure_moves(state, side, fig).make())
+            assert by_index == whole
+            assert all(a.get("figure") == fig.id for a in whole)
+            held = {f.pos for f in state.figures.values() if f.active and f.pos is not None}
+            assert not any(Cell(*a.get("to")) in held for a in whole)
+            compared += len(whole)
     assert compared > 100
 
 
@@ -405,32 +414,20 @@ def test_a_reach_walks_back_the_path_path_to_gives(name: str) -> None:
     """A figure's reach from its square is one compiled bounded search (``core.bounded``):
     its field equals ``field_on``'s, and the walk to each square it reaches, read back from
     the end alone, is ``path_to``'s, at every movement step of a game."""
-    game = Game(load_scenario(ROOT / "scenarios" / "execute" / f"{name}.yaml"), derive_seed(4, 0))
-    rng = Rng.from_seed(9)
     walked = 0
-    for _ in range(1500):
-        pending = game.pending()
-        if not pending:
-            break
-        side = pending[0].side
-        state = game.state
-        if state.phase == "movement" and side == state.acting_side():
-            for fig in movers(state, side):
-                if fig.pos is None:
-                    continue
-                r = movement.reach(state, fig, fig.card.movement)
-                ((fld, _, _),) = r.fields
-                assert r.steps is not None
-                expected = field_on(state.board, r.steps, [fig.pos], fig.card.movement)
-                assert all(np.array_equal(a, b) for a, b in zip(fld.raw, expected.raw,
-                                                                strict=True))
-                for cell, _ in movement.within_reach(state, fig):
-                    assert r.path(state, cell) == expected.path_to(cell)
-                    walked += 1
-        legal = [a for a in game.legal_actions(side) if a.kind not in ("concede", "meet_demands")]
-        onward = [a for a in legal if a.kind in ("ready", "end_negotiation", "continue")]
-        pool = onward if onward and rng.below(3) == 0 else legal
-        game.apply(pool[rng.below(len(pool))])
+    for state, side in _movement_steps(name, 4, 9, 1500):
+        for fig in movers(state, side):
+            if fig.pos is None:
+                continue
+            r = movement.reach(state, fig, fig.card.movement)
+            ((fld, _, _),) = r.fields
+            assert r.steps is not None
+            expected = field_on(state.board, r.steps, [fig.pos], fig.card.movement)
+            assert all(np.array_equal(a, b) for a, b in zip(fld.raw, expected.raw,
+                                                            strict=True))
+            for cell, _ in movement.within_reach(state, fig):
+                assert r.path(state, cell) == expected.path_to(cell)
+                walked += 1
     assert walked > 200
 
 
