@@ -27,6 +27,18 @@ STACK_RANGE = 5
 _FAR = 1 << 20
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _square(
+    at: int, offsets: IntArray, widths: IntArray
+) -> tuple[int, int, int, int]:  # pragma: no cover - compiled
+    """A packed square's level, row and column, and its index in the flat per-level arrays
+    (level ``l`` from ``offsets[l]``, ``widths[l]`` squares a row)."""
+    level = at >> 32
+    y = (at >> 16) & 0xFFFF
+    x = at & 0xFFFF
+    return level, y, x, offsets[level] + y * widths[level] + x
+
+
 @njit(cache=True, nogil=True)
 def plain(
     packed: IntArray,
@@ -57,10 +69,7 @@ def plain(
         k = figures[i]
         if at < 0 or not is_plain[k]:
             continue
-        level = at >> 32
-        y = (at >> 16) & 0xFFFF
-        x = at & 0xFFFF
-        flat = offsets[level] + y * widths[level] + x
+        level, y, x, flat = _square(at, offsets, widths)
         to = costs[flat]
         if to < 0:
             continue
@@ -113,10 +122,8 @@ def lead(
         k = figures[i]
         if at < 0 or not is_led[k]:
             continue
-        level = at >> 32
-        y = (at >> 16) & 0xFFFF
-        x = at & 0xFFFF
-        to = costs[offsets[level] + y * widths[level] + x]
+        level, y, x, flat = _square(at, offsets, widths)
+        to = costs[flat]
         if to < 0:
             out[i] = -1.0
             continue
@@ -161,10 +168,7 @@ def close_in(
         k = figures[i]
         if at < 0 or not movable[k]:
             continue
-        level = at >> 32
-        y = (at >> 16) & 0xFFFF
-        x = at & 0xFFFF
-        flat = offsets[level] + y * widths[level] + x
+        flat = _square(at, offsets, widths)[3]
         to = costs[flat]
         now = here_cost[k]
         if to < 0 or now < 0 or now - to <= 0:
