@@ -102,9 +102,9 @@ def test_the_walk_area_is_every_square_inside_a_disc_and_no_other() -> None:
 
 
 def test_the_squares_read_by_position_by_square_and_whole_agree_on_two_levels() -> None:
-    """``Squares`` answers the same by position (``item``), by square (``cost``, ``index``)
-    and whole (``items``): over both levels a stair links, and nothing for a square out of
-    reach, off the map or on no level."""
+    """``Squares`` answers the same by position (``item``), by square (``cost``, ``index``,
+    ``positions``) and whole (``items``): over both levels a stair links, and nothing for a
+    square out of reach, off the map or on no level."""
     st = hall()
     zach = place(st, "zach", 0, 3, 2)
     squares = within_reach(st, zach)
@@ -116,6 +116,12 @@ def test_the_squares_read_by_position_by_square_and_whole_agree_on_two_levels() 
         assert squares.cost(cell) == cost
         assert squares.index(cell) == i
     in_reach = dict(whole)
+    # positions of a batch of squares: those within reach, in order, each once
+    every = [Cell(level, x, y) for level in (0, 1, 2) for y in range(-1, 6) for x in range(-1, 33)]
+    for batch in (every, every[::7], [*every[5:40], *every[5:40]], []):
+        assert squares.positions(batch) == sorted(
+            {squares.index(c) for c in batch if c in in_reach}
+        )
     for level in (0, 1, 2):
         for y in range(-1, 6):
             for x in range(-1, 33):

@@ -648,10 +648,9 @@ def figure_moves(state: ExecuteState, side: str, figure: Figure) -> Group:
     within reach but those no move may end on (``stops``) and its own. Counted from the squares
     alone; the group's sequence makes a move only when read (``FigureMoves``)."""
     within = _in_reach(state, side, figure)
-    dropped = {c for c in stops(state) if within.cost(c) is not None}  # the barred are few
-    if figure.pos is not None and within.cost(figure.pos) is not None:
-        dropped.add(figure.pos)
-    moves = FigureMoves(side, figure.id, within, sorted(map(within.index, dropped)))
+    barred = stops(state)
+    skip = within.positions([*barred, figure.pos] if figure.pos is not None else barred)
+    moves = FigureMoves(side, figure.id, within, skip)
     return Group(len(moves), lambda: moves, {"figure": figure.id})
 
 

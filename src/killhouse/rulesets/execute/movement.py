@@ -10,7 +10,7 @@ square no other active figure holds (E-4). Entering a closed door opens it (E-5)
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -447,6 +447,24 @@ class Squares:
                     return None if value > limit else value // divisor + extra
                 return None
         return None
+
+    def positions(self, cells: Iterable[Cell]) -> list[int]:
+        """The positions in order of those of ``cells`` within reach, ascending (each once),
+        looked up level by level in one step: a listing asks for every barred square."""
+        wanted = set(cells)
+        out: list[int] = []
+        for start, (level, at, _, grid, limit, _, _) in zip(self._starts, self._parts,
+                                                            strict=True):
+            height, width = grid.shape
+            on = [c for c in wanted if c.level == level and 0 <= c.x < width and 0 <= c.y < height]
+            if not on:
+                continue
+            xs = np.array([c.x for c in on], dtype=np.intp)
+            ys = np.array([c.y for c in on], dtype=np.intp)
+            inside = grid[ys, xs] <= limit
+            flat = xs[inside] * height + ys[inside]  # x-major, as ``at``
+            out += (start + np.searchsorted(at, flat)).tolist()
+        return sorted(out)
 
     def index(self, cell: Cell) -> int:
         """The position in order of a square within reach."""
