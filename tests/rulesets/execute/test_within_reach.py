@@ -4,6 +4,8 @@ does not, and a stair link carries the disc to the other level (E-3, E-4)."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from killhouse.core.cells import Cell
 from killhouse.core.geometry import chebyshev
 from killhouse.rulesets.execute.movement import (
@@ -116,11 +118,17 @@ def test_the_squares_read_by_position_by_square_and_whole_agree_on_two_levels() 
         assert squares.cost(cell) == cost
         assert squares.index(cell) == i
     in_reach = dict(whole)
-    # positions of a batch of squares: those within reach, in order, each once
-    every = [Cell(level, x, y) for level in (0, 1, 2) for y in range(-1, 6) for x in range(-1, 33)]
-    for batch in (every, every[::7], [*every[5:40], *every[5:40]], []):
-        assert squares.positions(batch) == sorted(
-            {squares.index(c) for c in batch if c in in_reach}
+    # positions of a batch of distinct squares on the map: those within reach, in order
+    on_map = [Cell(level, x, y) for level in (0, 1) for y in range(6) for x in range(33)
+              if st.board.in_bounds(Cell(level, x, y))]
+    for batch in (on_map, on_map[::7], on_map[5:40], []):
+        arrays = {
+            level: (np.array([c.x for c in batch if c.level == level], dtype=np.intp),
+                    np.array([c.y for c in batch if c.level == level], dtype=np.intp))
+            for level in {c.level for c in batch}
+        }
+        assert squares.positions(arrays) == sorted(
+            squares.index(c) for c in batch if c in in_reach
         )
     for level in (0, 1, 2):
         for y in range(-1, 6):

@@ -9,6 +9,7 @@ is worth is the bot's business (``ai/roles/execute/``).
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Iterator
 from itertools import groupby
 from operator import attrgetter
@@ -17,7 +18,13 @@ from typing import Any, cast
 from killhouse.core.cells import Cell, cell_json
 from killhouse.core.geometry import chebyshev, los_pairs
 from killhouse.rulesets.base import Action
-from killhouse.rulesets.execute.movement import Squares, claimable, stops, within_reach
+from killhouse.rulesets.execute.movement import (
+    Squares,
+    barred_arrays,
+    claimable,
+    stops,
+    within_reach,
+)
 from killhouse.rulesets.execute.rolls import (
     device_tn,
     grenade_tn,
@@ -648,8 +655,10 @@ def figure_moves(state: ExecuteState, side: str, figure: Figure) -> Group:
     within reach but those no move may end on (``stops``) and its own. Counted from the squares
     alone; the group's sequence makes a move only when read (``FigureMoves``)."""
     within = _in_reach(state, side, figure)
-    barred = stops(state)
-    skip = within.positions([*barred, figure.pos] if figure.pos is not None else barred)
+    skip = within.positions(barred_arrays(state))
+    pos = figure.pos
+    if pos is not None and pos not in stops(state) and within.cost(pos) is not None:
+        insort(skip, within.index(pos))  # its own square
     moves = FigureMoves(side, figure.id, within, skip)
     return Group(len(moves), lambda: moves, {"figure": figure.id})
 

@@ -10,7 +10,7 @@ square no other active figure holds (E-4). Entering a closed door opens it (E-5)
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -326,6 +326,24 @@ def stops(state: ExecuteState) -> frozenset[Cell]:
     return found
 
 
+def barred_arrays(state: ExecuteState) -> dict[int, tuple[NDArray[np.intp], NDArray[np.intp]]]:
+    """``stops`` per level as arrays of columns and rows (``Squares.positions``), cached
+    until the state changes: every figure's listing asks."""
+    found: dict[int, tuple[NDArray[np.intp], NDArray[np.intp]]] | None = state.cache.get(
+        "stops-arrays"
+    )
+    if found is None:
+        by_level: dict[int, list[Cell]] = {}
+        for c in stops(state):
+            by_level.setdefault(c.level, []).append(c)
+        found = state.cache["stops-arrays"] = {
+            level: (np.array([c.x for c in cells], dtype=np.intp),
+                    np.array([c.y for c in cells], dtype=np.intp))
+            for level, cells in by_level.items()
+        }
+    return found
+
+
 def walk_discs(state: ExecuteState, figure: Figure, mp: int) -> list[tuple[Cell, int]]:
     """Squares and radii whose discs (Chebyshev distance on the square's level) hold every
     square a walk of at most ``mp`` MP can enter: each step, a stair link's included, costs at
@@ -448,21 +466,20 @@ class Squares:
                 return None
         return None
 
-    def positions(self, cells: Iterable[Cell]) -> list[int]:
-        """The positions in order of those of ``cells`` within reach, ascending (each once),
+    def positions(self, cells: Mapping[int, tuple[NDArray[np.intp], NDArray[np.intp]]]
+                  ) -> list[int]:
+        """The positions in order, ascending, of the squares within reach among ``cells``
+        (per level, the columns and rows of distinct squares on the map; ``level_arrays``),
         looked up level by level in one step: a listing asks for every barred square."""
-        wanted = set(cells)
         out: list[int] = []
         for start, (level, at, _, grid, limit, _, _) in zip(self._starts, self._parts,
                                                             strict=True):
-            height, width = grid.shape
-            on = [c for c in wanted if c.level == level and 0 <= c.x < width and 0 <= c.y < height]
-            if not on:
+            found = cells.get(level)
+            if found is None:
                 continue
-            xs = np.array([c.x for c in on], dtype=np.intp)
-            ys = np.array([c.y for c in on], dtype=np.intp)
+            xs, ys = found
             inside = grid[ys, xs] <= limit
-            flat = xs[inside] * height + ys[inside]  # x-major, as ``at``
+            flat = xs[inside] * grid.shape[0] + ys[inside]  # x-major, as ``at``
             out += (start + np.searchsorted(at, flat)).tolist()
         return sorted(out)
 
