@@ -131,8 +131,6 @@ class Reach:
     """Where a figure can get this turn: cost to each square, and how to walk there."""
 
     fields: tuple[tuple[DistanceField, int, tuple[Cell, ...]], ...]  # (field, entry cost, starts)
-    costs: tuple[NDArray[np.int32], ...] = ()
-    walls: tuple[NDArray[np.bool_], ...] = ()
     #: the step model the fields were searched on, with its padded squeeze grids
     #: (``core.bounded.route`` walks a single start's field back from its end alone)
     steps: Steps | None = None
@@ -304,8 +302,6 @@ def reach(state: ExecuteState, figure: Figure, bound: int | None = None) -> Reac
                 )
                 for extra, cells in groups
             ),
-            tuple(costs),
-            tuple(steps.squeeze),
             steps,
             padded,
         )
